@@ -1,0 +1,150 @@
+//! M4 decimation: per pixel column keep the first, minimum, maximum and last point, so a series of a
+//! million points draws like one of a few thousand and no spike is lost (Jugel et al., "M4: A
+//! Visualization-Oriented Time Series Data Aggregation", VLDB 2014).
+//!
+//! Gaps (NaN) break the line wherever they fall between two pixel columns' points. A gap narrower than
+//! one pixel column, inside it, cannot be seen at that zoom and does not break the column's run.
+//! One point beyond each end of the range is kept so lines run to the plot's edges.
+
+/// A run of points to draw as one connected line.
+pub type Segment = Vec<(f64, f64)>;
+
+/// Index of the first `x >= v` in sorted `xs` (NaN times sort nowhere: they are skipped by callers).
+fn lower_bound(xs: &[f64], v: f64) -> usize {
+    xs.partition_point(|&x| x < v)
+}
+
+#[derive(Clone, Copy)]
+struct Bucket {
+    col: i64,
+    first: usize,
+    last: usize,
+    min: usize,
+    max: usize,
+}
+
+/// Decimates `(xs[i], ys[i])` over `[x0, x1]` into at most 4 points per column of `columns`, split into
+/// segments at gaps. `xs` must be sorted ascending (capture timestamps are).
+pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
+    let n = xs.len().min(ys.len());
+    let mut segments: Vec<Segment> = Vec::new();
+    if n == 0 || columns == 0 || !(x1 > x0) {
+        return segments;
+    }
+    // One point on each side of the range, so the line enters and leaves the plot.
+    let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
+    let hi = (lower_bound(&xs[..n], x1) + 1).min(n);
+    let width = (x1 - x0) / columns as f64;
+    let column_of = |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
+
+    let mut current: Segment = Vec::new();
+    let mut bucket: Option<Bucket> = None;
+    let mut gap_since_last = false;
+    let flush = |b: &Bucket, seg: &mut Segment| {
+        let mut idx = [b.first, b.min, b.max, b.last];
+        idx.sort_unstable();
+        let mut prev = usize::MAX;
+        for i in idx {
+            if i != prev {
+                seg.push((xs[i], ys[i]));
+                prev = i;
+            }
+        }
+    };
+    for i in lo..hi {
+        let (x, y) = (xs[i], ys[i]);
+        if y.is_nan() || x.is_nan() {
+            gap_since_last = true;
+            continue;
+        }
+        let col = column_of(x);
+        match bucket.as_mut() {
+            Some(b) if b.col == col => {
+                // A gap inside one column is narrower than a pixel: keep the run.
+                b.last = i;
+                if y < ys[b.min] {
+                    b.min = i;
+                }
+                if y > ys[b.max] {
+                    b.max = i;
+                }
+            }
+            _ => {
+                if let Some(b) = bucket.take() {
+                    flush(&b, &mut current);
+                }
+                if gap_since_last && !current.is_empty() {
+                    segments.push(std::mem::take(&mut current));
+                }
+                bucket = Some(Bucket { col, first: i, last: i, min: i, max: i });
+            }
+        }
+        gap_since_last = false;
+    }
+    if let Some(b) = bucket {
+        flush(&b, &mut current);
+    }
+    if !current.is_empty() {
+        segments.push(current);
+    }
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn points(s: &[Segment]) -> usize {
+        s.iter().map(Vec::len).sum()
+    }
+
+    #[test]
+    fn keeps_first_min_max_last_per_column() {
+        // 10 points in 2 columns of width 5: column 0 holds x 0..4, column 1 x 5..9.
+        let xs: Vec<f64> = (0..10).map(f64::from).collect();
+        let ys = [1.0, 9.0, -3.0, 2.0, 4.0, 0.0, 0.0, 7.0, 0.0, 5.0];
+        let s = m4(&xs, &ys, 0.0, 10.0, 2);
+        assert_eq!(s.len(), 1);
+        // column 0: first (0,1), max (1,9), min (2,-3), last (4,4); column 1: first/min (5,0), max (7,7), last (9,5)
+        assert_eq!(s[0], vec![(0.0, 1.0), (1.0, 9.0), (2.0, -3.0), (4.0, 4.0), (5.0, 0.0), (7.0, 7.0), (9.0, 5.0)]);
+    }
+
+    #[test]
+    fn a_million_points_become_at_most_four_per_column() {
+        let n: usize = 1_000_000;
+        let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let mut ys: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64).collect();
+        ys[654_321] = 1e9; // a one-sample spike
+        let s = m4(&xs, &ys, 0.0, n as f64, 800);
+        assert!(points(&s) <= 4 * 800, "{}", points(&s));
+        assert!(s[0].iter().any(|&(x, y)| x == 654_321.0 && y == 1e9), "the spike survives");
+    }
+
+    #[test]
+    fn gaps_between_columns_break_the_line_and_gaps_inside_do_not() {
+        let xs: Vec<f64> = (0..8).map(f64::from).collect();
+        // Two columns of width 4: [0..3] and [4..7]. The NaN at 1 lies between points of column 0 (x 0
+        // and 2): inside one pixel, it does not break. The NaNs at 4 and 5 lie between column 0's last
+        // point (x 3) and column 1's first (x 6): the line breaks there.
+        let ys = [1.0, f64::NAN, 2.0, 3.0, f64::NAN, f64::NAN, 4.0, 5.0];
+        let s = m4(&xs, &ys, 0.0, 8.0, 2);
+        // column 0: first = min = (0,1), max = last = (3,3); column 1: (6,4) and (7,5)
+        assert_eq!(s, vec![vec![(0.0, 1.0), (3.0, 3.0)], vec![(6.0, 4.0), (7.0, 5.0)]]);
+        // With columns of width 2 the NaN at 1 falls between column 0 (x 0) and column 1 (x 2): a break.
+        let s = m4(&xs, &ys, 0.0, 8.0, 4);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0], vec![(0.0, 1.0)]);
+    }
+
+    #[test]
+    fn keeps_one_point_beyond_each_edge_and_handles_empty_input() {
+        let xs: Vec<f64> = (0..100).map(f64::from).collect();
+        let ys: Vec<f64> = xs.clone();
+        let s = m4(&xs, &ys, 10.5, 20.5, 100);
+        assert_eq!(s[0].first(), Some(&(10.0, 10.0)));
+        assert_eq!(s[0].last(), Some(&(21.0, 21.0)));
+        assert!(m4(&[], &[], 0.0, 1.0, 10).is_empty());
+        assert!(m4(&xs, &ys, 5.0, 5.0, 10).is_empty());
+        assert!(m4(&xs, &[f64::NAN; 100], 0.0, 100.0, 10).is_empty());
+    }
+}

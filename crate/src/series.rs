@@ -1,0 +1,282 @@
+//! Series: cooking a column of raw samples into a column of values, and statistics over a range.
+//!
+//! Cooking is columnar (one `u64` slice per raw field, one `f64` slice out) so that a series of millions
+//! of samples is one call and one pass. Value `i` is computed from samples `i-1` and `i` for two-sample
+//! types and from sample `i` alone otherwise. Where the status is not ok the value is NaN, a gap: the
+//! first value of a two-sample type, a negative difference (seed 002: drop the older sample; the next
+//! value is computed against the newer one, so one point is lost, not two), a zero interval.
+
+use crate::cook::{apply_options, check_options, compute, needs, CookError, CookOptions, Pair, Status};
+use crate::types::{is_dword_size, CounterType, Display, Formula};
+use serde::Serialize;
+
+/// Where F comes from: one frequency for the whole series (the usual case) or one per sample.
+#[derive(Clone, Copy, Debug)]
+pub enum Frequency<'a> {
+    Constant(u64),
+    Column(&'a [u64]),
+}
+
+/// The raw fields of a series, one slice each, all of the same length as `value`.
+#[derive(Clone, Copy, Debug)]
+pub struct RawColumns<'a> {
+    pub value: &'a [u64],
+    pub second: Option<&'a [u64]>,
+    pub frequency: Option<Frequency<'a>>,
+    pub multi: Option<&'a [u64]>,
+}
+
+/// How many values of a cooked series ended in each status (indexed like `Status::ALL`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatusCounts(pub [usize; 7]);
+
+impl StatusCounts {
+    pub fn get(&self, s: Status) -> usize {
+        self.0[s as usize]
+    }
+}
+
+fn check_len(field: &'static str, expected: usize, got: usize) -> Result<(), CookError> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(CookError::ColumnLength { field, expected, got })
+    }
+}
+
+/// Cooks a whole series into `out` (cleared first). Returns how many values ended in each status.
+pub fn cook_series(
+    ty: CounterType,
+    cols: &RawColumns<'_>,
+    opts: &CookOptions,
+    out: &mut Vec<f64>,
+) -> Result<StatusCounts, CookError> {
+    check_options(opts)?;
+    let n = cols.value.len();
+    out.clear();
+    let mut counts = StatusCounts::default();
+    let formula = match ty.formula() {
+        None => {
+            out.resize(n, f64::NAN);
+            counts.0[Status::UnknownType as usize] = n;
+            return Ok(counts);
+        }
+        Some(Formula::NotDisplayable | Formula::Text) => {
+            out.resize(n, f64::NAN);
+            counts.0[Status::NotDisplayable as usize] = n;
+            return Ok(counts);
+        }
+        Some(f) => f,
+    };
+    let need = needs(formula);
+    let missing = |field: &'static str| CookError::MissingField {
+        ty: ty.to_string(),
+        sample: "every",
+        field,
+        meaning: crate::cook::field_meaning(formula, field),
+    };
+    let second = match cols.second {
+        Some(s) => {
+            check_len("second", n, s.len())?;
+            s
+        }
+        None if need.second => return Err(missing("second")),
+        None => &[][..],
+    };
+    let frequency = match cols.frequency {
+        Some(Frequency::Column(c)) => {
+            check_len("frequency", n, c.len())?;
+            Frequency::Column(c)
+        }
+        Some(c) => c,
+        None if need.frequency => return Err(missing("frequency")),
+        None => Frequency::Constant(0),
+    };
+    let multi = match cols.multi {
+        Some(m) => {
+            check_len("multi", n, m.len())?;
+            m
+        }
+        None if need.multi => return Err(missing("multi")),
+        None => &[][..],
+    };
+    let wrap = opts.wrap32 && is_dword_size(ty.value);
+    let percent = ty.display() == Display::Percent;
+    let two = formula.samples() == 2;
+    out.reserve_exact(n);
+    let start = if two && n > 0 {
+        out.push(f64::NAN);
+        counts.0[Status::NeedsTwoSamples as usize] += 1;
+        1
+    } else {
+        0
+    };
+    for i in start..n {
+        let prev = if two { i - 1 } else { i };
+        let pair = Pair {
+            n0: cols.value[prev],
+            n1: cols.value[i],
+            d0: if need.second { second[prev] } else { 0 },
+            d1: if need.second { second[i] } else { 0 },
+            f: match frequency {
+                Frequency::Constant(f) => f,
+                Frequency::Column(c) => c[i],
+            },
+            m1: if need.multi { multi[i] } else { 0 },
+        };
+        let v = match compute(formula, &pair, wrap) {
+            Ok(v) => {
+                counts.0[0] += 1;
+                apply_options(v, percent, opts)
+            }
+            Err(s) => {
+                counts.0[s as usize] += 1;
+                f64::NAN
+            }
+        };
+        out.push(v);
+    }
+    Ok(counts)
+}
+
+/// Statistics over the values of a range, NaN (no value) excluded. Every figure is NaN when count is 0.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub count: usize,
+    pub min: f64,
+    pub max: f64,
+    pub mean: f64,
+    /// The last value that is not NaN.
+    pub last: f64,
+    /// Population standard deviation (divisor n), as a summary of what was observed.
+    pub stddev: f64,
+    /// 95th percentile, nearest-rank: the ceil(0.95 n)-th smallest value.
+    pub p95: f64,
+}
+
+pub fn stats(values: &[f64]) -> Stats {
+    let mut count = 0usize;
+    let (mut min, mut max, mut last) = (f64::INFINITY, f64::NEG_INFINITY, f64::NAN);
+    // Welford's running mean and sum of squared deviations: stable for long series of large values.
+    let (mut mean, mut m2) = (0.0f64, 0.0f64);
+    for &v in values {
+        if v.is_nan() {
+            continue;
+        }
+        count += 1;
+        min = min.min(v);
+        max = max.max(v);
+        last = v;
+        let delta = v - mean;
+        mean += delta / count as f64;
+        m2 += delta * (v - mean);
+    }
+    if count == 0 {
+        return Stats { count, min: f64::NAN, max: f64::NAN, mean: f64::NAN, last: f64::NAN, stddev: f64::NAN, p95: f64::NAN };
+    }
+    let mut finite: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+    let rank = (0.95 * count as f64).ceil() as usize; // 1-based, 1 <= rank <= count
+    let (_, p95, _) = finite.select_nth_unstable_by(rank.max(1) - 1, f64::total_cmp);
+    Stats { count, min, max, mean, last, stddev: (m2 / count as f64).sqrt(), p95: *p95 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cook::{cook, RawSample};
+    use crate::types::parse_type;
+
+    fn ty(s: &str) -> CounterType {
+        parse_type(s).unwrap()
+    }
+
+    #[test]
+    fn rate_series_has_a_gap_first_and_where_the_counter_went_back() {
+        let value = [100, 200, 400, 50, 150];
+        let second = [0, 10, 20, 30, 40];
+        let cols = RawColumns { value: &value, second: Some(&second), frequency: Some(Frequency::Constant(10)), multi: None };
+        let mut out = vec![];
+        let counts = cook_series(ty("PERF_COUNTER_COUNTER"), &cols, &CookOptions::default(), &mut out).unwrap();
+        // i=1: 100/(10/10) = 100; i=2: 200/1 = 200; i=3: 400 > 50, negative; i=4: (150-50)/1 = 100
+        assert!(out[0].is_nan() && out[3].is_nan());
+        assert_eq!((out[1], out[2], out[4]), (100.0, 200.0, 100.0));
+        assert_eq!(counts.get(Status::Ok), 3);
+        assert_eq!(counts.get(Status::NeedsTwoSamples), 1);
+        assert_eq!(counts.get(Status::NegativeValue), 1);
+    }
+
+    #[test]
+    fn series_agrees_with_cook_pair_by_pair() {
+        let value = [0u64, 7_500_000, 7_500_000, 20_000_000];
+        let second = [0u64, 10_000_000, 10_000_000, 20_000_000];
+        let cols = RawColumns { value: &value, second: Some(&second), frequency: None, multi: None };
+        let t = ty("PERF_100NSEC_TIMER_INV");
+        let mut out = vec![];
+        cook_series(t, &cols, &CookOptions::default(), &mut out).unwrap();
+        for i in 1..value.len() {
+            let o = RawSample::new(value[i - 1]).second(second[i - 1]);
+            let n = RawSample::new(value[i]).second(second[i]);
+            let c = cook(t, Some(&o), &n, &CookOptions::default()).unwrap();
+            assert_eq!(c.value.unwrap_or(f64::NAN).to_bits(), out[i].to_bits(), "i={i}");
+        }
+        // i=1: 100*(1-0.75) = 25; i=2: dD = 0, zero-denominator; i=3: 100*(1 - 12.5e6/10e6) = -25 -> cap 0
+        assert_eq!(out[1], 25.0);
+        assert!(out[2].is_nan());
+        assert_eq!(out[3], 0.0);
+    }
+
+    #[test]
+    fn one_sample_types_use_every_sample() {
+        let value = [3u64, 1, 0];
+        let second = [4u64, 8, 0];
+        let cols = RawColumns { value: &value, second: Some(&second), frequency: None, multi: None };
+        let mut out = vec![];
+        let counts = cook_series(ty("PERF_RAW_FRACTION"), &cols, &CookOptions::default(), &mut out).unwrap();
+        // 100*3/4 = 75; 100*1/8 = 12.5; B = 0 -> zero-denominator
+        assert_eq!(&out[..2], &[75.0, 12.5]);
+        assert!(out[2].is_nan());
+        assert_eq!(counts.get(Status::ZeroDenominator), 1);
+    }
+
+    #[test]
+    fn column_errors_and_whole_series_statuses() {
+        let value = [1u64, 2];
+        let mut out = vec![];
+        let cols = RawColumns { value: &value, second: Some(&[1]), frequency: Some(Frequency::Constant(1)), multi: None };
+        assert_eq!(
+            cook_series(ty("PERF_COUNTER_COUNTER"), &cols, &CookOptions::default(), &mut out),
+            Err(CookError::ColumnLength { field: "second", expected: 2, got: 1 })
+        );
+        let cols = RawColumns { value: &value, second: None, frequency: None, multi: None };
+        assert!(matches!(
+            cook_series(ty("PERF_COUNTER_TIMER"), &cols, &CookOptions::default(), &mut out),
+            Err(CookError::MissingField { field: "second", .. })
+        ));
+        let counts = cook_series(ty("PERF_RAW_BASE"), &cols, &CookOptions::default(), &mut out).unwrap();
+        assert_eq!(counts.get(Status::NotDisplayable), 2);
+        assert!(out.iter().all(|v| v.is_nan()));
+        let counts = cook_series(ty("0x7"), &cols, &CookOptions::default(), &mut out).unwrap();
+        assert_eq!(counts.get(Status::UnknownType), 2);
+        let counts = cook_series(ty("PERF_COUNTER_DELTA"), &RawColumns { value: &[], ..cols }, &CookOptions::default(), &mut out).unwrap();
+        assert_eq!((out.len(), counts), (0, StatusCounts::default()));
+    }
+
+    #[test]
+    fn stats_by_hand() {
+        // values 1..=20 and two gaps. count 20, min 1, max 20, mean 210/20 = 10.5, last 20;
+        // population variance = (n^2 - 1)/12 = 399/12 = 33.25, stddev = 5.766281...;
+        // p95 nearest rank: ceil(0.95*20) = 19 -> 19.
+        let mut v: Vec<f64> = (1..=20).map(f64::from).collect();
+        v.insert(3, f64::NAN);
+        v.push(f64::NAN);
+        let s = stats(&v);
+        assert_eq!((s.count, s.min, s.max, s.mean, s.last, s.p95), (20, 1.0, 20.0, 10.5, 20.0, 19.0));
+        assert!((s.stddev - 33.25f64.sqrt()).abs() < 1e-12);
+        // One value: p95 is that value (rank ceil(0.95) = 1), stddev 0.
+        let s = stats(&[7.0]);
+        assert_eq!((s.p95, s.stddev, s.mean), (7.0, 0.0, 7.0));
+        let s = stats(&[f64::NAN]);
+        assert_eq!(s.count, 0);
+        assert!(s.min.is_nan() && s.p95.is_nan() && s.last.is_nan());
+    }
+}
