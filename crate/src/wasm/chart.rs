@@ -1,0 +1,69 @@
+//! The canvas edge of the charts: sizes the canvas for the screen's pixel ratio (plotters-canvas
+//! ignores devicePixelRatio, plotters#164), reads the view from a JS object, and hands a
+//! `CanvasBackend` to the generic `chart::draw`.
+
+use super::convert::{error, get, to_js};
+use crate::chart::{draw, ChartSeries, View};
+use js_sys::{Array, Float64Array};
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+
+fn range(v: &JsValue) -> Option<(f64, f64)> {
+    let a = v.dyn_ref::<Array>()?;
+    Some((a.get(0).as_f64()?, a.get(1).as_f64()?))
+}
+
+fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
+    let d = View::default();
+    View {
+        x_range: range(&get(v, "xRange")),
+        y_range: range(&get(v, "yRange")),
+        offset_minutes: get(v, "offsetMinutes").as_f64().map_or(0, |m| m.clamp(-1440.0, 1440.0) as i32),
+        unit: get(v, "unit").as_string().unwrap_or_default(),
+        dark: get(v, "dark").as_bool().unwrap_or(d.dark),
+        pixel_ratio,
+        legend: get(v, "legend").as_bool().unwrap_or(d.legend),
+    }
+}
+
+/// Draws `series` (an array of `{ label, values: Float64Array, color? }` aligned with `timestamps`) on
+/// `canvas`, sized to its CSS box times devicePixelRatio. Returns the layout (plot rectangle in CSS
+/// pixels, ranges, points drawn) so the caller can map pointer positions to data.
+#[wasm_bindgen(js_name = renderSeriesChart)]
+pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series: Array, view: JsValue) -> Result<JsValue, JsValue> {
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(0.5, 8.0);
+    let (css_w, css_h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
+    let (w, h) = ((css_w * ratio).round() as u32, (css_h * ratio).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let mut values: Vec<(String, Vec<f64>, usize)> = Vec::with_capacity(series.length() as usize);
+    for (i, s) in series.iter().enumerate() {
+        let v = get(&s, "values")
+            .dyn_into::<Float64Array>()
+            .map_err(|_| error("invalid-argument", &format!("series[{i}].values must be a Float64Array"), Some("series")))?;
+        if v.length() as usize != timestamps.len() {
+            return Err(error("invalid-argument", &format!("series[{i}].values has {} values for {} timestamps", v.length(), timestamps.len()), Some("series")));
+        }
+        let color = get(&s, "color").as_f64().map_or(i, |c| c.max(0.0) as usize);
+        values.push((get(&s, "label").as_string().unwrap_or_else(|| format!("series {i}")), v.to_vec(), color));
+    }
+    let chart_series: Vec<ChartSeries<'_>> =
+        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c }).collect();
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| error("canvas", "the canvas has no 2D context", None))?;
+    let view = view_from_js(&view, ratio);
+    let mut layout = draw(&backend.into_drawing_area(), timestamps, &chart_series, &view)
+        .map_err(|e| error("canvas", &e.to_string(), None))?;
+    // Back to CSS pixels, the unit of pointer events.
+    let css = |p: i32| (p as f64 / ratio).round() as i32;
+    layout.plot_left = css(layout.plot_left);
+    layout.plot_top = css(layout.plot_top);
+    layout.plot_width = css(layout.plot_width);
+    layout.plot_height = css(layout.plot_height);
+    to_js(&layout)
+}

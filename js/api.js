@@ -1,0 +1,14 @@
+// The public functions, re-exported from the wasm-bindgen glue: one list, shared by both entries, so
+// the browser and Node packages cannot drift apart. The types are in index.d.ts.
+export {
+  version,
+  counterTypes,
+  describeCounterType,
+  cook,
+  explain,
+  formatValue,
+  cookSeries,
+  seriesStats,
+  statusNames,
+  renderSeriesChart,
+} from '../pkg/counterlens.js';

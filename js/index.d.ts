@@ -1,0 +1,154 @@
+// The public API of counterlens: the contract. Hand-written (not generated) so that it says what
+// the functions promise; tests/node checks the package against it. See docs/architecture.md.
+
+/** Browsers: fetch and compile the wasm once, before any other call. Node: already done, a no-op. */
+export default function init(input?: unknown): Promise<unknown>;
+export function initSync(input: { module: BufferSource | WebAssembly.Module }): unknown;
+
+export function version(): string;
+
+// ---- Counter types ---------------------------------------------------------------------------------
+
+/** Any type spelling: 0x10410400, "0x10410400", "PERF_COUNTER_COUNTER", "perf_counter_counter"
+ *  (manifest), "RateOfCountsPerSecond32" (.NET PerformanceCounterType). */
+export type CounterTypeSpec = number | string;
+
+export type Display = "per-second" | "percent" | "seconds" | "none" | "decimal" | "hex" | "text" | "hidden";
+
+export interface CounterTypeInfo {
+  value: number;
+  /** null for a value the table does not know (it is still decoded by bit fields). */
+  name: string | null;
+  /** 0: not displayable. */
+  samples: 0 | 1 | 2;
+  display: Display;
+  /** e.g. "100 * (1 - dN / dD)" */
+  formula: string;
+  fields: {
+    size: string; type: string; subtype: string; timer: string;
+    delta: boolean; deltaBase: boolean; inverse: boolean; multi: boolean; suffix: string;
+  };
+}
+
+/** Every named type of the table, in table order. */
+export function counterTypes(): CounterTypeInfo[];
+/** Throws CounterTypeError (code "invalid-type") for a name no table knows or a value beyond 32 bits. */
+export function describeCounterType(type: CounterTypeSpec): CounterTypeInfo;
+
+// ---- Calculation -----------------------------------------------------------------------------------
+
+/** Integers up to 2^64-1: bigint, an integral number, or a decimal string. */
+export type RawInteger = bigint | number | string;
+
+export interface RawSample {
+  /** N: PDH FirstValue, Get-Counter RawValue. */
+  value: RawInteger;
+  /** D or B: time stamp or base (PDH SecondValue). */
+  second?: RawInteger;
+  /** F: time base / PerfFreq. */
+  frequency?: RawInteger;
+  /** M: multi count. */
+  multi?: RawInteger;
+}
+
+export interface CookOptions {
+  /** Clamp percent results to [0, 100], as PDH does without PDH_FMT_NOCAP100. Default true. */
+  cap100?: boolean;
+  /** Multiply by 10^scale (DefaultScale, -10..10). Default null: no scaling, as Get-Counter. */
+  scale?: number | null;
+  /** Multiply by 1000 (PDH_FMT_1000). Default false. */
+  x1000?: boolean;
+  /** Two-sample DWORD types: read a decrease as one 2^32 wrap. Default false. */
+  wrap32?: boolean;
+}
+
+export type CookStatus =
+  | "ok" | "needs-two-samples" | "negative-value" | "negative-denominator" | "zero-denominator"
+  | "not-displayable" | "unknown-type";
+
+export interface CookResult {
+  /** null (never undefined) whenever status is not "ok". */
+  value: number | null;
+  status: CookStatus;
+}
+
+/** The cooked value of `newer` (against `older` for two-sample types; null for one-sample types).
+ *  Throws CounterTypeError naming the field when a field the formula needs is missing, or a raw value is
+ *  negative, fractional or not a number. */
+export function cook(type: CounterTypeSpec, older: RawSample | null, newer: RawSample, options?: CookOptions): CookResult;
+
+export interface Explanation {
+  /** The formula as documented, e.g. "dN / (dD / F)". */
+  formula: string;
+  /** The formula with the samples' numbers, the options applied, and the result. */
+  substituted: string;
+  result: CookResult;
+}
+export function explain(type: CounterTypeSpec, older: RawSample | null, newer: RawSample, options?: CookOptions): Explanation;
+
+/** The text a user sees: suffixes (/sec, %, s), hex display, group separators, and the
+ *  PERF_COUNTER_REG_INFO attributes (0x2 no-display, 0x4 no-group-separator, 0x8 display-as-real,
+ *  0x10 display-as-hex). NaN (no value) is "". */
+export function formatValue(value: number, type: CounterTypeSpec, attrib?: RawInteger): string;
+
+// ---- Series ----------------------------------------------------------------------------------------
+
+export interface RawColumns {
+  value: BigUint64Array;
+  second?: BigUint64Array;
+  /** One frequency for the series, or one per sample. */
+  frequency?: RawInteger | BigUint64Array;
+  multi?: BigUint64Array;
+}
+
+/** Cooks a whole series in one call: value i from samples i-1 and i (two-sample types) or i alone.
+ *  NaN where there is no value (first sample of a two-sample type, any status other than ok). */
+export function cookSeries(type: CounterTypeSpec, columns: RawColumns, options?: CookOptions): Float64Array;
+
+export interface SeriesStats {
+  count: number; min: number; max: number; mean: number; last: number;
+  /** Population standard deviation. */
+  stddev: number;
+  /** 95th percentile, nearest rank. */
+  p95: number;
+}
+/** Statistics of values[start..end), NaN excluded; every figure NaN when count is 0. */
+export function seriesStats(values: Float64Array, start?: number, end?: number): SeriesStats;
+
+/** Status names in the order of their numeric codes. */
+export function statusNames(): string[];
+
+// ---- Charts (browser) ------------------------------------------------------------------------------
+
+export interface ChartView {
+  /** [from, to] in ms since the epoch (UTC); default: all data. */
+  xRange?: [number, number];
+  yRange?: [number, number];
+  /** Minutes east of UTC for the time labels; default 0 (UTC). */
+  offsetMinutes?: number;
+  unit?: string;
+  dark?: boolean;
+  legend?: boolean;
+}
+export interface ChartLayout {
+  /** The plot rectangle in CSS pixels of the canvas. */
+  plotLeft: number; plotTop: number; plotWidth: number; plotHeight: number;
+  x0: number; x1: number; y0: number; y1: number;
+  pointsDrawn: number;
+}
+/** Draws series aligned with `timestamps` (ms since the epoch, UTC) on a canvas, decimated to its pixels. */
+export function renderSeriesChart(
+  canvas: HTMLCanvasElement,
+  timestamps: Float64Array,
+  series: { label: string; values: Float64Array; color?: number }[],
+  view?: ChartView,
+): ChartLayout;
+
+/** Errors thrown by the calculation functions are Errors with name "CounterTypeError", a stable code
+ *  ("invalid-type", "invalid-raw-value", "missing-field", "invalid-option", "invalid-argument",
+ *  "column-length") and the field at fault. */
+export interface CounterTypeError extends Error {
+  name: "CounterTypeError";
+  code: string;
+  field?: string;
+}

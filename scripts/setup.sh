@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what building (and, with --test, testing) counterlens needs, skipping what is already there.
+# Safe to run again: each step checks before it installs. See docs/toolchain.md for why each step is so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=false
+[[ "${1:-}" == "--test" ]] && want_test=true
+
+say() { printf '[setup] %s\n' "$*"; }
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+# 1. The wasm32 target of the machine's one Rust toolchain.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. The wasm-bindgen CLI at exactly the version crate/Cargo.toml pins (crate and CLI must match).
+#    Without --locked: a locked dependency of the CLI can be newer than the registry index seen here.
+wb_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' crate/Cargo.toml)
+if [[ -z "$wb_version" ]]; then echo "[setup] cannot read the wasm-bindgen pin from crate/Cargo.toml" >&2; exit 1; fi
+if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $wb_version" ]]; then
+  say "installing wasm-bindgen-cli $wb_version (a few minutes, once)"
+  cargo install wasm-bindgen-cli --version "=$wb_version"
+fi
+
+# 3. npm devDependencies (binaryen's wasm-opt, playwright-core, sirv), when missing or older than the lock.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "installing npm devDependencies"
+  npm ci --no-audit --no-fund
+fi
+
+# 4. For tests: Debian's Chromium and ChromeDriver (never a browser download: none can be fetched here).
+if $want_test && { [[ ! -x /usr/bin/chromium ]] || [[ ! -x /usr/bin/chromedriver ]]; }; then
+  say "installing Debian chromium and chromium-driver"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+say "ready"
