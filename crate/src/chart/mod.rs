@@ -150,6 +150,64 @@ fn err<E: std::fmt::Debug>(e: E) -> ChartError {
     ChartError(format!("{e:?}"))
 }
 
+/// At most this many legend entries; the rest are counted in a last line.
+const LEGEND_MAX: usize = 12;
+
+/// The legend, in the plot's upper-left corner. Drawn here rather than with plotters' series labels
+/// because those size text through the font (in wasm: a DOM probe span with an inline style, which a
+/// strict Content-Security-Policy blocks); here every width comes from the backend's own
+/// `estimate_text_size`, which the canvas edge answers with `measureText`.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (left, top, right): (i32, i32, i32),
+    series: &[ChartSeries<'_>],
+    font: &TextStyle<'_>,
+    (bg, border): (RGBColor, RGBColor),
+    pr: f64,
+) -> Result<(), ChartError> {
+    let pad = (6.0 * pr) as i32;
+    let sample = (16.0 * pr) as i32;
+    let line_h = (16.0 * pr) as i32;
+    let max_text = ((right - left) as f64 * 0.6) as u32;
+    let measure = |t: &str| area.estimate_text_size(t, font).map(|(w, _)| w).map_err(err);
+    let mut entries: Vec<(String, Option<RGBColor>)> = Vec::new();
+    for s in series.iter().take(LEGEND_MAX) {
+        let mut label = s.label.clone();
+        // Shorten from the left: the end of a counter path (object, instance, counter) is what tells
+        // series apart.
+        while measure(&label)? > max_text && label.chars().count() > 2 {
+            let rest: String = label.chars().skip(if label.starts_with('…') { 2 } else { 1 }).collect();
+            label = format!("…{rest}");
+        }
+        entries.push((label, Some(series_color(s.color_index))));
+    }
+    if series.len() > LEGEND_MAX {
+        entries.push((format!("+{} more", series.len() - LEGEND_MAX), None));
+    }
+    let mut width = 0;
+    for (label, _) in &entries {
+        width = width.max(measure(label)?);
+    }
+    let (x0, y0) = (left + pad, top + pad);
+    let x1 = x0 + pad * 3 + sample + width as i32;
+    let y1 = y0 + pad * 2 + line_h * entries.len() as i32;
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], bg.mix(0.85).filled())).map_err(err)?;
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], ShapeStyle::from(&border).stroke_width(1))).map_err(err)?;
+    let text = font.pos(plotters::style::text_anchor::Pos::new(
+        plotters::style::text_anchor::HPos::Left,
+        plotters::style::text_anchor::VPos::Center,
+    ));
+    for (i, (label, color)) in entries.iter().enumerate() {
+        let y = y0 + pad + line_h * i as i32 + line_h / 2;
+        if let Some(c) = color {
+            let stroke = ShapeStyle::from(c).stroke_width((2.0 * pr).round().max(1.0) as u32);
+            area.draw(&PathElement::new(vec![(x0 + pad, y), (x0 + pad + sample, y)], stroke)).map_err(err)?;
+        }
+        area.draw_text(label, &text, (x0 + pad * 2 + sample, y)).map_err(err)?;
+    }
+    Ok(())
+}
+
 /// Draws the chart onto `area` (cleared first). Series values are aligned with `timestamps`.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -218,33 +276,20 @@ pub fn draw<DB: DrawingBackend>(
     for (s, segments) in series.iter().zip(&decimated) {
         let color = series_color(s.color_index);
         let style = ShapeStyle::from(&color).stroke_width(px(1.5).max(1));
-        for (k, seg) in segments.iter().enumerate() {
+        for seg in segments {
             points_drawn += seg.len();
             // A lone point between gaps has no line to draw: mark it so it is not lost.
             if seg.len() == 1 {
                 chart.draw_series(std::iter::once(Circle::new(seg[0], px(2.0), style.filled()))).map_err(err)?;
-                continue;
-            }
-            let drawn = chart.draw_series(LineSeries::new(seg.iter().copied(), style)).map_err(err)?;
-            if k == 0 && view.legend {
-                let label_style = style;
-                drawn.label(s.label.clone()).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + (16.0 * pr) as i32, y)], label_style)
-                });
+            } else {
+                chart.draw_series(LineSeries::new(seg.iter().copied(), style)).map_err(err)?;
             }
         }
     }
-    if view.legend && !series.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(bg.mix(0.85))
-            .border_style(grid)
-            .label_font(font)
-            .draw()
-            .map_err(err)?;
-    }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
+    if view.legend && !series.is_empty() {
+        draw_legend(area, (xr.start, yr.start, xr.end), series, &font, (bg, grid), pr)?;
+    }
     area.present().map_err(err)?;
     Ok(Layout {
         plot_left: xr.start,

@@ -1,15 +1,70 @@
 //! The canvas edge of the charts: sizes the canvas for the screen's pixel ratio (plotters-canvas
 //! ignores devicePixelRatio, plotters#164), reads the view from a JS object, and hands a
-//! `CanvasBackend` to the generic `chart::draw`.
+//! [`MeasuredCanvas`] to the generic `chart::draw`.
 
 use super::convert::{error, get, to_js};
 use crate::chart::{draw, ChartSeries, View};
 use js_sys::{Array, Float64Array};
 use plotters::prelude::IntoDrawingArea;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// plotters-canvas with text measured by the canvas itself (`measureText`). plotters' wasm font code
+/// measures by inserting a probe `<span>` with an inline style into the page: a strict
+/// Content-Security-Policy (ours) blocks that style, it costs a layout per label, and it cannot work
+/// in a Worker. Everything else is delegated unchanged.
+struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+type CanvasResult = Result<(), DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>>;
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+    fn ensure_prepared(&mut self) -> CanvasResult {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> CanvasResult {
+        self.inner.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> CanvasResult {
+        self.inner.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> CanvasResult {
+        self.inner.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(&mut self, ul: BackendCoord, br: BackendCoord, style: &S, fill: bool) -> CanvasResult {
+        self.inner.draw_rect(ul, br, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> CanvasResult {
+        self.inner.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> CanvasResult {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, vert: I, style: &S) -> CanvasResult {
+        self.inner.fill_polygon(vert, style)
+    }
+    fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> CanvasResult {
+        self.inner.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+        // The same font string plotters-canvas's draw_text sets, so measure and draw agree.
+        self.context.set_font(&format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str()));
+        let width = self.context.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+        Ok((width.ceil() as u32, (style.size() * 1.2).ceil() as u32))
+    }
+}
 
 fn range(v: &JsValue) -> Option<(f64, f64)> {
     let a = v.dyn_ref::<Array>()?;
@@ -54,8 +109,11 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
     }
     let chart_series: Vec<ChartSeries<'_>> =
         values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c }).collect();
-    let backend = CanvasBackend::with_canvas_object(canvas)
-        .ok_or_else(|| error("canvas", "the canvas has no 2D context", None))?;
+    let no_context = || error("canvas", "the canvas has no 2D context", None);
+    let context: CanvasRenderingContext2d =
+        canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(no_context)?;
+    let inner = CanvasBackend::with_canvas_object(canvas).ok_or_else(no_context)?;
+    let backend = MeasuredCanvas { inner, context };
     let view = view_from_js(&view, ratio);
     let mut layout = draw(&backend.into_drawing_area(), timestamps, &chart_series, &view)
         .map_err(|e| error("canvas", &e.to_string(), None))?;

@@ -1,0 +1,32 @@
+// Serves the viewer as static files: web/ at /, and the package's js/ and pkg/ beside it, with the
+// page's Content-Security-Policy also sent as a header. PORT (default 8080) and HOST (default
+// localhost) from the environment. Prints the URL once listening.
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import sirv from 'sirv';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+const opts = { dev: true, etag: true };
+const mounts = [
+  ['/js/', sirv(root + 'js', opts)],
+  ['/pkg/', sirv(root + 'pkg', opts)],
+  ['/examples/', sirv(root + 'examples', opts)],
+  ['/', sirv(root + 'web', opts)],
+];
+
+const server = http.createServer((req, res) => {
+  res.setHeader('Content-Security-Policy', csp);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  const [prefix, handler] = mounts.find(([p]) => req.url.startsWith(p));
+  if (prefix !== '/') req.url = req.url.slice(prefix.length - 1);
+  handler(req, res, () => { res.statusCode = 404; res.end('not found'); });
+});
+
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? 'localhost';
+server.listen(port, host, () => {
+  const { port: actual } = server.address();
+  console.log(`counterlens viewer: http://${host}:${actual}/`);
+});
