@@ -75,22 +75,24 @@ pub fn cook_series(
         field,
         meaning: crate::cook::field_meaning(formula, field),
     };
+    // Columns a formula does not read are replaced by `value` (same length, never read) so the loop
+    // below indexes unconditionally.
     let second = match cols.second {
         Some(s) => {
             check_len("second", n, s.len())?;
             s
         }
         None if need.second => return Err(missing("second")),
-        None => &[][..],
+        None => cols.value,
     };
-    let frequency = match cols.frequency {
+    let (freq_const, freq_col) = match cols.frequency {
         Some(Frequency::Column(c)) => {
             check_len("frequency", n, c.len())?;
-            Frequency::Column(c)
+            (None, c)
         }
-        Some(c) => c,
+        Some(Frequency::Constant(f)) => (Some(f), cols.value),
         None if need.frequency => return Err(missing("frequency")),
-        None => Frequency::Constant(0),
+        None => (Some(0), cols.value),
     };
     let multi = match cols.multi {
         Some(m) => {
@@ -98,45 +100,75 @@ pub fn cook_series(
             m
         }
         None if need.multi => return Err(missing("multi")),
-        None => &[][..],
+        None => cols.value,
     };
     let wrap = opts.wrap32 && is_dword_size(ty.value);
     let percent = ty.display() == Display::Percent;
     let two = formula.samples() == 2;
     out.reserve_exact(n);
-    let start = if two && n > 0 {
+    if two && n > 0 {
         out.push(f64::NAN);
         counts.0[Status::NeedsTwoSamples as usize] += 1;
-        1
-    } else {
-        0
-    };
-    for i in start..n {
+    }
+    let columns = Columns { value: cols.value, second, freq_const, freq_col, multi };
+    // One copy of the loop per formula, with the formula a constant in it: the per-element match
+    // folds away (measured: about twice as fast in wasm as matching inside the loop).
+    macro_rules! per_formula {
+        ($($f:ident),*) => {
+            match formula {
+                $(Formula::$f => fill(&columns, two, |p| compute(Formula::$f, p, wrap), percent, opts, out, &mut counts),)*
+                Formula::NotDisplayable | Formula::Text => unreachable!("handled above"),
+            }
+        };
+    }
+    per_formula!(Rate, Queue, Timer, TimerInv, MultiTimerTick, MultiTimer100Ns, MultiTimerInv, AverageTimer, AverageBulk, Delta, Raw, RawFraction, Elapsed);
+    Ok(counts)
+}
+
+/// The columns of one series, every slice as long as `value`.
+struct Columns<'a> {
+    value: &'a [u64],
+    second: &'a [u64],
+    freq_const: Option<u64>,
+    freq_col: &'a [u64],
+    multi: &'a [u64],
+}
+
+/// The loop of `cook_series` for one formula, given as `calc`.
+#[inline(always)]
+fn fill(
+    c: &Columns<'_>,
+    two: bool,
+    calc: impl Fn(&Pair) -> Result<f64, Status>,
+    percent: bool,
+    opts: &CookOptions,
+    out: &mut Vec<f64>,
+    counts: &mut StatusCounts,
+) {
+    let n = c.value.len();
+    let mut ok = 0usize;
+    for i in usize::from(two).min(n)..n {
         let prev = if two { i - 1 } else { i };
         let pair = Pair {
-            n0: cols.value[prev],
-            n1: cols.value[i],
-            d0: if need.second { second[prev] } else { 0 },
-            d1: if need.second { second[i] } else { 0 },
-            f: match frequency {
-                Frequency::Constant(f) => f,
-                Frequency::Column(c) => c[i],
-            },
-            m1: if need.multi { multi[i] } else { 0 },
+            n0: c.value[prev],
+            n1: c.value[i],
+            d0: c.second[prev],
+            d1: c.second[i],
+            f: c.freq_const.unwrap_or_else(|| c.freq_col[i]),
+            m1: c.multi[i],
         };
-        let v = match compute(formula, &pair, wrap) {
+        out.push(match calc(&pair) {
             Ok(v) => {
-                counts.0[0] += 1;
+                ok += 1;
                 apply_options(v, percent, opts)
             }
             Err(s) => {
                 counts.0[s as usize] += 1;
                 f64::NAN
             }
-        };
-        out.push(v);
+        });
     }
-    Ok(counts)
+    counts.0[Status::Ok as usize] += ok;
 }
 
 /// Statistics over the values of a range, NaN (no value) excluded. Every figure is NaN when count is 0.

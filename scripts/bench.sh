@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The benchmarks (not tests: they print figures beside peers measured in the same run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+cargo bench -p counterlens --bench cook_series
+node bench/cook-series.mjs

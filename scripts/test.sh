@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Every test layer, in order, after the same set-up as `npm start` plus Chromium. Each layer runs even
+# when an earlier one failed; the last line sums them all: "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh --test
+bash scripts/build.sh
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+failed_layers=()
+
+layer() {
+  local name=$1; shift
+  printf '\n=== %s: %s\n' "$name" "$*"
+  if ! "$@" 2>&1 | tee "$logs/$name.log"; then failed_layers+=("$name"); fi
+}
+
+# 1. Rust, native: unit tests, the shared vectors, properties, charts rendered to SVG.
+layer native cargo test --workspace
+# 2. The wasm binding layer under Node and in headless Chromium (chromedriver from Debian).
+layer wasm env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown -p counterlens --test wasm_node --test wasm_browser
+# 3. The built npm package under Node, and its packed tarball installed outside the repository.
+layer package node --test --test-reporter=tap tests/node/
+# 4. The served viewer in Chromium, driven by Playwright.
+layer browser node --test --test-reporter=tap tests/browser/
+
+passed=0; failed=0
+for f in "$logs"/native.log "$logs"/wasm.log; do
+  read -r p q < <(awk '/^test result: /{ for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+                       END { print p + 0, f + 0 }' "$f")
+  passed=$((passed + p)); failed=$((failed + q))
+done
+for f in "$logs"/package.log "$logs"/browser.log; do
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$f" | tail -1); q=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$f" | tail -1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${q:-0}))
+done
+echo
+if ((${#failed_layers[@]})); then
+  echo "counterlens: FAILED layers: ${failed_layers[*]}"
+  [[ $failed -eq 0 ]] && failed=${#failed_layers[@]}
+else
+  echo "counterlens: all layers passed (native, wasm in Node and Chromium, package, browser)"
+fi
+echo "$passed passed, $failed failed"
+((${#failed_layers[@]} == 0))
