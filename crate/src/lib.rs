@@ -19,6 +19,7 @@ pub mod chart;
 pub mod cook;
 pub mod explain;
 pub mod format;
+pub mod registration;
 pub mod series;
 pub mod types;
 

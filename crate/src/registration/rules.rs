@@ -1,0 +1,239 @@
+//! Every rule of docs/registration-rules.md. Each diagnostic's code is stable; the docs list them all
+//! with their severity, source and an example that triggers it.
+
+use super::{Counter, CounterSet, Diagnostic, Field, Severity, MAX_COUNTERS};
+use crate::types::{CounterType, Formula};
+use std::collections::{HashMap, HashSet};
+
+const PCQ: &str = "MS-PCQ 2.2.4.2";
+const PERFLIB_SET: &str = "perflib.h PERF_COUNTERSET_REG_INFO";
+const PERFLIB_COUNTER: &str = "perflib.h PERF_COUNTER_REG_INFO";
+
+// The values the checks compare with, by name.
+const RAWCOUNT: u32 = 0x0001_0000;
+const LARGE_RAWCOUNT: u32 = 0x0001_0100;
+const SAMPLE_BASE: u32 = 0x4003_0401;
+const AVERAGE_BASE: u32 = 0x4003_0402;
+const RAW_BASE: u32 = 0x4003_0403;
+const LARGE_RAW_BASE: u32 = 0x4003_0500;
+const NODATA: u32 = 0x4000_0200;
+const HISTOGRAM: u32 = 0x8000_0000;
+
+const ATTRIB_KNOWN: u64 = 0x1F;
+const NO_DISPLAY: u64 = 0x2;
+const NO_GROUP_SEPARATOR: u64 = 0x4;
+const DISPLAY_AS_REAL: u64 = 0x8;
+const DISPLAY_AS_HEX: u64 = 0x10;
+
+/// The base type a type's BaseCounterId must name (MS-PCQ's table).
+fn required_base(ty: u32) -> Option<u32> {
+    match ty {
+        0x3002_0400 | 0x4002_0500 => Some(AVERAGE_BASE), // AVERAGE_TIMER, AVERAGE_BULK
+        0x2002_0500 | 0x2047_0500 | 0x2057_0500 => Some(LARGE_RAW_BASE), // LARGE_RAW_FRACTION, PRECISION_SYSTEM/100NS
+        0x2002_0400 => Some(RAW_BASE),   // RAW_FRACTION
+        0x20C2_0400 => Some(SAMPLE_BASE), // SAMPLE_FRACTION
+        _ => None,
+    }
+}
+
+/// Types that need PerfTimeId and PerfFreqId (MS-PCQ).
+fn needs_time_and_freq(ty: u32) -> bool {
+    // OBJ_TIME_QUEUELEN, ELAPSED_TIME, OBJ_TIME_TIMER, PRECISION_OBJECT_TIMER
+    matches!(ty, 0x0065_0500 | 0x3024_0500 | 0x2061_0500 | 0x2067_0500)
+}
+
+/// Types that need MultiId (MS-PCQ).
+fn needs_multi(ty: u32) -> bool {
+    matches!(ty, 0x2241_0500 | 0x2341_0500 | 0x2251_0500 | 0x2351_0500)
+}
+
+fn type_name(ty: u32) -> String {
+    CounterType::from_value(ty).to_string()
+}
+
+fn instance_type_name(v: u32) -> Option<&'static str> {
+    Some(match v {
+        0 => "PERF_COUNTERSET_SINGLE_INSTANCE",
+        2 => "PERF_COUNTERSET_MULTI_INSTANCES",
+        4 => "PERF_COUNTERSET_SINGLE_AGGREGATE",
+        6 => "PERF_COUNTERSET_MULTI_AGGREGATE",
+        0x0C => "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
+        0x16 => "PERF_COUNTERSET_INSTANCE_AGGREGATE",
+        _ => return None,
+    })
+}
+
+/// Validates every set, adding to `out` (which holds the reader's diagnostics). A field the reader
+/// already reported (unreadable, missing, not in the manifest's list) is not reported again by a rule
+/// looking at the placeholder the reader left: one fault, one diagnostic.
+pub fn validate(sets: &[CounterSet], out: &mut Vec<Diagnostic>) {
+    let reported: HashSet<(Option<String>, Option<u32>, &str)> =
+        out.iter().filter_map(|d| Some((d.counter_set.clone(), d.counter_id, d.field?))).collect();
+    let mut found = Vec::new();
+    for set in sets {
+        validate_set(set, &mut found);
+    }
+    out.extend(found.into_iter().filter(|d| d.field.is_none_or(|f| !reported.contains(&(d.counter_set.clone(), d.counter_id, f)))));
+}
+
+fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>) {
+    let at = |f: Field| set.spans.of(f);
+    let mut push = |code, sev, f: Field, msg: String, src| {
+        out.push(Diagnostic::new(code, sev, at(f), msg, src).in_set(set).field(f));
+    };
+    if set.guid.is_some_and(|g| g.is_zero()) {
+        push("guid-zero", Severity::Error, Field::CounterSetGuid,
+            "CounterSetGuid is all zeros: every counter set needs its own GUID (generate one with uuidgen)".into(), PERFLIB_SET);
+    }
+    match set.instance_type {
+        0x16 => push("instance-type-not-implemented", Severity::Warning, Field::InstanceType,
+            "InstanceType 0x16 (PERF_COUNTERSET_INSTANCE_AGGREGATE) is documented as not implemented: use PERF_COUNTERSET_MULTI_AGGREGATE (6)".into(), PERFLIB_SET),
+        v if instance_type_name(v).is_none() => push("instance-type-invalid", Severity::Error, Field::InstanceType,
+            format!("InstanceType {v:#x} is not one of 0 (single), 2 (multiple), 4 (single aggregate), 6 (multiple aggregate), 0xC (single aggregate history)"), PERFLIB_SET),
+        _ => {}
+    }
+    if !matches!(set.detail_level, 100 | 200) {
+        push("detail-level-invalid", Severity::Error, Field::DetailLevel,
+            format!("the counter set's DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)", set.detail_level), PERFLIB_SET);
+    }
+    if set.counter_set_type != 0 {
+        push("counterset-type-reserved", Severity::Warning, Field::CounterSetType,
+            format!("CounterSetType is reserved and should be 0, not {:#x} (consumers ignore it)", set.counter_set_type), PERFLIB_SET);
+    }
+    if let Some(n) = set.num_counters {
+        if n as usize != set.counters.len() {
+            push("num-counters-mismatch", Severity::Error, Field::NumCounters,
+                format!("NumCounters says {n} but {} PERF_COUNTER_REG_INFO blocks follow", set.counters.len()), PERFLIB_SET);
+        }
+    }
+    if set.counters.is_empty() {
+        push("no-counters", Severity::Error, Field::NumCounters, "the counter set has no counters: it needs at least one".into(), PERFLIB_SET);
+    }
+    if set.counters.len() > MAX_COUNTERS {
+        push("too-many-counters", Severity::Error, Field::NumCounters,
+            format!("the counter set has {} counters; a set may hold at most {MAX_COUNTERS}", set.counters.len()), PERFLIB_COUNTER);
+    }
+
+    // Counters by id; the first of a duplicated id is the one references resolve to.
+    let mut by_id: HashMap<u32, &Counter> = HashMap::with_capacity(set.counters.len());
+    for c in &set.counters {
+        if let Some(first) = by_id.get(&c.counter_id) {
+            let first_at = first.spans.of(Field::CounterId);
+            let where_first = match first_at.line {
+                Some(l) => format!("line {l}"),
+                None => format!("byte {}", first_at.offset),
+            };
+            out.push(
+                Diagnostic::new("duplicate-counter-id", Severity::Error, c.spans.of(Field::CounterId),
+                    format!("CounterId {} is used twice in this set (first at {where_first}): ids must be unique within a counter set", c.counter_id), PCQ)
+                    .in_set(set).counter(c).field(Field::CounterId),
+            );
+        } else {
+            by_id.insert(c.counter_id, c);
+        }
+    }
+    let aggregate_set = matches!(set.instance_type, 4 | 6 | 0x0C);
+    for c in &set.counters {
+        validate_counter(set, c, &by_id, aggregate_set, out);
+    }
+}
+
+fn validate_counter(set: &CounterSet, c: &Counter, by_id: &HashMap<u32, &Counter>, aggregate_set: bool, out: &mut Vec<Diagnostic>) {
+    let mut push = |code, sev, f: Field, msg: String, src| {
+        out.push(Diagnostic::new(code, sev, c.spans.of(f), msg, src).in_set(set).counter(c).field(f));
+    };
+    let ty = CounterType::from_value(c.ty);
+    let known = ty.row.is_some() && c.ty != NODATA && c.ty != HISTOGRAM;
+    if !known {
+        let why = match c.ty {
+            NODATA => "PERF_COUNTER_NODATA carries no data".to_string(),
+            HISTOGRAM => "PERF_COUNTER_HISTOGRAM_TYPE cannot be registered".to_string(),
+            v => format!("{v:#010x} is not a counter type"),
+        };
+        push("counter-type-invalid", Severity::Error, Field::Type,
+            format!("Type: {why}; use one of the predefined types (docs/counter-types.md)"), PCQ);
+    }
+
+    // Attributes.
+    let a = c.attrib;
+    if a & !ATTRIB_KNOWN != 0 {
+        push("attrib-unknown-bits", Severity::Error, Field::Attrib,
+            format!("Attrib {a:#x} sets bits {:#x} that no attribute defines (known: 0x1 reference, 0x2 no-display, 0x4 no-group-separator, 0x8 display-as-real, 0x10 display-as-hex)", a & !ATTRIB_KNOWN), PCQ);
+    }
+    if a & NO_DISPLAY != 0 && a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL | DISPLAY_AS_HEX) != 0 {
+        push("attrib-conflict", Severity::Error, Field::Attrib,
+            format!("Attrib {a:#x} combines no-display (0x2) with a display format (0x4, 0x8 or 0x10): MS-PCQ forbids it; the counter is not shown either way, so drop the format bits"), PCQ);
+    }
+    if a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL) != 0 && a & DISPLAY_AS_HEX != 0 {
+        let winner = if a & NO_GROUP_SEPARATOR != 0 { "no-group-separator (0x4)" } else { "display-as-real (0x8)" };
+        push("attrib-conflict", Severity::Error, Field::Attrib,
+            format!("Attrib {a:#x} combines display-as-hex (0x10) with no-group-separator (0x4) or display-as-real (0x8): MS-PCQ forbids it. perflib.h instead ranks them, and Windows would let {winner} win, so the value would not show as hex"), PCQ);
+    }
+    if !matches!(c.detail_level, 100 | 200) {
+        push("detail-level-invalid", Severity::Error, Field::DetailLevel,
+            format!("DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)", c.detail_level), PCQ);
+    }
+    if !(-10..=10).contains(&c.default_scale) {
+        push("default-scale-out-of-range", Severity::Error, Field::DefaultScale,
+            format!("DefaultScale {} is outside -10..10 (the value is multiplied by 10^DefaultScale)", c.default_scale), PCQ);
+    }
+
+    // References: required, well-typed, present, not self; or unused.
+    let refs: [(Field, Option<u32>, Option<u32>, &str); 4] = [
+        (Field::BaseCounterId, c.base_counter_id, if known { required_base(c.ty) } else { None }, "BaseCounterId"),
+        (Field::PerfTimeId, c.perf_time_id, (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT), "PerfTimeId"),
+        (Field::PerfFreqId, c.perf_freq_id, (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT), "PerfFreqId"),
+        (Field::MultiId, c.multi_id, (known && needs_multi(c.ty)).then_some(RAWCOUNT), "MultiId"),
+    ];
+    for (field, id, want, label) in refs {
+        match (id, want) {
+            (None, Some(w)) => push(match field {
+                    Field::BaseCounterId => "base-counter-required",
+                    Field::PerfTimeId => "perf-time-required",
+                    Field::PerfFreqId => "perf-freq-required",
+                    _ => "multi-required",
+                }, Severity::Error, field,
+                format!("{} needs {label}: the id of a {} counter in this set", type_name(c.ty), type_name(w)), PCQ),
+            (Some(id), want) => {
+                if id == c.counter_id {
+                    push("reference-to-self", Severity::Error, field, format!("{label} {id} is this counter itself"), PCQ);
+                    continue;
+                }
+                let Some(target) = by_id.get(&id) else {
+                    push("reference-missing", Severity::Error, field, format!("{label} {id} names no counter of this set"), PCQ);
+                    continue;
+                };
+                match want {
+                    Some(w) if target.ty != w => push(match field {
+                            Field::BaseCounterId => "base-counter-wrong-type",
+                            Field::PerfTimeId => "perf-time-wrong-type",
+                            Field::PerfFreqId => "perf-freq-wrong-type",
+                            _ => "multi-wrong-type",
+                        }, Severity::Error, field,
+                        format!("{label} {id} names a {} counter; {} needs a {} one", type_name(target.ty), type_name(c.ty), type_name(w)), PCQ),
+                    Some(_) => {}
+                    None if known => push("reference-unused", Severity::Warning, field,
+                        format!("{label} {id} is set, but {} does not use it (consumers ignore it); set it to 0xFFFFFFFF", type_name(c.ty)), PCQ),
+                    None => {}
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    // Aggregation.
+    if c.aggregate_func > 4 {
+        push("aggregate-func-invalid", Severity::Error, Field::AggregateFunc,
+            format!("AggregateFunc {} is not 0 (undefined), 1 (total), 2 (average), 3 (minimum) or 4 (maximum)", c.aggregate_func), PCQ);
+    } else if aggregate_set && c.aggregate_func == 0 && known && ty.samples() > 0 && ty.formula() != Some(Formula::Text) {
+        push("aggregate-undefined", Severity::Warning, Field::AggregateFunc,
+            format!("the set aggregates (InstanceType {:#x}) but this displayable counter's AggregateFunc is undefined (0): say how its instances combine", set.instance_type), PCQ);
+    } else if !aggregate_set && c.aggregate_func != 0 {
+        push("aggregate-ignored", Severity::Info, Field::AggregateFunc,
+            format!("AggregateFunc {} is ignored: the set's InstanceType {:#x} does not aggregate", c.aggregate_func, set.instance_type), PCQ);
+    }
+    if c.reserved != 0 {
+        push("reserved-nonzero", Severity::Warning, Field::Reserved,
+            format!("Reserved is {:#x}: it MUST be 0 (and is ignored on receipt)", c.reserved), PCQ);
+    }
+}
