@@ -11,4 +11,5 @@ export {
   seriesStats,
   statusNames,
   renderSeriesChart,
+  validateRegistration,
 } from '../pkg/counterlens.js';

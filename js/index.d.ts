@@ -118,6 +118,49 @@ export function seriesStats(values: Float64Array, start?: number, end?: number):
 /** Status names in the order of their numeric codes. */
 export function statusNames(): string[];
 
+// ---- Registration ----------------------------------------------------------------------------------
+
+export interface Diagnostic {
+  /** Stable, documented in docs/registration-rules.md, e.g. "duplicate-counter-id". */
+  code: string;
+  severity: "error" | "warning" | "info";
+  /** The counter set's GUID in registry form: lower case, no braces. */
+  counterSet?: string;
+  counterId?: number;
+  /** The struct field as the seeds spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
+  field?: string;
+  /** Manifest and JSON text: 1-based line and column of what the diagnostic is about. */
+  line?: number; column?: number;
+  /** Byte offset in the input; for binary input, of the field itself. */
+  offset: number;
+  message: string;
+  /** e.g. "MS-PCQ 2.2.4.2" */
+  source: string;
+}
+
+export interface CounterSummary {
+  counterId: number; name: string | null; type: number; typeName: string | null;
+  /** BaseCounterId, PerfTimeId, PerfFreqId, MultiId resolved to the named counter (null: none). */
+  base: string | null; perfTime: string | null; perfFreq: string | null; multi: string | null;
+}
+
+export interface ValidationReport {
+  /** The form that was read. */
+  format: "binary" | "hex" | "json" | "manifest";
+  counterSets: { guid: string; name?: string | null; counters: number; instanceType: number; detailLevel: number;
+                 counterList: CounterSummary[] }[];
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+}
+
+/** Checks counter-set registration against every rule of docs/registration-rules.md. Input: a Uint8Array
+ *  (binary PERF_COUNTERSET_REG_INFO blocks), a string (manifest XML, JSON text, or hex of the blocks), or
+ *  an object in the JSON form. Unreadable input is reported as diagnostics, not thrown; only an argument
+ *  of the wrong kind throws (RegistrationError). */
+export function validateRegistration(input: Uint8Array | string | object,
+                                     options?: { format?: "binary" | "hex" | "json" | "manifest" }): ValidationReport;
+
 // ---- Charts (browser) ------------------------------------------------------------------------------
 
 export interface ChartView {
@@ -149,6 +192,12 @@ export function renderSeriesChart(
  *  "column-length") and the field at fault. */
 export interface CounterTypeError extends Error {
   name: "CounterTypeError";
+  code: string;
+  field?: string;
+}
+/** Thrown by validateRegistration for an argument of the wrong kind (never for bad registration data). */
+export interface RegistrationError extends Error {
+  name: "RegistrationError";
   code: string;
   field?: string;
 }

@@ -13,6 +13,8 @@ const mounts = [
   ['/js/', sirv(root + 'js', opts)],
   ['/pkg/', sirv(root + 'pkg', opts)],
   ['/examples/', sirv(root + 'examples', opts)],
+  // The docs, as text: the registration panel links each diagnostic to its rule here.
+  ['/docs/', sirv(root + 'docs', { ...opts, setHeaders: (res) => res.setHeader('Content-Type', 'text/plain; charset=utf-8') })],
   ['/', sirv(root + 'web', opts)],
 ];
 

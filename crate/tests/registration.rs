@@ -355,3 +355,22 @@ fn hex_text_is_read_as_binary() {
     assert_eq!(r.format, "hex");
     assert_eq!((r.errors, r.warnings, r.counter_sets[0].counters), (0, 0, 17));
 }
+
+/// The fixtures the Node and Chromium layers use (tests/vectors/registration/) are the rich set in its
+/// three forms: they must stay clean. `WRITE_FIXTURES=1 cargo test --test registration fixtures` writes them.
+#[test]
+fn fixtures_are_the_rich_set_and_clean() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/registration/");
+    let s = rich();
+    let hex: String = encode_binary(&[s.clone()]).chunks(16).map(|l| l.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ") + "\n").collect();
+    let forms = [("rich.man", manifest(&[s.clone()])), ("rich.json", to_json(&[s.clone()])), ("rich.hex", hex)];
+    for (file, text) in forms {
+        if std::env::var_os("WRITE_FIXTURES").is_some() {
+            std::fs::write(format!("{dir}{file}"), &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        assert_eq!(committed, text, "{file} differs from the rich set; regenerate with WRITE_FIXTURES=1");
+        let r = validate_registration(Input::Text(&committed), None);
+        assert_eq!((r.errors, r.warnings, r.counter_sets[0].counters), (0, 0, 17), "{file}");
+    }
+}

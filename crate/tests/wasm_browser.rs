@@ -52,3 +52,8 @@ fn chart_draws_the_series_colour_on_a_canvas() {
     let blue = data.chunks(4).filter(|p| p[0] < 60 && (90..140).contains(&p[1]) && p[2] > 150).count();
     assert!(blue > 500, "only {blue} series-coloured pixels");
 }
+
+#[wasm_bindgen_test]
+fn registration_cases_in_chromium() {
+    assert_eq!(wasm_common::registration_cases(), 10);
+}

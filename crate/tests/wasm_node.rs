@@ -23,3 +23,8 @@ fn describe_in_node() {
 fn series_in_node() {
     wasm_common::series();
 }
+
+#[wasm_bindgen_test]
+fn registration_cases_in_node() {
+    assert_eq!(wasm_common::registration_cases(), 10);
+}

@@ -77,6 +77,10 @@ test('keyboard: tabs are reachable and switch with the arrow keys', async () => 
   assert.equal(await page.getAttribute('#tab-calc', 'aria-selected'), 'true');
   assert.equal(await page.isHidden('#panel-chart'), true);
   await page.keyboard.press('ArrowRight');
+  assert.equal(await page.isVisible('#panel-reg'), true);
+  await page.keyboard.press('ArrowRight');
   assert.equal(await page.isVisible('#panel-types'), true);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.isVisible('#panel-chart'), true, 'wraps around');
   await page.close();
 });

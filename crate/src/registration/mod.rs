@@ -255,6 +255,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(code: &'static str, severity: Severity, pos: Pos, message: String, source: &'static str) -> Self {
+        debug_assert!(CODES.contains(&code), "diagnostic code {code} is not in CODES (and so not documented)");
         Diagnostic {
             code,
             severity,
@@ -281,6 +282,22 @@ impl Diagnostic {
         self
     }
 }
+
+/// Every diagnostic code, each documented in docs/registration-rules.md (a test checks it).
+pub const CODES: &[&str] = &[
+    // Reading the input
+    "parse-error", "input-too-large", "nesting-too-deep", "missing-field", "invalid-value", "unknown-field",
+    "missing-attribute", "duplicate-attribute", "not-a-manifest", "no-counter-sets",
+    // The counter set
+    "guid-zero", "instance-type-invalid", "instance-type-not-implemented", "detail-level-invalid",
+    "counterset-type-reserved", "num-counters-mismatch", "no-counters", "too-many-counters",
+    // The counters
+    "duplicate-counter-id", "counter-type-invalid", "attrib-unknown-bits", "attrib-conflict",
+    "default-scale-out-of-range", "base-counter-required", "base-counter-wrong-type", "perf-time-required",
+    "perf-freq-required", "perf-time-wrong-type", "perf-freq-wrong-type", "multi-required", "multi-wrong-type",
+    "reference-to-self", "reference-missing", "reference-unused", "aggregate-func-invalid", "aggregate-undefined",
+    "aggregate-ignored", "reserved-nonzero",
+];
 
 /// The input forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,11 +404,19 @@ pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report
             (f, read_text(t, f, &mut diags))
         }
     };
-    rules::validate(&sets, &mut diags);
-    if let (Some(t), Format::Json | Format::Manifest) = (positioned, format) {
-        let index = LineIndex::new(t);
+    let text = positioned.filter(|_| matches!(format, Format::Json | Format::Manifest));
+    let index = text.map(LineIndex::new);
+    let place = |offset: usize| match (text, &index) {
+        (Some(t), Some(ix)) => {
+            let p = ix.pos(t, offset);
+            format!("line {}, column {}", p.line.unwrap_or(1), p.column.unwrap_or(1))
+        }
+        _ => format!("byte {offset}"),
+    };
+    rules::validate(&sets, &mut diags, &place);
+    if let (Some(t), Some(ix)) = (text, &index) {
         for d in &mut diags {
-            let p = index.pos(t, d.offset);
+            let p = ix.pos(t, d.offset);
             (d.line, d.column) = (p.line, p.column);
         }
     }

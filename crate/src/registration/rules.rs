@@ -66,17 +66,18 @@ fn instance_type_name(v: u32) -> Option<&'static str> {
 /// Validates every set, adding to `out` (which holds the reader's diagnostics). A field the reader
 /// already reported (unreadable, missing, not in the manifest's list) is not reported again by a rule
 /// looking at the placeholder the reader left: one fault, one diagnostic.
-pub fn validate(sets: &[CounterSet], out: &mut Vec<Diagnostic>) {
+/// `place` describes a byte offset in the input's own terms ("line 3, column 7" or "byte 80").
+pub fn validate(sets: &[CounterSet], out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
     let reported: HashSet<(Option<String>, Option<u32>, &str)> =
         out.iter().filter_map(|d| Some((d.counter_set.clone(), d.counter_id, d.field?))).collect();
     let mut found = Vec::new();
     for set in sets {
-        validate_set(set, &mut found);
+        validate_set(set, &mut found, place);
     }
     out.extend(found.into_iter().filter(|d| d.field.is_none_or(|f| !reported.contains(&(d.counter_set.clone(), d.counter_id, f)))));
 }
 
-fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>) {
+fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
     let at = |f: Field| set.spans.of(f);
     let mut push = |code, sev, f: Field, msg: String, src| {
         out.push(Diagnostic::new(code, sev, at(f), msg, src).in_set(set).field(f));
@@ -118,11 +119,7 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>) {
     let mut by_id: HashMap<u32, &Counter> = HashMap::with_capacity(set.counters.len());
     for c in &set.counters {
         if let Some(first) = by_id.get(&c.counter_id) {
-            let first_at = first.spans.of(Field::CounterId);
-            let where_first = match first_at.line {
-                Some(l) => format!("line {l}"),
-                None => format!("byte {}", first_at.offset),
-            };
+            let where_first = place(first.spans.of(Field::CounterId).offset);
             out.push(
                 Diagnostic::new("duplicate-counter-id", Severity::Error, c.spans.of(Field::CounterId),
                     format!("CounterId {} is used twice in this set (first at {where_first}): ids must be unique within a counter set", c.counter_id), PCQ)

@@ -10,8 +10,13 @@ use wasm_bindgen::JsCast;
 
 /// A JS `Error` with `name` CounterTypeError, a stable `code`, and the `field` at fault if any.
 pub fn error(code: &str, message: &str, field: Option<&str>) -> JsValue {
+    named_error("CounterTypeError", code, message, field)
+}
+
+/// A JS `Error` of the family `name` (CounterTypeError, RegistrationError) with `code` and `field`.
+pub fn named_error(name: &str, code: &str, message: &str, field: Option<&str>) -> JsValue {
     let e = js_sys::Error::new(message);
-    e.set_name("CounterTypeError");
+    e.set_name(name);
     let _ = Reflect::set(&e, &"code".into(), &code.into());
     if let Some(f) = field {
         let _ = Reflect::set(&e, &"field".into(), &f.into());

@@ -7,8 +7,10 @@
 
 mod chart;
 mod convert;
+mod registration;
 
 pub use chart::render_series_chart;
+pub use registration::validate_registration;
 
 use crate::cook::{CookError, Status};
 use crate::series::{Frequency, RawColumns};

@@ -4,6 +4,7 @@
 use counterlens::wasm;
 use js_sys::{Array, BigInt, Reflect, JSON};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap()
@@ -116,4 +117,65 @@ pub fn series() {
     assert_eq!(err_field(&e), "columns.value");
     let s = wasm::series_stats(&[1.0, f64::NAN, 3.0], None, None).unwrap();
     assert_eq!(get(&s, "mean").as_f64(), Some(2.0));
+}
+
+fn fixture(name: &str) -> &'static str {
+    match name {
+        "rich.man" => include_str!("../../../tests/vectors/registration/rich.man"),
+        "rich.json" => include_str!("../../../tests/vectors/registration/rich.json"),
+        "rich.hex" => include_str!("../../../tests/vectors/registration/rich.hex"),
+        other => panic!("no fixture {other}"),
+    }
+}
+
+/// tests/vectors/registration.json through validateRegistration; returns how many cases ran.
+pub fn registration_cases() -> usize {
+    let all = JSON::parse(include_str!("../../../tests/vectors/registration.json")).unwrap();
+    let cases: Array = get(&all, "cases").into();
+    for case in cases.iter() {
+        let name = get(&case, "name").as_string().unwrap();
+        let mut text = match get(&case, "base").as_string() {
+            Some(base) => fixture(&base).to_string(),
+            None => get(&case, "text").as_string().unwrap(),
+        };
+        if let Some(r) = get(&case, "replace").dyn_ref::<Array>() {
+            let (from, to) = (r.get(0).as_string().unwrap(), r.get(1).as_string().unwrap());
+            assert!(text.contains(&from), "{name}: {from} not in the fixture");
+            text = text.replacen(&from, &to, 1);
+        }
+        if let Some(n) = get(&case, "lines").as_f64() {
+            text = text.lines().take(n as usize).map(|l| format!("{l}\n")).collect();
+        }
+        let report = wasm::validate_registration(text.into(), JsValue::UNDEFINED).unwrap();
+        let diags: Array = get(&report, "diagnostics").into();
+        let got: Vec<String> = diags.iter().map(|d| {
+            format!("{:?}", [get(&d, "code"), get(&d, "severity"), get(&d, "field"), get(&d, "counterId")].map(|v| v.as_string().or(v.as_f64().map(|n| n.to_string()))))
+        }).collect();
+        let want: Vec<String> = Array::from(&get(&case, "expect")).iter().map(|e| {
+            let e = Array::from(&e);
+            format!("{:?}", [e.get(0), e.get(1), e.get(2), e.get(3)].map(|v| v.as_string().or(v.as_f64().map(|n| n.to_string()))))
+        }).collect();
+        assert_eq!(got, want, "{name}");
+        if let Some(line) = get(&case, "line").as_f64() {
+            assert_eq!(get(&diags.get(0), "line").as_f64(), Some(line), "{name}");
+        }
+        if let Some(set_name) = get(&case, "setName").as_string() {
+            let sets: Array = get(&report, "counterSets").into();
+            assert_eq!(get(&sets.get(0), "name").as_string(), Some(set_name), "{name}");
+        }
+    }
+    // Binary bytes and a plain object (with a bigint) are inputs too; a number is not.
+    let bytes = js_sys::Uint8Array::from(&[0u8; 10][..]);
+    let r = wasm::validate_registration(bytes.into(), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&r, "format").as_string().unwrap(), "binary");
+    assert_eq!(get(&r, "errors").as_f64(), Some(1.0));
+    let obj = JSON::parse(fixture("rich.json")).unwrap();
+    Reflect::set(&get(&obj, "counterSets").dyn_into::<Array>().unwrap().get(0), &"counterSetType".into(), &BigInt::from(0u64)).unwrap();
+    let r = wasm::validate_registration(obj, JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&r, "errors").as_f64(), Some(0.0));
+    let e = wasm::validate_registration(5.into(), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&e, "name").as_string().unwrap(), "RegistrationError");
+    let e = wasm::validate_registration("x".into(), JSON::parse(r#"{"format": "yaml"}"#).unwrap()).unwrap_err();
+    assert_eq!(get(&e, "code").as_string().unwrap(), "invalid-option");
+    cases.length() as usize
 }
