@@ -190,6 +190,12 @@ fn many_counters_as_json_and_manifest() {
     let counters: Vec<String> = (0..70_000).map(|i| format!("{{\"counterId\":{i},\"type\":65536,\"detailLevel\":100}}")).collect();
     let json = format!("{{\"counterSetGuid\":\"ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab\",\"instanceType\":0,\"detailLevel\":100,\"counters\":[{}]}}", counters.join(","));
     assert_eq!(codes(&text(&json)), vec!["too-many-counters"]);
+    // A million counter objects (about 40 MB) are refused before the tree is built.
+    let million = format!(
+        "{{\"counterSetGuid\":\"ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab\",\"instanceType\":0,\"detailLevel\":100,\"counters\":[{}]}}",
+        vec!["{\"counterId\":1,\"type\":65536}"; 1_000_000].join(",")
+    );
+    assert_eq!(codes(&text(&million)), vec!["input-too-large"]);
     let counters: String = (0..70_000).map(|i| COUNTER.replace(r#"id="1""#, &format!("id=\"{i}\""))).collect();
     let r = text(&manifest(SET, &counters));
     assert_eq!(codes(&r), vec!["too-many-counters"]);

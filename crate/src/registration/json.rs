@@ -12,15 +12,24 @@ const SRC: &str = "counterlens JSON form";
 pub const MAX_TEXT: usize = 64 << 20;
 /// Deepest nesting of arrays and objects: the form needs 4; the parser recurses per level.
 pub const MAX_DEPTH: usize = 64;
+/// Most JSON objects read: three sets of 64,000 counters and change. The position-keeping tree costs
+/// about 900 bytes per counter object (measured: 880 MB for a million), so this bounds it near 200 MB.
+pub const MAX_OBJECTS: usize = 200_000;
 
 struct Reader<'t> {
     text: &'t str,
     diags: &'t mut Vec<Diagnostic>,
 }
 
-/// How deep brackets nest outside strings, stopping early once past `limit`: bounds the parser's recursion.
-fn depth_exceeds(text: &str, limit: usize) -> Option<usize> {
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+/// What a scan outside strings finds before parsing: where nesting first passes `limit` (bounding the
+/// parser's recursion), and how many objects there are (bounding the tree it builds).
+struct Scan {
+    too_deep_at: Option<usize>,
+    objects: usize,
+}
+
+fn scan(text: &str, limit: usize) -> Scan {
+    let (mut depth, mut in_str, mut escaped, mut objects) = (0usize, false, false, 0usize);
     for (i, b) in text.bytes().enumerate() {
         if in_str {
             match (escaped, b) {
@@ -35,15 +44,16 @@ fn depth_exceeds(text: &str, limit: usize) -> Option<usize> {
             b'"' => in_str = true,
             b'{' | b'[' => {
                 depth += 1;
+                objects += usize::from(b == b'{');
                 if depth > limit {
-                    return Some(i);
+                    return Scan { too_deep_at: Some(i), objects };
                 }
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    None
+    Scan { too_deep_at: None, objects }
 }
 
 pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
@@ -52,9 +62,15 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
             format!("the JSON text is {} bytes; at most {MAX_TEXT} are read", text.len()), SRC));
         return vec![];
     }
-    if let Some(at) = depth_exceeds(text, MAX_DEPTH) {
-        diags.push(Diagnostic::new("nesting-too-deep", Severity::Error, Pos::in_text(text, at),
+    let found = scan(text, MAX_DEPTH);
+    if let Some(at) = found.too_deep_at {
+        diags.push(Diagnostic::new("nesting-too-deep", Severity::Error, Pos::at(at),
             format!("arrays and objects nest more than {MAX_DEPTH} deep here; the registration form needs 4"), SRC));
+        return vec![];
+    }
+    if found.objects > MAX_OBJECTS {
+        diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(0),
+            format!("the JSON holds {} objects; at most {MAX_OBJECTS} are read (a counter set holds at most 64,000 counters)", found.objects), SRC));
         return vec![];
     }
     let options = ParseOptions {
