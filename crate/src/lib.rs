@@ -10,12 +10,17 @@
 //! | [`format`] | the text a user sees for a value (suffixes, hex, grouping, attributes) |
 //! | [`series`] | columnar cooking of whole series, and statistics over a range |
 //! | [`chart`] | plotters charts over any `DrawingBackend`, with M4 decimation and time axes |
+//! | [`registration`] | counter-set registration: the model, binary/hex/JSON/manifest readers, every rule |
+//! | [`capture`] | the columnar capture model and the readers of the logs users have |
+//! | [`civil`] | civil dates and epoch days, both ways |
 //! | `wasm` | the wasm-bindgen layer (wasm32 only): converts JS values, delegates, converts back |
 //!
 //! The core modules use no wasm type; `wasm` is compiled only for `wasm32` so that rule is enforced by
 //! the compiler. `docs/architecture.md` describes the layers, `docs/counter-types.md` the contract.
 
+pub mod capture;
 pub mod chart;
+pub mod civil;
 pub mod cook;
 pub mod explain;
 pub mod format;

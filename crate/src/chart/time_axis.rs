@@ -1,8 +1,8 @@
 //! Time axis: tick positions on round local-time boundaries, and their labels.
 //!
-//! Written here rather than with chrono: we need only UTC civil dates from epoch milliseconds plus a
-//! fixed offset (the log's bias or UTC), which is Howard Hinnant's `civil_from_days` (public domain,
-//! a dozen lines), and chrono would add its weight to every wasm download for that.
+//! Dates come from [`crate::civil`].
+
+use crate::civil::civil_from_days;
 
 const SECOND: f64 = 1000.0;
 const MINUTE: f64 = 60.0 * SECOND;
@@ -17,19 +17,6 @@ const STEPS: &[f64] = &[
     HOUR, 2.0 * HOUR, 3.0 * HOUR, 6.0 * HOUR, 12.0 * HOUR,
     DAY, 2.0 * DAY, 7.0 * DAY, 14.0 * DAY, 28.0 * DAY,
 ];
-
-/// (year, month 1-12, day 1-31) of a day count since 1970-01-01.
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
 
 /// Ticks every `step` ms on round boundaries of local time (`offset_min` minutes east of UTC).
 pub fn ticks(x0: f64, x1: f64, max_ticks: usize, offset_min: i32) -> (Vec<f64>, f64) {
@@ -75,15 +62,6 @@ pub fn label(ms: f64, step: f64, span: f64, offset_min: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        // 2013-02-20 is day 15756: 43 years * 365 + 11 leap days (72..2012) = 15706, + 31 (Jan) + 19 = 15756
-        assert_eq!(civil_from_days(15_756), (2013, 2, 20));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
 
     #[test]
     fn labels_in_local_time() {

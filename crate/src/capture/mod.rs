@@ -1,0 +1,147 @@
+//! Captures: the logs users have, read into one columnar model.
+//!
+//! | file | concept |
+//! |---|---|
+//! | `mod.rs` | the model (`Capture`, `Series`), errors and notes, sniffing, `open_capture` |
+//! | `path.rs` | counter paths: machine, object, parent, instance, counter |
+//! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
+//! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
+//! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
+//!
+//! The model is columnar: one `Vec<f64>` of timestamps (ms since the epoch, UTC) and one `Vec<f64>` of
+//! cooked values per series, NaN where there is no value. No per-cell objects.
+
+pub mod path;
+mod pdh_csv;
+mod reader;
+pub mod text;
+
+pub use path::CounterPath;
+pub use pdh_csv::write_csv;
+pub use reader::CaptureReader;
+
+use crate::series::{stats, Stats};
+use serde::Serialize;
+
+/// A reader's refusal: what was expected, and where (line and column in text, or byte offset).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("{message}")]
+pub struct CaptureError {
+    /// Stable: "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "unsupported",
+    /// "bad-encoding", "empty", "too-large".
+    pub code: &'static str,
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub offset: Option<usize>,
+}
+
+impl CaptureError {
+    pub fn at_line(code: &'static str, line: u32, column: u32, message: String) -> Self {
+        CaptureError { code, message: format!("line {line}, column {column}: {message}"), line: Some(line), column: Some(column), offset: None }
+    }
+    pub fn at_offset(code: &'static str, offset: usize, message: String) -> Self {
+        CaptureError { code, message: format!("byte {offset}: {message}"), line: None, column: None, offset: Some(offset) }
+    }
+}
+
+/// Something the reader did that the user should know (input kept, but not all of it, or assumed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Note {
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+/// The log's time zone as its header gives it. Windows' convention: UTC = local + bias.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeZone {
+    pub name: String,
+    pub bias_minutes: i32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The path as written in the file.
+    pub path: String,
+    pub parsed: CounterPath,
+    pub counter_type: Option<u32>,
+    /// Cooked values aligned with the capture's timestamps; NaN where there is none.
+    pub values: Vec<f64>,
+    /// For Get-Counter captures: PDH's own CookedValue, beside ours.
+    pub reference: Option<Vec<f64>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    /// "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json".
+    pub format: &'static str,
+    /// The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...).
+    pub encoding: &'static str,
+    pub time_zone: Option<TimeZone>,
+    pub timestamps: Vec<f64>,
+    pub series: Vec<Series>,
+    pub notes: Vec<Note>,
+}
+
+impl Capture {
+    /// Statistics of series `index` over the samples with `from_ms <= t <= to_ms`.
+    pub fn stats(&self, index: usize, from_ms: Option<f64>, to_ms: Option<f64>) -> Option<Stats> {
+        let s = self.series.get(index)?;
+        let lo = from_ms.map_or(0, |f| self.timestamps.partition_point(|&t| t < f));
+        let hi = to_ms.map_or(self.timestamps.len(), |t| self.timestamps.partition_point(|&x| x <= t));
+        Some(stats(&s.values[lo..hi.max(lo)]))
+    }
+}
+
+/// The formats a capture can be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    PdhCsv,
+    PdhTsv,
+}
+
+/// Options of `open_capture`.
+#[derive(Clone, Debug, Default)]
+pub struct OpenOptions {
+    /// An encoding label (WHATWG: "utf-8", "utf-16le", "windows-1251", ...) instead of detection.
+    pub encoding: Option<String>,
+    /// A format name instead of sniffing.
+    pub format: Option<String>,
+}
+
+/// Recognises a binary perfmon log by its first ETW buffer header (BufferSize 0x10000 at byte 0).
+fn looks_like_blg(b: &[u8]) -> bool {
+    b.len() >= 0x48 && b[..4] == [0, 0, 1, 0]
+}
+
+/// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
+pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
+    let mut reader = CaptureReader::new(options)?;
+    reader.push(bytes)?;
+    reader.finish()
+}
+
+/// What the start of a text says its format is.
+pub(crate) fn sniff(text: &str, bytes: &[u8]) -> Result<Format, CaptureError> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    if t.starts_with("\"(PDH-CSV") || t.starts_with("(PDH-CSV") {
+        return Ok(Format::PdhCsv);
+    }
+    if t.starts_with("\"(PDH-TSV") || t.starts_with("(PDH-TSV") {
+        return Ok(Format::PdhTsv);
+    }
+    if looks_like_blg(bytes) {
+        return Err(CaptureError::at_offset("unsupported", 0,
+            "this is a binary perfmon log (.blg); counterlens cannot read .blg yet: export it with `relog log.blg -f csv -o log.csv`".into()));
+    }
+    if t.starts_with('{') || t.starts_with('[') {
+        return Err(CaptureError::at_line("unsupported", 1, 1,
+            "JSON captures (Get-Counter, counterlens raw captures) are not readable yet; expected a PDH-CSV or PDH-TSV header".into()));
+    }
+    let shown: String = t.chars().take(30).collect();
+    Err(CaptureError::at_line("not-a-capture", 1, 1,
+        format!("expected a PDH-CSV or PDH-TSV header starting \"(PDH-CSV 4.0)\", found {shown:?}")))
+}

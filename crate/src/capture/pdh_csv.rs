@@ -1,0 +1,387 @@
+//! PDH-CSV and PDH-TSV, as relog, typeperf and Perfmon write them.
+//!
+//! Header: `"(PDH-CSV 4.0) (Pacific Standard Time)(480)","\\HOST\Object(Instance)\Counter",...`; typeperf
+//! writes just `"(PDH-CSV 4.0)"`. The bias is minutes to add to local time to get UTC. Rows: the local
+//! time `MM/dd/yyyy HH:mm:ss.fff`, then one quoted value per counter; `" "` or an empty cell is no value.
+//! TSV is the same with tabs. Quotes are RFC 4180's (a `""` inside a quoted cell is one `"`).
+//!
+//! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
+//! cut row never leaves a column longer than the others.
+
+use super::{path, Capture, CaptureError, Note, Series, TimeZone};
+use crate::civil::{civil_from_days, days_from_civil, days_in_month};
+
+const MS_PER_DAY: f64 = 86_400_000.0;
+
+/// Where a cell is: its text (quotes removed) and the byte index it starts at.
+struct Cell<'a> {
+    text: std::borrow::Cow<'a, str>,
+    start: usize,
+}
+
+/// The character column (1-based) of byte `i` of `line`.
+fn column(line: &str, i: usize) -> u32 {
+    line.get(..i.min(line.len())).map_or(i, |s| s.chars().count()) as u32 + 1
+}
+
+/// Splits one line into cells. Err(byte index) where a quoted cell is not closed.
+fn split(line: &str, delim: u8) -> Result<Vec<Cell<'_>>, usize> {
+    let b = line.as_bytes();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    loop {
+        let start = i;
+        if i < b.len() && b[i] == b'"' {
+            let mut text = String::new();
+            let mut j = i + 1;
+            let mut run = j;
+            loop {
+                match b[j..].iter().position(|&c| c == b'"') {
+                    None => return Err(start),
+                    Some(k) if j + k + 1 < b.len() && b[j + k + 1] == b'"' => {
+                        text.push_str(&line[run..j + k + 1]);
+                        j += k + 2;
+                        run = j;
+                    }
+                    Some(k) => {
+                        let end = j + k;
+                        let cell = if text.is_empty() { std::borrow::Cow::Borrowed(&line[run..end]) } else {
+                            text.push_str(&line[run..end]);
+                            std::borrow::Cow::Owned(text)
+                        };
+                        cells.push(Cell { text: cell, start });
+                        i = end + 1;
+                        break;
+                    }
+                }
+            }
+        } else {
+            let end = b[i..].iter().position(|&c| c == delim).map_or(b.len(), |k| i + k);
+            cells.push(Cell { text: std::borrow::Cow::Borrowed(&line[i..end]), start });
+            i = end;
+        }
+        if i >= b.len() {
+            return Ok(cells);
+        }
+        if b[i] != delim {
+            // Text after a closing quote: treat as part of a malformed cell.
+            return Err(i);
+        }
+        i += 1;
+        if i == b.len() {
+            cells.push(Cell { text: std::borrow::Cow::Borrowed(""), start: i });
+            return Ok(cells);
+        }
+    }
+}
+
+/// `MM/dd/yyyy HH:mm:ss[.fff]` as ms since the epoch, read as if it were UTC.
+pub(crate) fn parse_local_time(s: &str) -> Option<f64> {
+    let (date, time) = s.trim().split_once(' ')?;
+    let mut d = date.split('/');
+    let (mo, da, y): (u32, u32, i64) = (d.next()?.parse().ok()?, d.next()?.parse().ok()?, d.next()?.parse().ok()?);
+    if d.next().is_some() || !(1..=12).contains(&mo) || da == 0 || da > days_in_month(y, mo) || !(1601..=9999).contains(&y) {
+        return None;
+    }
+    let (hms, frac) = time.split_once('.').unwrap_or((time, ""));
+    let mut t = hms.split(':');
+    let (h, mi, se): (u32, u32, u32) = (t.next()?.parse().ok()?, t.next()?.parse().ok()?, t.next()?.parse().ok()?);
+    if t.next().is_some() || h > 23 || mi > 59 || se > 59 || frac.len() > 7 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let frac_ms = if frac.is_empty() { 0.0 } else { frac.parse::<f64>().ok()? / 10f64.powi(frac.len() as i32 - 3) };
+    Some(days_from_civil(y, mo, da) as f64 * MS_PER_DAY + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000) + frac_ms)
+}
+
+/// Parses the first header cell: `(PDH-CSV 4.0) (zone name)(bias)`. Returns the zone, and a note when
+/// there is none or it is cut short.
+fn parse_zone(cell: &str) -> (Option<TimeZone>, Option<Note>) {
+    let rest = cell.find(')').map_or("", |i| &cell[i + 1..]).trim();
+    let mut groups = Vec::new();
+    let mut open = None;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => open = Some(i + 1),
+            ')' => {
+                if let Some(o) = open.take() {
+                    groups.push(&rest[o..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    let unclosed = open.is_some();
+    let bias = groups.last().and_then(|g| g.trim().parse::<i32>().ok()).filter(|b| (-1440..=1440).contains(b));
+    match bias {
+        Some(b) => {
+            let name = if groups.len() >= 2 { groups[0].to_string() } else { String::new() };
+            (Some(TimeZone { name, bias_minutes: b }), None)
+        }
+        None => {
+            let why = if rest.is_empty() {
+                "the header gives no time zone (typeperf writes none)"
+            } else if unclosed {
+                "the header's time zone text is cut short and has no bias"
+            } else {
+                "the header's time zone has no bias in minutes"
+            };
+            (None, Some(Note { code: "no-time-zone", message: format!("{why}: times are read as UTC"), line: Some(1) }))
+        }
+    }
+}
+
+/// The PDH-CSV/TSV grammar, fed one line at a time by the capture reader.
+pub(crate) struct CsvParser {
+    delim: u8,
+    format: &'static str,
+    time_zone: Option<TimeZone>,
+    bias_ms: f64,
+    paths: Vec<String>,
+    columns: Vec<Vec<f64>>,
+    timestamps: Vec<f64>,
+    row: Vec<f64>,
+    notes: Vec<Note>,
+}
+
+impl CsvParser {
+    pub fn new(tsv: bool) -> Self {
+        CsvParser {
+            delim: if tsv { b'\t' } else { b',' },
+            format: if tsv { "pdh-tsv" } else { "pdh-csv" },
+            time_zone: None,
+            bias_ms: 0.0,
+            paths: vec![],
+            columns: vec![],
+            timestamps: vec![],
+            row: vec![],
+            notes: vec![],
+        }
+    }
+
+    pub fn has_header(&self) -> bool {
+        !self.paths.is_empty()
+    }
+
+    pub fn header(&mut self, line: &str, n: u32) -> Result<(), CaptureError> {
+        let line = line.strip_suffix('\r').unwrap_or(line).trim_start_matches('\u{feff}');
+        let cells = split(line, self.delim)
+            .map_err(|i| CaptureError::at_line("bad-header", n, column(line, i), "expected a closing quote in the header".into()))?;
+        let first = &cells[0].text;
+        let want = if self.delim == b'\t' { "(PDH-TSV" } else { "(PDH-CSV" };
+        if !first.starts_with(want) {
+            return Err(CaptureError::at_line("bad-header", n, 1, format!("expected the first header cell to start {want:?}, found {:?}", first.chars().take(30).collect::<String>())));
+        }
+        let (zone, note) = parse_zone(first);
+        self.bias_ms = zone.as_ref().map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
+        self.time_zone = zone;
+        self.notes.extend(note);
+        if cells.len() < 2 {
+            return Err(CaptureError::at_line("bad-header", n, column(line, line.len()), "expected counter paths after the first header cell, found none".into()));
+        }
+        for c in &cells[1..] {
+            if path::parse(&c.text).is_none() {
+                return Err(CaptureError::at_line("bad-header", n, column(line, c.start),
+                    format!("expected a counter path like \\\\MACHINE\\Object(Instance)\\Counter, found {:?}", c.text.chars().take(60).collect::<String>())));
+            }
+            self.paths.push(c.text.to_string());
+        }
+        self.columns = vec![Vec::new(); self.paths.len()];
+        self.row = vec![0.0; self.paths.len()];
+        Ok(())
+    }
+
+    /// One data row. `last` marks a final line without a line end, which may be cut short: then the
+    /// complete rows are kept and the cut is noted instead of failing.
+    pub fn row(&mut self, line: &str, n: u32, last: bool) -> Result<(), CaptureError> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        match self.parse_row(line, n) {
+            Ok(t) => {
+                self.timestamps.push(t);
+                for (col, &v) in self.columns.iter_mut().zip(&self.row) {
+                    col.push(v);
+                }
+                Ok(())
+            }
+            Err(e) if last && matches!(e.code, "wrong-cell-count" | "bad-number" | "bad-quote") => {
+                self.notes.push(Note {
+                    code: "cut-short",
+                    message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.timestamps.len()),
+                    line: Some(n),
+                });
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn parse_row(&mut self, line: &str, n: u32) -> Result<f64, CaptureError> {
+        let b = line.as_bytes();
+        let want = self.paths.len() + 1;
+        let mut i = 0;
+        let mut cell = 0;
+        let mut time = 0.0;
+        loop {
+            let start = i;
+            // The common case, a quoted number, is read in place; anything with an escaped quote goes
+            // through the general splitter.
+            let (s, e) = if i < b.len() && b[i] == b'"' {
+                let close = b[i + 1..].iter().position(|&c| c == b'"').map(|k| i + 1 + k)
+                    .ok_or_else(|| CaptureError::at_line("bad-quote", n, column(line, start), "expected a closing quote".into()))?;
+                i = close + 1;
+                (start + 1, close)
+            } else {
+                let end = b[i..].iter().position(|&c| c == self.delim).map_or(b.len(), |k| i + k);
+                i = end;
+                (start, end)
+            };
+            let text = &line[s..e];
+            if cell == 0 {
+                time = parse_local_time(text).ok_or_else(|| {
+                    CaptureError::at_line("bad-time", n, column(line, start), format!("expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}", text.chars().take(40).collect::<String>()))
+                })? + self.bias_ms;
+            } else if cell < want {
+                self.row[cell - 1] = if text.bytes().all(|c| c == b' ') {
+                    f64::NAN
+                } else {
+                    text.parse::<f64>().map_err(|_| {
+                        CaptureError::at_line("bad-number", n, column(line, start), format!("expected a number or \" \" (no value) for {}, found {:?}", self.paths[cell - 1], text.chars().take(40).collect::<String>()))
+                    })?
+                };
+            }
+            cell += 1;
+            if i >= b.len() {
+                break;
+            }
+            if b[i] != self.delim {
+                return Err(CaptureError::at_line("bad-quote", n, column(line, i), "expected a delimiter after a quoted cell".into()));
+            }
+            i += 1;
+            if i == b.len() {
+                cell += 1; // a trailing delimiter: one more, empty, cell
+                if cell <= want {
+                    self.row[cell - 2] = f64::NAN;
+                }
+                break;
+            }
+        }
+        if cell != want {
+            return Err(CaptureError::at_line("wrong-cell-count", n, column(line, line.len()),
+                format!("expected {want} cells (the time and {} values, as the header has), found {cell}", want - 1)));
+        }
+        Ok(time)
+    }
+
+    pub fn finish(self, encoding: &'static str) -> Result<Capture, CaptureError> {
+        if self.paths.is_empty() {
+            return Err(CaptureError::at_line("empty", 1, 1, "expected a PDH-CSV header line, found no complete line".into()));
+        }
+        let mut notes = self.notes;
+        if self.timestamps.is_empty() {
+            notes.push(Note { code: "no-rows", message: "the file has a header but no data rows".into(), line: None });
+        }
+        Ok(Capture {
+            format: self.format,
+            encoding,
+            time_zone: self.time_zone,
+            series: self.paths.into_iter().zip(self.columns).map(|(p, values)| Series {
+                parsed: path::parse(&p).unwrap_or_default(),
+                path: p,
+                counter_type: None,
+                values,
+                reference: None,
+            }).collect(),
+            timestamps: self.timestamps,
+            notes,
+        })
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+/// `MM/dd/yyyy HH:mm:ss.fff` of ms since the epoch.
+fn format_local_time(ms: f64) -> String {
+    let ms = ms.round();
+    let days = (ms / MS_PER_DAY).floor();
+    let (y, mo, d) = civil_from_days(days as i64);
+    let in_day = (ms - days * MS_PER_DAY) as i64;
+    format!("{mo:02}/{d:02}/{y:04} {:02}:{:02}:{:02}.{:03}", in_day / 3_600_000, in_day / 60_000 % 60, in_day / 1000 % 60, in_day % 1000)
+}
+
+/// PDH-CSV (relog's dialect: a zone and bias in the header, quoted cells, CRLF) of the chosen series,
+/// or of all. Values are written in the shortest form that reads back to the same double.
+pub fn write_csv(capture: &Capture, indices: Option<&[usize]>) -> String {
+    let all: Vec<usize> = (0..capture.series.len()).collect();
+    let indices: Vec<usize> = indices.unwrap_or(&all).iter().copied().filter(|&i| i < capture.series.len()).collect();
+    let (zone, bias) = capture.time_zone.as_ref().map_or(("Coordinated Universal Time", 0), |z| (z.name.as_str(), z.bias_minutes));
+    let mut out = String::with_capacity(64 + capture.timestamps.len() * (26 + 12 * indices.len()));
+    out.push_str(&quote(&format!("(PDH-CSV 4.0) ({zone})({bias})")));
+    for &i in &indices {
+        out.push(',');
+        out.push_str(&quote(&capture.series[i].path));
+    }
+    out.push_str("\r\n");
+    let bias_ms = f64::from(bias) * 60_000.0;
+    for (row, &t) in capture.timestamps.iter().enumerate() {
+        out.push('"');
+        out.push_str(&format_local_time(t - bias_ms));
+        out.push('"');
+        for &i in &indices {
+            let v = capture.series[i].values[row];
+            if v.is_nan() {
+                out.push_str(",\" \"");
+            } else {
+                out.push_str(",\"");
+                out.push_str(&v.to_string());
+                out.push('"');
+            }
+        }
+        out.push_str("\r\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_times() {
+        // 02/20/2013 18:50:18.844 = day 15756 (2013-02-20) + 18 h 50 min 18.844 s
+        //   = 15756 * 86400000 + 67818844 = 1361296800000 + 67818844 = 1361364618844
+        assert_eq!(parse_local_time("02/20/2013 18:50:18.844"), Some(1_361_364_618_844.0));
+        assert_eq!(parse_local_time("2/20/2013 18:50:18"), Some(1_361_364_618_000.0));
+        assert_eq!(parse_local_time("02/20/2013 18:50:18.8"), Some(1_361_364_618_800.0));
+        for bad in ["", "02/30/2013 00:00:00.000", "13/01/2013 00:00:00", "02/20/2013 24:00:00", "02/20/2013", "2013-02-20 18:50:18", "02/20/2013 18:50:18.x"] {
+            assert_eq!(parse_local_time(bad), None, "{bad}");
+        }
+        assert_eq!(format_local_time(1_361_364_618_844.0), "02/20/2013 18:50:18.844");
+    }
+
+    #[test]
+    fn zones() {
+        let (z, n) = parse_zone("(PDH-CSV 4.0) (Pacific Standard Time)(480)");
+        assert_eq!(z, Some(TimeZone { name: "Pacific Standard Time".into(), bias_minutes: 480 }));
+        assert!(n.is_none());
+        let (z, _) = parse_zone("(PDH-CSV 4.0) (Romance Standard Time)(-60)");
+        assert_eq!(z.unwrap().bias_minutes, -60);
+        let (z, n) = parse_zone("(PDH-CSV 4.0)");
+        assert!(z.is_none() && n.unwrap().message.contains("typeperf"));
+        let (z, n) = parse_zone("(PDH-CSV 4.0) (Pacific Standard Ti");
+        assert!(z.is_none() && n.unwrap().message.contains("cut short"));
+        let (z, _) = parse_zone("(PDH-CSV 4.0) (W. Europe Standard Tim)(-60)");
+        assert_eq!(z, Some(TimeZone { name: "W. Europe Standard Tim".into(), bias_minutes: -60 }));
+    }
+
+    #[test]
+    fn splitting_quoted_cells() {
+        let cells = split(r#""a,b","c""d",e,"#, b',').unwrap();
+        let texts: Vec<&str> = cells.iter().map(|c| c.text.as_ref()).collect();
+        assert_eq!(texts, vec!["a,b", "c\"d", "e", ""]);
+        assert_eq!(split(r#""open,b"#, b','), Err(0));
+    }
+}

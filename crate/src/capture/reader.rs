@@ -1,0 +1,182 @@
+//! `CaptureReader`: a capture pushed in chunks of any size (a 500 MB file read in slices in a Worker)
+//! gives the same capture as the whole file at once, and never holds a second copy of the input.
+//!
+//! The first 64 KiB (or everything, if less) decide the encoding and the format. UTF-8 text is split
+//! into lines in place; other encodings are decoded chunk by chunk first. Only the incomplete last
+//! line of a chunk is carried over to the next.
+
+use super::pdh_csv::CsvParser;
+use super::text::{detect, TextDecoder, SNIFF_BYTES};
+use super::{sniff, Capture, CaptureError, Format, OpenOptions};
+use encoding_rs::{Encoding, UTF_8};
+
+enum Parser {
+    Csv(CsvParser),
+}
+
+impl Parser {
+    fn line(&mut self, line: &str, n: u32, last: bool) -> Result<(), CaptureError> {
+        match self {
+            Parser::Csv(p) if !p.has_header() => p.header(line, n),
+            Parser::Csv(p) => p.row(line, n, last),
+        }
+    }
+}
+
+struct Reading {
+    encoding: &'static Encoding,
+    /// `None` for UTF-8, read in place.
+    decoder: Option<TextDecoder>,
+    parser: Parser,
+    /// The start of a line that the chunks so far have not finished.
+    carry: Vec<u8>,
+    /// Decoded text waiting to be split (non-UTF-8 input only).
+    decoded: String,
+    line: u32,
+}
+
+pub struct CaptureReader {
+    options: OpenOptions,
+    /// Bytes held until there are enough to detect the encoding and format.
+    head: Vec<u8>,
+    reading: Option<Reading>,
+    bytes: usize,
+}
+
+fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).chars().count() as u32 + 1;
+        CaptureError::at_line("bad-encoding", line, col, "expected UTF-8 text (the encoding detected from the start of the file)".into())
+    })
+}
+
+impl Reading {
+    /// Hands every complete line of `text` to the parser; returns the byte length consumed.
+    fn lines(parser: &mut Parser, line: &mut u32, text: &str) -> Result<usize, CaptureError> {
+        let mut start = 0;
+        while let Some(k) = text[start..].find('\n') {
+            *line += 1;
+            parser.line(&text[start..start + k], *line, false)?;
+            start += k + 1;
+        }
+        Ok(start)
+    }
+
+    fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
+        if let Some(d) = &mut self.decoder {
+            d.decode(chunk, &mut self.decoded, false);
+            let used = Self::lines(&mut self.parser, &mut self.line, &self.decoded)?;
+            self.decoded.drain(..used);
+            return Ok(());
+        }
+        // UTF-8: finish the carried line with the chunk's first line end, then read the chunk in place.
+        let mut rest = chunk;
+        if !self.carry.is_empty() {
+            match chunk.iter().position(|&b| b == b'\n') {
+                None => {
+                    self.carry.extend_from_slice(chunk);
+                    return Ok(());
+                }
+                Some(k) => {
+                    self.carry.extend_from_slice(&chunk[..k]);
+                    self.line += 1;
+                    let carried = std::mem::take(&mut self.carry);
+                    self.parser.line(utf8(&carried, self.line)?, self.line, false)?;
+                    rest = &chunk[k + 1..];
+                }
+            }
+        }
+        let end = rest.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        let text = utf8(&rest[..end], self.line + 1)?;
+        Self::lines(&mut self.parser, &mut self.line, text)?;
+        self.carry.extend_from_slice(&rest[end..]);
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Capture, CaptureError> {
+        let last = match &mut self.decoder {
+            Some(d) => {
+                d.decode(&[], &mut self.decoded, true);
+                let used = Self::lines(&mut self.parser, &mut self.line, &self.decoded)?;
+                self.decoded.split_off(used)
+            }
+            None => utf8(&self.carry, self.line + 1)?.to_string(),
+        };
+        if !last.is_empty() {
+            self.line += 1;
+            self.parser.line(&last, self.line, true)?;
+        }
+        match self.parser {
+            Parser::Csv(p) => p.finish(self.encoding.name()),
+        }
+    }
+}
+
+impl CaptureReader {
+    pub fn new(options: &OpenOptions) -> Result<CaptureReader, CaptureError> {
+        if let Some(l) = &options.encoding {
+            detect(b"", Some(l), true)?; // an unknown label fails now, not at the first chunk
+        }
+        Ok(CaptureReader { options: options.clone(), head: Vec::new(), reading: None, bytes: 0 })
+    }
+
+    /// Bytes pushed so far.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn start(&mut self, complete: bool) -> Result<(), CaptureError> {
+        let head = std::mem::take(&mut self.head);
+        let encoding = detect(&head[..head.len().min(SNIFF_BYTES)], self.options.encoding.as_deref(), complete)?;
+        // Decode a sample of the start to see the format; the whole head is then read normally.
+        let mut sample = String::new();
+        TextDecoder::new(encoding).decode(&head[..head.len().min(4096)], &mut sample, complete && head.len() <= 4096);
+        let format = match self.options.format.as_deref() {
+            Some("pdh-csv") => Format::PdhCsv,
+            Some("pdh-tsv") => Format::PdhTsv,
+            Some(other) => {
+                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\")")));
+            }
+            None => sniff(&sample, &head)?,
+        };
+        let mut reading = Reading {
+            encoding,
+            // UTF-8 is read in place; its BOM is skipped here.
+            decoder: (encoding != UTF_8).then(|| TextDecoder::new(encoding)),
+            parser: Parser::Csv(CsvParser::new(format == Format::PdhTsv)),
+            carry: Vec::new(),
+            decoded: String::new(),
+            line: 0,
+        };
+        let body = if encoding == UTF_8 { head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head) } else { &head };
+        reading.push(body)?;
+        self.reading = Some(reading);
+        Ok(())
+    }
+
+    /// Reads a chunk. Errors carry the line and column (or byte offset) of what was wrong.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
+        self.bytes += chunk.len();
+        match &mut self.reading {
+            Some(r) => r.push(chunk),
+            None => {
+                self.head.extend_from_slice(chunk);
+                if self.head.len() >= SNIFF_BYTES {
+                    self.start(false)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The capture, once every chunk has been pushed.
+    pub fn finish(mut self) -> Result<Capture, CaptureError> {
+        if self.reading.is_none() {
+            if self.head.is_empty() {
+                return Err(CaptureError::at_offset("empty", 0, "the input is empty: expected a PDH-CSV or PDH-TSV capture".into()));
+            }
+            self.start(true)?;
+        }
+        self.reading.take().map_or_else(|| Err(CaptureError::at_offset("empty", 0, "nothing was read".into())), Reading::finish)
+    }
+}
