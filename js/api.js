@@ -12,4 +12,8 @@ export {
   statusNames,
   renderSeriesChart,
   validateRegistration,
+  openCapture,
+  CaptureReader,
+  Capture,
+  renderChart,
 } from '../pkg/counterlens.js';

@@ -161,6 +161,77 @@ export interface ValidationReport {
 export function validateRegistration(input: Uint8Array | string | object,
                                      options?: { format?: "binary" | "hex" | "json" | "manifest" }): ValidationReport;
 
+// ---- Captures ------------------------------------------------------------------------------------
+
+export interface OpenOptions {
+  /** Display name of the input (a file name); never used to guess the format. */
+  name?: string;
+  /** "pdh-csv" or "pdh-tsv" instead of sniffing the bytes. */
+  format?: string;
+  /** An encoding label ("utf-8", "utf-16le", "windows-1251", ...) instead of detection. */
+  encoding?: string;
+}
+
+export interface SeriesInfo {
+  index: number;
+  /** As written in the file. */
+  path: string;
+  /** Without the leading "\\". */
+  machine: string;
+  object: string;
+  /** Parent and instance split at the first "/"; the instance keeps a "#n" suffix. */
+  parent?: string;
+  instance?: string;
+  counter: string;
+  counterType?: number;
+}
+
+export interface CaptureNote { code: string; message: string; line?: number }
+
+/** Reads a capture from its bytes, the format sniffed from the bytes. Throws CaptureError. */
+export function openCapture(bytes: Uint8Array, options?: OpenOptions): Capture;
+
+/** Reads a capture in chunks (a large file in slices, in a Worker): the same result as openCapture. */
+export class CaptureReader {
+  constructor(options?: OpenOptions);
+  /** Returns the number of bytes pushed so far. Throws CaptureError; the reader is then spent. */
+  push(chunk: Uint8Array): { bytes: number };
+  finish(): Capture;
+  free(): void;
+}
+
+export class Capture {
+  readonly format: "pdh-csv" | "pdh-tsv" | "get-counter-json" | "counterlens-json" | string;
+  /** The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...). */
+  readonly encoding: string;
+  readonly sampleCount: number;
+  readonly seriesCount: number;
+  /** The log's zone; UTC = local + biasMinutes. null when the log gives none (times read as UTC). */
+  readonly timeZone: { name: string; biasMinutes: number } | null;
+  /** ms since the Unix epoch, UTC. */
+  timestamps(): Float64Array;
+  series(): SeriesInfo[];
+  /** Cooked values; NaN where there is none. */
+  values(index: number): Float64Array;
+  /** Get-Counter captures: PDH's own CookedValue; undefined for other formats. */
+  reference(index: number): Float64Array | undefined;
+  stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
+  /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
+  toCsv(indices?: number[]): string;
+  /** What the reader noted: a last line cut short (with its line), no time zone, no rows. */
+  notes(): CaptureNote[];
+  free(): void;
+}
+
+/** Thrown by the capture readers: where the input was wrong and what was expected. */
+export interface CaptureError extends Error {
+  name: "CaptureError";
+  /** "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "bad-quote",
+   *  "bad-encoding", "unsupported", "empty", ... */
+  code: string;
+  line?: number; column?: number; offset?: number;
+}
+
 // ---- Charts (browser) ------------------------------------------------------------------------------
 
 export interface ChartView {
@@ -179,6 +250,10 @@ export interface ChartLayout {
   x0: number; x1: number; y0: number; y1: number;
   pointsDrawn: number;
 }
+/** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
+ *  pixels; each series keeps the colour of its index. */
+export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices: number[], view?: ChartView): ChartLayout;
+
 /** Draws series aligned with `timestamps` (ms since the epoch, UTC) on a canvas, decimated to its pixels. */
 export function renderSeriesChart(
   canvas: HTMLCanvasElement,

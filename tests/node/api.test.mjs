@@ -103,7 +103,7 @@ test('cookSeries: one call per series, frequency constant or per sample', () => 
 
 test('index.d.ts declares exactly the functions the package exports', () => {
   const dts = readFileSync(new URL('../../js/index.d.ts', import.meta.url), 'utf8');
-  const declared = new Set([...dts.matchAll(/^export function (\w+)/gm)].map((m) => m[1]));
+  const declared = new Set([...dts.matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]));
   declared.add('default');
   const exported = new Set(Object.keys(api));
   assert.deepEqual([...exported].sort(), [...declared].sort());

@@ -14,6 +14,7 @@ use crate::civil::{civil_from_days, days_from_civil, days_in_month};
 const MS_PER_DAY: f64 = 86_400_000.0;
 
 /// Where a cell is: its text (quotes removed) and the byte index it starts at.
+#[derive(Debug, PartialEq)]
 struct Cell<'a> {
     text: std::borrow::Cow<'a, str>,
     start: usize,
@@ -352,14 +353,14 @@ mod tests {
     #[test]
     fn local_times() {
         // 02/20/2013 18:50:18.844 = day 15756 (2013-02-20) + 18 h 50 min 18.844 s
-        //   = 15756 * 86400000 + 67818844 = 1361296800000 + 67818844 = 1361364618844
-        assert_eq!(parse_local_time("02/20/2013 18:50:18.844"), Some(1_361_364_618_844.0));
-        assert_eq!(parse_local_time("2/20/2013 18:50:18"), Some(1_361_364_618_000.0));
-        assert_eq!(parse_local_time("02/20/2013 18:50:18.8"), Some(1_361_364_618_800.0));
+        //   = 15756 * 86400000 + 67818844 = 1361318400000 + 67818844 = 1361386218844
+        assert_eq!(parse_local_time("02/20/2013 18:50:18.844"), Some(1_361_386_218_844.0));
+        assert_eq!(parse_local_time("2/20/2013 18:50:18"), Some(1_361_386_218_000.0));
+        assert_eq!(parse_local_time("02/20/2013 18:50:18.8"), Some(1_361_386_218_800.0));
         for bad in ["", "02/30/2013 00:00:00.000", "13/01/2013 00:00:00", "02/20/2013 24:00:00", "02/20/2013", "2013-02-20 18:50:18", "02/20/2013 18:50:18.x"] {
             assert_eq!(parse_local_time(bad), None, "{bad}");
         }
-        assert_eq!(format_local_time(1_361_364_618_844.0), "02/20/2013 18:50:18.844");
+        assert_eq!(format_local_time(1_361_386_218_844.0), "02/20/2013 18:50:18.844");
     }
 
     #[test]

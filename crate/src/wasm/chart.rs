@@ -2,6 +2,7 @@
 //! ignores devicePixelRatio, plotters#164), reads the view from a JS object, and hands a
 //! [`MeasuredCanvas`] to the generic `chart::draw`.
 
+use super::capture::JsCapture;
 use super::convert::{error, get, to_js};
 use crate::chart::{draw, ChartSeries, View};
 use js_sys::{Array, Float64Array};
@@ -89,13 +90,6 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
 /// pixels, ranges, points drawn) so the caller can map pointer positions to data.
 #[wasm_bindgen(js_name = renderSeriesChart)]
 pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series: Array, view: JsValue) -> Result<JsValue, JsValue> {
-    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(0.5, 8.0);
-    let (css_w, css_h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
-    let (w, h) = ((css_w * ratio).round() as u32, (css_h * ratio).round() as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
     let mut values: Vec<(String, Vec<f64>, usize)> = Vec::with_capacity(series.length() as usize);
     for (i, s) in series.iter().enumerate() {
         let v = get(&s, "values")
@@ -109,13 +103,39 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
     }
     let chart_series: Vec<ChartSeries<'_>> =
         values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c }).collect();
+    draw_on_canvas(canvas, timestamps, &chart_series, &view)
+}
+
+/// Draws series `indices` of a capture, straight from its columns (nothing is copied out of wasm).
+/// Each series keeps the colour of its index in the capture, so colours stay put as the selection
+/// changes. `view` as for renderSeriesChart.
+#[wasm_bindgen(js_name = renderChart)]
+pub fn render_chart(canvas: HtmlCanvasElement, capture: &JsCapture, indices: Vec<u32>, view: JsValue) -> Result<JsValue, JsValue> {
+    let c = &capture.inner;
+    let mut chart_series = Vec::with_capacity(indices.len());
+    for i in indices {
+        let s = c.series.get(i as usize).ok_or_else(|| error("invalid-argument", &format!("no series {i} in the capture"), Some("indices")))?;
+        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: i as usize });
+    }
+    draw_on_canvas(canvas, &c.timestamps, &chart_series, &view)
+}
+
+/// Sizes the canvas for the screen and draws.
+fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &[ChartSeries<'_>], view: &JsValue) -> Result<JsValue, JsValue> {
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(0.5, 8.0);
+    let (css_w, css_h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
+    let (w, h) = ((css_w * ratio).round() as u32, (css_h * ratio).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
     let no_context = || error("canvas", "the canvas has no 2D context", None);
     let context: CanvasRenderingContext2d =
         canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(no_context)?;
     let inner = CanvasBackend::with_canvas_object(canvas).ok_or_else(no_context)?;
     let backend = MeasuredCanvas { inner, context };
-    let view = view_from_js(&view, ratio);
-    let mut layout = draw(&backend.into_drawing_area(), timestamps, &chart_series, &view)
+    let view = view_from_js(view, ratio);
+    let mut layout = draw(&backend.into_drawing_area(), timestamps, chart_series, &view)
         .map_err(|e| error("canvas", &e.to_string(), None))?;
     // Back to CSS pixels, the unit of pointer events.
     let css = |p: i32| (p as f64 / ratio).round() as i32;

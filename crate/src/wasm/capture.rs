@@ -1,0 +1,167 @@
+//! Captures in JS: `openCapture`, the streaming `CaptureReader`, and the `Capture` class, whose columns
+//! cross as `Float64Array`s (one copy, no JSON, no per-value objects).
+
+use super::convert::{get, named_error, to_js};
+use crate::capture::{open_capture as open, write_csv, Capture, CaptureError, CaptureReader, OpenOptions};
+use js_sys::{Float64Array, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// A `CaptureError`: an Error with `code`, and `line`/`column` or `offset` where the input was wrong.
+pub fn capture_error(e: CaptureError) -> JsValue {
+    let err = named_error("CaptureError", e.code, &e.message, None);
+    for (k, v) in [("line", e.line.map(f64::from)), ("column", e.column.map(f64::from)), ("offset", e.offset.map(|o| o as f64))] {
+        if let Some(v) = v {
+            let _ = Reflect::set(&err, &k.into(), &v.into());
+        }
+    }
+    err
+}
+
+fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
+    let text = |k: &str| -> Result<Option<String>, JsValue> {
+        match get(v, k) {
+            x if x.is_undefined() || x.is_null() => Ok(None),
+            x => x.as_string().map(Some).ok_or_else(|| named_error("CaptureError", "invalid-option", &format!("options.{k} must be a string"), Some(k))),
+        }
+    };
+    Ok(OpenOptions { encoding: text("encoding")?, format: text("format")? })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SeriesInfo<'a> {
+    index: usize,
+    path: &'a str,
+    machine: &'a str,
+    object: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instance: Option<&'a str>,
+    counter: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counter_type: Option<u32>,
+}
+
+/// A capture read into columns: timestamps (ms since the epoch, UTC) and one value column per series.
+#[wasm_bindgen(js_name = Capture)]
+pub struct JsCapture {
+    pub(crate) inner: Capture,
+}
+
+#[wasm_bindgen(js_class = Capture)]
+impl JsCapture {
+    #[wasm_bindgen(getter)]
+    pub fn format(&self) -> String {
+        self.inner.format.to_string()
+    }
+    #[wasm_bindgen(getter)]
+    pub fn encoding(&self) -> String {
+        self.inner.encoding.to_string()
+    }
+    #[wasm_bindgen(getter, js_name = sampleCount)]
+    pub fn sample_count(&self) -> usize {
+        self.inner.timestamps.len()
+    }
+    #[wasm_bindgen(getter, js_name = seriesCount)]
+    pub fn series_count(&self) -> usize {
+        self.inner.series.len()
+    }
+    /// The log's time zone `{ name, biasMinutes }` (UTC = local + bias), or null when it gave none.
+    #[wasm_bindgen(getter, js_name = timeZone)]
+    pub fn time_zone(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.time_zone)
+    }
+    pub fn timestamps(&self) -> Float64Array {
+        Float64Array::from(&self.inner.timestamps[..])
+    }
+    pub fn series(&self) -> Result<JsValue, JsValue> {
+        let infos: Vec<SeriesInfo<'_>> = self.inner.series.iter().enumerate().map(|(index, s)| SeriesInfo {
+            index,
+            path: &s.path,
+            machine: &s.parsed.machine,
+            object: &s.parsed.object,
+            parent: s.parsed.parent.as_deref(),
+            instance: s.parsed.instance.as_deref(),
+            counter: &s.parsed.counter,
+            counter_type: s.counter_type,
+        }).collect();
+        to_js(&infos)
+    }
+    fn series_at(&self, index: usize) -> Result<&crate::capture::Series, JsValue> {
+        self.inner.series.get(index).ok_or_else(|| {
+            named_error("CaptureError", "invalid-argument", &format!("no series {index}: the capture has {}", self.inner.series.len()), Some("index"))
+        })
+    }
+    /// Cooked values of series `index`, aligned with timestamps(); NaN where there is none.
+    pub fn values(&self, index: usize) -> Result<Float64Array, JsValue> {
+        Ok(Float64Array::from(&self.series_at(index)?.values[..]))
+    }
+    /// Get-Counter captures: PDH's own CookedValue of series `index`; undefined for other formats.
+    pub fn reference(&self, index: usize) -> Result<Option<Float64Array>, JsValue> {
+        Ok(self.series_at(index)?.reference.as_deref().map(Float64Array::from))
+    }
+    /// Statistics of series `index` over `fromMs <= t <= toMs` (both optional).
+    pub fn stats(&self, index: usize, from_ms: Option<f64>, to_ms: Option<f64>) -> Result<JsValue, JsValue> {
+        self.series_at(index)?;
+        to_js(&self.inner.stats(index, from_ms, to_ms))
+    }
+    /// PDH-CSV (relog's dialect) of the chosen series, or of all.
+    #[wasm_bindgen(js_name = toCsv)]
+    pub fn to_csv(&self, indices: Option<Vec<u32>>) -> String {
+        let idx: Option<Vec<usize>> = indices.map(|v| v.into_iter().map(|i| i as usize).collect());
+        write_csv(&self.inner, idx.as_deref())
+    }
+    /// What the reader noted: `{ code, message, line? }` (a last line cut short, no time zone, ...).
+    pub fn notes(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.notes)
+    }
+}
+
+/// Reads a capture from its bytes; the format is sniffed from the bytes. Throws CaptureError.
+#[wasm_bindgen(js_name = openCapture)]
+pub fn open_capture(bytes: &[u8], options_: JsValue) -> Result<JsCapture, JsValue> {
+    let o = options(&options_)?;
+    open(bytes, &o).map(|inner| JsCapture { inner }).map_err(capture_error)
+}
+
+/// Reads a capture pushed in chunks, with the same result as openCapture on the whole.
+#[wasm_bindgen(js_name = CaptureReader)]
+pub struct JsCaptureReader {
+    inner: Option<CaptureReader>,
+}
+
+#[wasm_bindgen(js_class = CaptureReader)]
+impl JsCaptureReader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_: JsValue) -> Result<JsCaptureReader, JsValue> {
+        Ok(JsCaptureReader { inner: Some(CaptureReader::new(&options(&options_)?).map_err(capture_error)?) })
+    }
+
+    fn reader(&mut self) -> Result<&mut CaptureReader, JsValue> {
+        self.inner.as_mut().ok_or_else(|| named_error("CaptureError", "finished", "this reader has finished (or failed); make a new one", None))
+    }
+
+    /// Reads a chunk; returns `{ bytes }`, the total pushed so far. After an error the reader is spent.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
+        let r = self.reader()?;
+        match r.push(chunk) {
+            Ok(()) => {
+                let o = js_sys::Object::new();
+                let _ = Reflect::set(&o, &"bytes".into(), &(r.bytes() as f64).into());
+                Ok(o.into())
+            }
+            Err(e) => {
+                self.inner = None;
+                Err(capture_error(e))
+            }
+        }
+    }
+
+    pub fn finish(&mut self) -> Result<JsCapture, JsValue> {
+        self.reader()?;
+        let r = self.inner.take().ok_or(JsValue::NULL)?;
+        r.finish().map(|inner| JsCapture { inner }).map_err(capture_error)
+    }
+}
