@@ -57,10 +57,25 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         for (a, b) in s.values.iter().zip(values) {
             assert!(same(*a, b), "{name} {}: {a} != {b}", s.path);
         }
+        assert_eq!(s.counter_type.map(u64::from), w.get("counterType").and_then(Value::as_u64), "{name} {}", s.path);
+        match (w.get("reference"), &s.reference) {
+            (None, None) => {}
+            (Some(want), Some(got)) => {
+                let want = want.as_array().unwrap();
+                assert_eq!(got.len(), want.len());
+                for (a, b) in got.iter().zip(want) {
+                    assert!(same(*a, b), "{name} {} reference: {a} != {b}", s.path);
+                }
+            }
+            (w, g) => panic!("{name} {}: reference {w:?} vs {g:?}", s.path),
+        }
     }
     let notes: Vec<&str> = c.notes.iter().map(|n| n.code).collect();
     let want_notes: Vec<&str> = want["notes"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(notes, want_notes, "{name}");
+    if let Some(m) = want.get("noteMessage") {
+        assert_eq!(c.notes[0].message, m.as_str().unwrap(), "{name}");
+    }
     if let Some(l) = want.get("noteLine") {
         assert_eq!(c.notes[0].line, Some(l.as_u64().unwrap() as u32));
     }

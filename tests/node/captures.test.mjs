@@ -27,12 +27,15 @@ function check(name, want, open) {
   assert.equal(c.sampleCount, want.timestamps.length);
   assert.equal(c.seriesCount, want.series.length);
   const infos = c.series();
+  const plain = (a) => [...a].map((v) => (Number.isNaN(v) ? null : v));
   want.series.forEach((w, i) => {
-    const { values, ...meta } = w;
+    const { values, reference, ...meta } = w;
     assert.deepEqual(infos[i], { index: i, ...meta }, name);
-    assert.deepEqual([...c.values(i)].map((v) => (Number.isNaN(v) ? null : v)), values, `${name} ${w.path}`);
+    assert.deepEqual(plain(c.values(i)), values, `${name} ${w.path}`);
+    assert.deepEqual(reference && plain(c.reference(i)), reference, `${name} ${w.path} reference`);
   });
   assert.deepEqual(c.notes().map((n) => n.code), want.notes, name);
+  if (want.noteMessage) assert.equal(c.notes()[0].message, want.noteMessage);
   return c;
 }
 

@@ -7,10 +7,12 @@
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
+//! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
 //!
 //! The model is columnar: one `Vec<f64>` of timestamps (ms since the epoch, UTC) and one `Vec<f64>` of
 //! cooked values per series, NaN where there is no value. No per-cell objects.
 
+mod get_counter;
 pub mod path;
 mod pdh_csv;
 mod reader;
@@ -101,6 +103,7 @@ impl Capture {
 pub enum Format {
     PdhCsv,
     PdhTsv,
+    GetCounterJson,
 }
 
 /// Options of `open_capture`.
@@ -138,8 +141,11 @@ pub(crate) fn sniff(text: &str, bytes: &[u8]) -> Result<Format, CaptureError> {
             "this is a binary perfmon log (.blg); counterlens cannot read .blg yet: export it with `relog log.blg -f csv -o log.csv`".into()));
     }
     if t.starts_with('{') || t.starts_with('[') {
-        return Err(CaptureError::at_line("unsupported", 1, 1,
-            "JSON captures (Get-Counter, counterlens raw captures) are not readable yet; expected a PDH-CSV or PDH-TSV header".into()));
+        if t.contains("\"CounterSamples\"") {
+            return Ok(Format::GetCounterJson);
+        }
+        return Err(CaptureError::at_line("not-a-capture", 1, 1,
+            "JSON, but not Get-Counter sample sets (no \"CounterSamples\" near the start)".into()));
     }
     let shown: String = t.chars().take(30).collect();
     Err(CaptureError::at_line("not-a-capture", 1, 1,

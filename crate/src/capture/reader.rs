@@ -11,7 +11,10 @@ use super::{sniff, Capture, CaptureError, Format, OpenOptions};
 use encoding_rs::{Encoding, UTF_8};
 
 enum Parser {
+    /// Line by line.
     Csv(CsvParser),
+    /// JSON is gathered whole (in `carry` or `decoded`) and parsed at the end.
+    GetCounter,
 }
 
 impl Parser {
@@ -19,6 +22,7 @@ impl Parser {
         match self {
             Parser::Csv(p) if !p.has_header() => p.header(line, n),
             Parser::Csv(p) => p.row(line, n, last),
+            Parser::GetCounter => Ok(()),
         }
     }
 }
@@ -63,6 +67,13 @@ impl Reading {
     }
 
     fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
+        if matches!(self.parser, Parser::GetCounter) {
+            match &mut self.decoder {
+                Some(d) => d.decode(chunk, &mut self.decoded, false),
+                None => self.carry.extend_from_slice(chunk),
+            }
+            return Ok(());
+        }
         if let Some(d) = &mut self.decoder {
             d.decode(chunk, &mut self.decoded, false);
             let used = Self::lines(&mut self.parser, &mut self.line, &self.decoded)?;
@@ -94,6 +105,20 @@ impl Reading {
     }
 
     fn finish(mut self) -> Result<Capture, CaptureError> {
+        if matches!(self.parser, Parser::GetCounter) {
+            let text = match &mut self.decoder {
+                Some(d) => {
+                    d.decode(&[], &mut self.decoded, true);
+                    std::mem::take(&mut self.decoded)
+                }
+                None => String::from_utf8(std::mem::take(&mut self.carry)).map_err(|e| {
+                    CaptureError::at_offset("bad-encoding", e.utf8_error().valid_up_to(), "expected UTF-8 text".into())
+                })?,
+            };
+            let mut c = super::get_counter::read(&text)?;
+            c.encoding = self.encoding.name();
+            return Ok(c);
+        }
         let last = match &mut self.decoder {
             Some(d) => {
                 d.decode(&[], &mut self.decoded, true);
@@ -108,6 +133,7 @@ impl Reading {
         }
         match self.parser {
             Parser::Csv(p) => p.finish(self.encoding.name()),
+            Parser::GetCounter => unreachable!("returned above"),
         }
     }
 }
@@ -134,8 +160,9 @@ impl CaptureReader {
         let format = match self.options.format.as_deref() {
             Some("pdh-csv") => Format::PdhCsv,
             Some("pdh-tsv") => Format::PdhTsv,
+            Some("get-counter-json") => Format::GetCounterJson,
             Some(other) => {
-                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\")")));
+                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\")")));
             }
             None => sniff(&sample, &head)?,
         };
@@ -143,7 +170,10 @@ impl CaptureReader {
             encoding,
             // UTF-8 is read in place; its BOM is skipped here.
             decoder: (encoding != UTF_8).then(|| TextDecoder::new(encoding)),
-            parser: Parser::Csv(CsvParser::new(format == Format::PdhTsv)),
+            parser: match format {
+                Format::GetCounterJson => Parser::GetCounter,
+                f => Parser::Csv(CsvParser::new(f == Format::PdhTsv)),
+            },
             carry: Vec::new(),
             decoded: String::new(),
             line: 0,
