@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The viewer's sample capture: generated, deterministic (the same bytes every time).
+if [[ ! -f web/sample-capture.json || scripts/make-sample.mjs -nt web/sample-capture.json ]]; then
+  node scripts/make-sample.mjs > web/sample-capture.json
+fi
+
 cargo build --release --target wasm32-unknown-unknown -p counterlens
 raw=target/wasm32-unknown-unknown/release/counterlens.wasm
 stamp=pkg/.built-from

@@ -8,6 +8,7 @@
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
+//! | `raw_json.rs` | the counterlens raw capture (v1): registration + raw samples, cooked through references |
 //!
 //! The model is columnar: one `Vec<f64>` of timestamps (ms since the epoch, UTC) and one `Vec<f64>` of
 //! cooked values per series, NaN where there is no value. No per-cell objects.
@@ -15,6 +16,7 @@
 mod get_counter;
 pub mod path;
 mod pdh_csv;
+mod raw_json;
 mod reader;
 pub mod text;
 
@@ -57,7 +59,7 @@ pub struct Note {
 }
 
 /// The log's time zone as its header gives it. Windows' convention: UTC = local + bias.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimeZone {
     pub name: String,
@@ -104,6 +106,7 @@ pub enum Format {
     PdhCsv,
     PdhTsv,
     GetCounterJson,
+    CounterlensJson,
 }
 
 /// Options of `open_capture`.
@@ -141,11 +144,14 @@ pub(crate) fn sniff(text: &str, bytes: &[u8]) -> Result<Format, CaptureError> {
             "this is a binary perfmon log (.blg); counterlens cannot read .blg yet: export it with `relog log.blg -f csv -o log.csv`".into()));
     }
     if t.starts_with('{') || t.starts_with('[') {
+        if t.contains("\"counterlens-raw-capture\"") {
+            return Ok(Format::CounterlensJson);
+        }
         if t.contains("\"CounterSamples\"") {
             return Ok(Format::GetCounterJson);
         }
         return Err(CaptureError::at_line("not-a-capture", 1, 1,
-            "JSON, but not Get-Counter sample sets (no \"CounterSamples\" near the start)".into()));
+            "JSON, but neither Get-Counter sample sets (\"CounterSamples\") nor a counterlens raw capture (\"format\": \"counterlens-raw-capture\") near the start".into()));
     }
     let shown: String = t.chars().take(30).collect();
     Err(CaptureError::at_line("not-a-capture", 1, 1,

@@ -14,7 +14,7 @@ enum Parser {
     /// Line by line.
     Csv(CsvParser),
     /// JSON is gathered whole (in `carry` or `decoded`) and parsed at the end.
-    GetCounter,
+    Json(Format),
 }
 
 impl Parser {
@@ -22,7 +22,7 @@ impl Parser {
         match self {
             Parser::Csv(p) if !p.has_header() => p.header(line, n),
             Parser::Csv(p) => p.row(line, n, last),
-            Parser::GetCounter => Ok(()),
+            Parser::Json(_) => Ok(()),
         }
     }
 }
@@ -67,7 +67,7 @@ impl Reading {
     }
 
     fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
-        if matches!(self.parser, Parser::GetCounter) {
+        if matches!(self.parser, Parser::Json(_)) {
             match &mut self.decoder {
                 Some(d) => d.decode(chunk, &mut self.decoded, false),
                 None => self.carry.extend_from_slice(chunk),
@@ -105,7 +105,7 @@ impl Reading {
     }
 
     fn finish(mut self) -> Result<Capture, CaptureError> {
-        if matches!(self.parser, Parser::GetCounter) {
+        if let Parser::Json(format) = self.parser {
             let text = match &mut self.decoder {
                 Some(d) => {
                     d.decode(&[], &mut self.decoded, true);
@@ -115,7 +115,7 @@ impl Reading {
                     CaptureError::at_offset("bad-encoding", e.utf8_error().valid_up_to(), "expected UTF-8 text".into())
                 })?,
             };
-            let mut c = super::get_counter::read(&text)?;
+            let mut c = if format == Format::CounterlensJson { super::raw_json::read(&text)? } else { super::get_counter::read(&text)? };
             c.encoding = self.encoding.name();
             return Ok(c);
         }
@@ -133,7 +133,7 @@ impl Reading {
         }
         match self.parser {
             Parser::Csv(p) => p.finish(self.encoding.name()),
-            Parser::GetCounter => unreachable!("returned above"),
+            Parser::Json(_) => unreachable!("returned above"),
         }
     }
 }
@@ -161,8 +161,9 @@ impl CaptureReader {
             Some("pdh-csv") => Format::PdhCsv,
             Some("pdh-tsv") => Format::PdhTsv,
             Some("get-counter-json") => Format::GetCounterJson,
+            Some("counterlens-json") => Format::CounterlensJson,
             Some(other) => {
-                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\")")));
+                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\", \"counterlens-json\")")));
             }
             None => sniff(&sample, &head)?,
         };
@@ -171,7 +172,7 @@ impl CaptureReader {
             // UTF-8 is read in place; its BOM is skipped here.
             decoder: (encoding != UTF_8).then(|| TextDecoder::new(encoding)),
             parser: match format {
-                Format::GetCounterJson => Parser::GetCounter,
+                f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
                 f => Parser::Csv(CsvParser::new(f == Format::PdhTsv)),
             },
             carry: Vec::new(),

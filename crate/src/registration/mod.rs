@@ -374,6 +374,12 @@ fn sniff_text(t: &str) -> Format {
 
 /// Reads the input in its form (given, or sniffed), validates every counter set, and reports.
 pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report {
+    read_registration(input, format).1
+}
+
+/// As `validate_registration`, and the counter sets read, for callers that go on to use them (the raw
+/// capture reader cooks through their references).
+pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<CounterSet>, Report) {
     let mut diags = Vec::new();
     // The text of a JSON or manifest input, whose byte offsets become line and column at the end.
     let mut positioned: Option<&str> = None;
@@ -424,7 +430,7 @@ pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report
     diags.sort_by(|a, b| (a.severity, a.offset).cmp(&(b.severity, b.offset)));
     let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
-    Report {
+    let report = Report {
         format: match format {
             Format::Binary => "binary",
             Format::Hex => "hex",
@@ -435,7 +441,8 @@ pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report
         diagnostics: diags,
         errors,
         warnings,
-    }
+    };
+    (sets, report)
 }
 
 fn read_text(t: &str, f: Format, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
