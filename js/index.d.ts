@@ -243,6 +243,8 @@ export interface ChartView {
   unit?: string;
   dark?: boolean;
   legend?: boolean;
+  /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */
+  colors?: number[];
 }
 export interface ChartLayout {
   /** The plot rectangle in CSS pixels of the canvas. */
@@ -251,7 +253,7 @@ export interface ChartLayout {
   pointsDrawn: number;
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
- *  pixels; each series keeps the colour of its index. */
+ *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
 export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices: number[], view?: ChartView): ChartLayout;
 
 /** Draws series aligned with `timestamps` (ms since the epoch, UTC) on a canvas, decimated to its pixels. */

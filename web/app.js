@@ -2,14 +2,14 @@
 import init, { version } from './js/browser.js';
 import { $ } from './dom.js';
 import { mountTypes } from './panels/types.js';
-import { mountChart } from './panels/chart.js';
+import { mountChart, draw as redrawChart, openInitial } from './panels/chart.js';
 import { mountCalculator } from './panels/calculator.js';
 import { mountRegistration } from './panels/registration.js';
 
 await init();
 $('version').textContent = 'v' + version();
 
-const redrawChart = mountChart();
+mountChart();
 mountCalculator();
 mountRegistration();
 mountTypes();
@@ -38,4 +38,5 @@ for (const t of tabs) {
   });
 }
 select(tabs[0]);
+await openInitial();
 document.body.dataset.ready = 'true';

@@ -36,10 +36,12 @@ test('the chart is drawn by plotters on the canvas, in the series colours', asyn
   assert.ok(pixels.nonWhite > 5000, JSON.stringify(pixels));
   assert.ok(pixels.blue > 300 && pixels.orange > 300, JSON.stringify(pixels));
   assert.equal(pixels.width, pixels.cssWidth * (await page.evaluate(() => devicePixelRatio)));
-  // 4 series x 600 samples; decimated to at most 4 per pixel column per series.
-  assert.ok(pixels.points > 0 && pixels.points <= 4 * 600, JSON.stringify(pixels));
+  // The sample capture opens with % Processor Time of the 4 CPUs and _Total: 5 series x 600 samples,
+  // the first of each without a value, at most 4 points per pixel column per series.
+  assert.ok(pixels.points > 0 && pixels.points <= 5 * 599, JSON.stringify(pixels));
   const stats = await page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
-  assert.equal(stats.length, 4);
+  assert.deepEqual(stats, [0, 1, 2, 3, '_Total'].map((i) => `\\\\DEMO-SQL01\\Processor(${i})\\% Processor Time`));
+  assert.match(await page.textContent('#chart-status'), /^sample capture \(DEMO-SQL01\): counterlens-json, UTF-8, 600 samples, \d+ series, time zone Pacific Standard Time \(bias 480 min\)$/);
   await page.screenshot({ path: artifacts + 'viewer-chart.png' });
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();

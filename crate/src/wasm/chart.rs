@@ -107,15 +107,18 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
 }
 
 /// Draws series `indices` of a capture, straight from its columns (nothing is copied out of wasm).
-/// Each series keeps the colour of its index in the capture, so colours stay put as the selection
-/// changes. `view` as for renderSeriesChart.
+/// `view.colors`, aligned with `indices`, gives each series its palette slot (a viewer keeps a series'
+/// slot while it stays selected, as Perfmon does); without it the slots follow the order of `indices`.
+/// Otherwise `view` as for renderSeriesChart.
 #[wasm_bindgen(js_name = renderChart)]
 pub fn render_chart(canvas: HtmlCanvasElement, capture: &JsCapture, indices: Vec<u32>, view: JsValue) -> Result<JsValue, JsValue> {
     let c = &capture.inner;
+    let colors = get(&view, "colors").dyn_into::<Array>().ok();
     let mut chart_series = Vec::with_capacity(indices.len());
-    for i in indices {
+    for (k, i) in indices.into_iter().enumerate() {
         let s = c.series.get(i as usize).ok_or_else(|| error("invalid-argument", &format!("no series {i} in the capture"), Some("indices")))?;
-        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: i as usize });
+        let slot = colors.as_ref().and_then(|a| a.get(k as u32).as_f64()).map_or(k, |v| v.max(0.0) as usize);
+        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot });
     }
     draw_on_canvas(canvas, &c.timestamps, &chart_series, &view)
 }
