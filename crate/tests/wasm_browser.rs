@@ -57,3 +57,8 @@ fn chart_draws_the_series_colour_on_a_canvas() {
 fn registration_cases_in_chromium() {
     assert_eq!(wasm_common::registration_cases(), 10);
 }
+
+#[wasm_bindgen_test]
+fn capture_files_in_chromium() {
+    assert_eq!(wasm_common::capture_files(), 16);
+}

@@ -28,3 +28,8 @@ fn series_in_node() {
 fn registration_cases_in_node() {
     assert_eq!(wasm_common::registration_cases(), 10);
 }
+
+#[wasm_bindgen_test]
+fn capture_files_in_node() {
+    assert_eq!(wasm_common::capture_files(), 16);
+}

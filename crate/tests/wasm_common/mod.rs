@@ -179,3 +179,71 @@ pub fn registration_cases() -> usize {
     assert_eq!(get(&e, "code").as_string().unwrap(), "invalid-option");
     cases.length() as usize
 }
+
+fn capture_file(name: &str) -> &'static [u8] {
+    match name {
+        "relog-pst.csv" => include_bytes!("../../../tests/vectors/captures/relog-pst.csv"),
+        "typeperf.csv" => include_bytes!("../../../tests/vectors/captures/typeperf.csv"),
+        "relog.tsv" => include_bytes!("../../../tests/vectors/captures/relog.tsv"),
+        "utf16le.csv" => include_bytes!("../../../tests/vectors/captures/utf16le.csv"),
+        "cp1251.csv" => include_bytes!("../../../tests/vectors/captures/cp1251.csv"),
+        "quirky-paths.csv" => include_bytes!("../../../tests/vectors/captures/quirky-paths.csv"),
+        "cut-short.csv" => include_bytes!("../../../tests/vectors/captures/cut-short.csv"),
+        "header-only.csv" => include_bytes!("../../../tests/vectors/captures/header-only.csv"),
+        "wrong-cells.csv" => include_bytes!("../../../tests/vectors/captures/wrong-cells.csv"),
+        "bad-number.csv" => include_bytes!("../../../tests/vectors/captures/bad-number.csv"),
+        "binary.bin" => include_bytes!("../../../tests/vectors/captures/binary.bin"),
+        "get-counter-ps51.json" => include_bytes!("../../../tests/vectors/captures/get-counter-ps51.json"),
+        "get-counter-ps7.json" => include_bytes!("../../../tests/vectors/captures/get-counter-ps7.json"),
+        "get-counter-bad.json" => include_bytes!("../../../tests/vectors/captures/get-counter-bad.json"),
+        "raw-tiny.json" => include_bytes!("../../../tests/vectors/captures/raw-tiny.json"),
+        "raw-bad-registration.json" => include_bytes!("../../../tests/vectors/captures/raw-bad-registration.json"),
+        other => panic!("no golden capture {other}"),
+    }
+}
+
+fn nan_to_null(v: f64) -> JsValue {
+    if v.is_nan() { JsValue::NULL } else { JsValue::from(v) }
+}
+
+/// tests/vectors/captures.json through openCapture; returns how many files were checked.
+pub fn capture_files() -> usize {
+    let all = JSON::parse(include_str!("../../../tests/vectors/captures.json")).unwrap();
+    let files = js_sys::Object::entries(&get(&all, "files").into());
+    for entry in files.iter() {
+        let entry = Array::from(&entry);
+        let name = entry.get(0).as_string().unwrap();
+        let want = entry.get(1);
+        let result = wasm::open_capture(capture_file(&name), JsValue::UNDEFINED);
+        let err = get(&want, "error");
+        if !err.is_undefined() {
+            let e = result.err().unwrap_or_else(|| panic!("{name} should not read"));
+            assert_eq!(get(&e, "name").as_string().unwrap(), "CaptureError", "{name}");
+            assert_eq!(get(&e, "code"), get(&err, "code"), "{name}");
+            if !get(&err, "line").is_undefined() {
+                assert_eq!((get(&e, "line").as_f64(), get(&e, "column").as_f64()), (get(&err, "line").as_f64(), get(&err, "column").as_f64()), "{name}");
+            }
+            continue;
+        }
+        let c = result.unwrap_or_else(|e| panic!("{name}: {:?}", get(&e, "message")));
+        assert_eq!(JsValue::from(c.format()), get(&want, "format"), "{name}");
+        assert_eq!(JsValue::from(c.encoding()), get(&want, "encoding"), "{name}");
+        let got_ts: Vec<f64> = c.timestamps().to_vec();
+        let want_ts: Vec<f64> = Array::from(&get(&want, "timestamps")).iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(got_ts, want_ts, "{name}");
+        let series = Array::from(&get(&want, "series"));
+        assert_eq!(c.series_count(), series.length() as usize, "{name}");
+        let infos = Array::from(&c.series().unwrap());
+        for (i, w) in series.iter().enumerate() {
+            assert_eq!(get(&infos.get(i as u32), "path"), get(&w, "path"), "{name}");
+            let got: Vec<JsValue> = c.values(i).unwrap().to_vec().into_iter().map(nan_to_null).collect();
+            let want_values = Array::from(&get(&w, "values"));
+            assert_eq!(got.len(), want_values.length() as usize, "{name}");
+            for (a, b) in got.iter().zip(want_values.iter()) {
+                assert_eq!(a.as_f64(), b.as_f64(), "{name} series {i}");
+                assert_eq!(a.is_null(), b.is_null(), "{name} series {i}");
+            }
+        }
+    }
+    files.length() as usize
+}
