@@ -170,6 +170,8 @@ export interface OpenOptions {
   format?: string;
   /** An encoding label ("utf-8", "utf-16le", "windows-1251", ...) instead of detection. */
   encoding?: string;
+  /** CaptureReader: the input's total size in bytes (a File's size), so columns are reserved once. */
+  size?: number;
 }
 
 export interface SeriesInfo {

@@ -155,7 +155,7 @@ fn statistics_over_a_time_range() {
 
 fn arb_capture() -> impl Strategy<Value = Capture> {
     let value = prop_oneof![any::<f64>().prop_filter("finite", |v| v.is_finite()), Just(f64::NAN), (0u32..1000).prop_map(f64::from)];
-    (1usize..6, 0usize..20, -720i32..=720, 1_000_000_000_000i64..2_000_000_000_000)
+    (1usize..6, 1usize..20, -720i32..=720, 1_000_000_000_000i64..2_000_000_000_000)
         .prop_flat_map(move |(cols, rows, bias, t0)| {
             (prop::collection::vec(prop::collection::vec(value.clone(), rows), cols), prop::collection::vec(1i64..100_000, rows), Just(bias), Just(t0))
         })

@@ -31,7 +31,7 @@ function deselect(i) {
 
 /** Reads a Blob (a File, or a fetched body) in slices; resolves to a Capture or throws a CaptureError. */
 async function readBlob(blob, name) {
-  const reader = new CaptureReader();
+  const reader = new CaptureReader({ size: blob.size });
   try {
     for (let at = 0; at < blob.size; at += SLICE) {
       const chunk = new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer());

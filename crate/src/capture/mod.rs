@@ -116,6 +116,9 @@ pub struct OpenOptions {
     pub encoding: Option<String>,
     /// A format name instead of sniffing.
     pub format: Option<String>,
+    /// The input's total size in bytes, when known (a File's size): lets the CSV reader reserve its
+    /// columns once, from the first rows' length, instead of growing them by doubling.
+    pub size_hint: Option<usize>,
 }
 
 /// Recognises a binary perfmon log by its first ETW buffer header (BufferSize 0x10000 at byte 0).
@@ -125,7 +128,8 @@ fn looks_like_blg(b: &[u8]) -> bool {
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
 pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
-    let mut reader = CaptureReader::new(options)?;
+    let options = OpenOptions { size_hint: Some(bytes.len()), ..options.clone() };
+    let mut reader = CaptureReader::new(&options)?;
     reader.push(bytes)?;
     reader.finish()
 }

@@ -142,7 +142,13 @@ pub(crate) struct CsvParser {
     timestamps: Vec<f64>,
     row: Vec<f64>,
     notes: Vec<Note>,
+    /// Expected bytes of text in all (from the input's size), and bytes of rows read so far.
+    size_hint: Option<usize>,
+    read: usize,
 }
+
+/// Rows read before the columns are reserved from their average length.
+const ROWS_TO_MEASURE: usize = 64;
 
 impl CsvParser {
     pub fn new(tsv: bool) -> Self {
@@ -156,6 +162,27 @@ impl CsvParser {
             timestamps: vec![],
             row: vec![],
             notes: vec![],
+            size_hint: None,
+            read: 0,
+        }
+    }
+
+    /// The expected size of the whole text, in bytes of UTF-8.
+    pub fn expect_bytes(&mut self, size: usize) {
+        self.size_hint = Some(size);
+    }
+
+    /// Once the first rows show how long a row is, reserves every column for the rows the rest of the
+    /// input will hold (2% spare), so they are never copied by a doubling.
+    fn reserve(&mut self) {
+        let Some(size) = self.size_hint.take() else { return };
+        let rows = self.timestamps.len();
+        let per_row = (self.read / rows).max(1);
+        let expected = size.saturating_sub(self.read) / per_row;
+        let extra = expected + expected / 50 + 16;
+        self.timestamps.reserve_exact(extra);
+        for col in &mut self.columns {
+            col.reserve_exact(extra);
         }
     }
 
@@ -203,6 +230,10 @@ impl CsvParser {
                 self.timestamps.push(t);
                 for (col, &v) in self.columns.iter_mut().zip(&self.row) {
                     col.push(v);
+                }
+                self.read += line.len() + 2;
+                if self.timestamps.len() == ROWS_TO_MEASURE {
+                    self.reserve();
                 }
                 Ok(())
             }
@@ -279,10 +310,11 @@ impl CsvParser {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line("empty", 1, 1, "expected a PDH-CSV header line, found no complete line".into()));
         }
-        let mut notes = self.notes;
         if self.timestamps.is_empty() {
-            notes.push(Note { code: "no-rows", message: "the file has a header but no data rows".into(), line: None });
+            // A capture of nothing is refused rather than shown as an empty chart.
+            return Err(CaptureError::at_line("no-rows", 2, 1, "expected data rows after the header; the file has only a header".into()));
         }
+        let notes = self.notes;
         Ok(Capture {
             format: self.format,
             encoding,

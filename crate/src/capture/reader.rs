@@ -167,14 +167,19 @@ impl CaptureReader {
             }
             None => sniff(&sample, &head)?,
         };
+        let mut parser = match format {
+            f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
+            f => Parser::Csv(CsvParser::new(f == Format::PdhTsv)),
+        };
+        if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
+            // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
+            p.expect_bytes(if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE { size / 2 } else { size });
+        }
         let mut reading = Reading {
             encoding,
             // UTF-8 is read in place; its BOM is skipped here.
             decoder: (encoding != UTF_8).then(|| TextDecoder::new(encoding)),
-            parser: match format {
-                f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
-                f => Parser::Csv(CsvParser::new(f == Format::PdhTsv)),
-            },
+            parser,
             carry: Vec::new(),
             decoded: String::new(),
             line: 0,

@@ -25,7 +25,8 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
             x => x.as_string().map(Some).ok_or_else(|| named_error("CaptureError", "invalid-option", &format!("options.{k} must be a string"), Some(k))),
         }
     };
-    Ok(OpenOptions { encoding: text("encoding")?, format: text("format")? })
+    let size = get(v, "size").as_f64().filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as usize);
+    Ok(OpenOptions { encoding: text("encoding")?, format: text("format")?, size_hint: size })
 }
 
 #[derive(Serialize)]

@@ -1,0 +1,175 @@
+// Reading captures: counterlens (wasm) beside JS readers in the same run, on the same bytes, each
+// producing one f64 column per counter.
+//   1. A PDH-CSV of 500 counters x 20,000 rows with quoted values and some " " gaps (about 200 MB):
+//      counterlens openCapture and CaptureReader (4 MiB slices); PapaParse (dynamicTyping); uDSV (typed
+//      columns); a hand-written split-and-parseFloat loop. Text decoding is part of every JS contender's
+//      time, since all start from bytes, as a file read gives them.
+//   2. A Get-Counter JSON of 1 million samples: counterlens (exact 64-bit raw values, cooked by the core)
+//      beside JSON.parse plus a JS cooking loop (raw values through doubles).
+// Run: node bench/captures.mjs [rows]   (after npm run build)
+import Papa from 'papaparse';
+import { inferSchema, initParser } from 'udsv';
+import { execFileSync } from 'node:child_process';
+import { openCapture, CaptureReader, initSync } from 'counterlens';
+
+const COLS = 500;
+const ROWS = Number(process.argv[2] ?? 20_000);
+const mb = (n) => n / 1e6;
+const memory = initSync({ module: new Uint8Array() }).memory; // already initialised: returns the instance
+
+let seed = 7;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+
+function makeCsv() {
+  const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
+  for (let c = 0; c < COLS; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
+  const parts = [header.join(',') + '\r\n'];
+  const t0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+  for (let r = 0; r < ROWS; r++) {
+    const d = new Date(t0 + r * 1000);
+    const cells = [`"11/22/2026 ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}:${String(d.getUTCSeconds()).padStart(2, '0')}.000"`];
+    for (let c = 0; c < COLS; c++) cells.push(r === 0 || rand() < 0.01 ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
+    parts.push(cells.join(',') + '\r\n');
+  }
+  return Buffer.from(parts.join(''));
+}
+
+function time(name, bytes, fn) {
+  fn(); // warm-up: V8's optimizing tiers for JS and wasm
+  const runs = [];
+  let out;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    out = fn();
+    runs.push(performance.now() - t);
+  }
+  const ms = runs.sort((a, b) => a - b)[1];
+  console.log(`${name.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms ${(mb(bytes) / (ms / 1000)).toFixed(1).padStart(8)} MB/s`);
+  return { out, ms };
+}
+
+/** Counts the values of `cols` (arrays of columns) that differ from counterlens' (NaN = NaN). */
+function wrongValues(ours, theirs) {
+  let wrong = 0;
+  for (let c = 0; c < ours.length; c++) {
+    for (let r = 0; r < ours[c].length; r++) {
+      const a = ours[c][r], b = theirs[c][r];
+      if (!(Number.isNaN(a) && Number.isNaN(b)) && a !== b) wrong++;
+    }
+  }
+  return wrong;
+}
+
+const csv = makeCsv();
+const columnsBytes = COLS * ROWS * 8;
+
+/** Streams the CSV through CaptureReader in 4 MiB slices, as the viewer reads a File. */
+function stream() {
+  const r = new CaptureReader({ size: csv.length });
+  for (let at = 0; at < csv.length; at += 4 << 20) r.push(csv.subarray(at, at + (4 << 20)));
+  return r.finish();
+}
+
+// Peak memory is measured alone, in a fresh process: wasm memory only grows, so it is the peak.
+if (process.argv.includes('--memory')) {
+  const c = stream();
+  console.log(JSON.stringify({ wasm: memory.buffer.byteLength, columns: columnsBytes, series: c.seriesCount }));
+  process.exit(0);
+}
+console.log(`PDH-CSV: ${COLS} counters x ${ROWS} rows, ${mb(csv.length).toFixed(1)} MB; node ${process.version}`);
+
+const ours = time('counterlens openCapture (wasm)', csv.length, () => {
+  const c = openCapture(csv);
+  const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
+  c.free();
+  return cols;
+});
+time('counterlens CaptureReader, 4 MiB slices (wasm)', csv.length, () => {
+  const c = stream();
+  const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
+  c.free();
+  return cols;
+});
+const m = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, String(ROWS), '--memory'], { encoding: 'utf8' }));
+console.log(`  peak wasm memory streaming (fresh process): ${mb(m.wasm).toFixed(0)} MB for ${mb(m.columns).toFixed(0)} MB of f64 columns ` +
+  `(${(m.wasm / m.columns).toFixed(2)}x; it includes the module's own memory)`);
+
+const papa = time('PapaParse 5.7 (dynamicTyping)', csv.length, () => {
+  const text = new TextDecoder().decode(csv);
+  const rows = Papa.parse(text, { dynamicTyping: true, skipEmptyLines: true }).data;
+  const cols = Array.from({ length: COLS }, () => new Float64Array(rows.length - 1));
+  for (let r = 1; r < rows.length; r++) {
+    for (let c = 0; c < COLS; c++) {
+      const v = rows[r][c + 1];
+      cols[c][r - 1] = typeof v === 'number' ? v : NaN;
+    }
+  }
+  return cols;
+});
+
+const udsv = time('uDSV 0.7 (typed columns)', csv.length, () => {
+  const text = new TextDecoder().decode(csv);
+  const schema = inferSchema(text);
+  const parser = initParser(schema);
+  const cols = parser.typedCols(text);
+  return cols.slice(1).map((col) => Float64Array.from(col, (v) => (typeof v === 'number' ? v : NaN)));
+});
+
+const loop = time('JS split-and-parseFloat loop', csv.length, () => {
+  const text = new TextDecoder().decode(csv);
+  const lines = text.split('\r\n');
+  const n = lines.length - 2; // header, and the empty string after the last line end
+  const cols = Array.from({ length: COLS }, () => new Float64Array(n));
+  for (let r = 0; r < n; r++) {
+    const cells = lines[r + 1].split('","');
+    for (let c = 0; c < COLS; c++) {
+      const v = cells[c + 1];
+      cols[c][r] = v === ' ' || v === ' "' ? NaN : parseFloat(v);
+    }
+  }
+  return cols;
+});
+const oursMs = ours.ms;
+console.log(`  wrong values vs counterlens: PapaParse ${wrongValues(ours.out, papa.out)}, uDSV ${wrongValues(ours.out, udsv.out)} ` +
+  `(" " read as 0, not a gap), JS loop ${wrongValues(ours.out, loop.out)}`);
+console.log(`  counterlens is ${(udsv.ms / oursMs).toFixed(1)}x uDSV, ${(loop.ms / oursMs).toFixed(1)}x the JS loop, ${(papa.ms / oursMs).toFixed(1)}x PapaParse`);
+
+// ---- Get-Counter JSON: 5,000 sample sets x 200 counters = 1,000,000 samples --------------------------
+const SETS = 5000, PER = 200;
+function makeGetCounter() {
+  const parts = ['['];
+  let stamp = 134082303080000000n;
+  for (let k = 0; k < SETS; k++) {
+    stamp += 10_000_000n + BigInt(k % 13); // real 100 ns stamps are not multiples of 16 (a double's step there)
+    const samples = [];
+    for (let i = 0; i < PER; i++) {
+      const raw = 1_170_374_257_812n + BigInt(k) * 7_500_000n + BigInt(i);
+      samples.push(`{"Path":"\\\\\\\\sql01\\\\process(w3wp#${i})\\\\% processor time","InstanceName":"w3wp#${i}","CookedValue":25,` +
+        `"RawValue":${raw},"SecondValue":${stamp},"MultipleCount":1,"CounterType":542180608,"Timestamp":"/Date(${1763756708000 + k * 1000})/",` +
+        `"Timestamp100NSec":${stamp},"Status":0,"DefaultScale":0,"TimeBase":10000000}`);
+    }
+    parts.push(`${k ? ',' : ''}{"Timestamp":"/Date(${1763756708000 + k * 1000})/","Readings":"","CounterSamples":[${samples.join(',')}]}`);
+  }
+  parts.push(']');
+  return Buffer.from(parts.join(''));
+}
+const gc = makeGetCounter();
+console.log(`\nGet-Counter JSON: ${SETS} sample sets x ${PER} counters = ${SETS * PER} samples, ${mb(gc.length).toFixed(1)} MB`);
+const gcOurs = time('counterlens openCapture (wasm, exact u64)', gc.length, () => {
+  const c = openCapture(gc);
+  const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
+  c.free();
+  return cols;
+});
+const gcJs = time('JSON.parse + JS cooking (raw values as doubles)', gc.length, () => {
+  const sets = JSON.parse(new TextDecoder().decode(gc));
+  const cols = Array.from({ length: PER }, () => new Float64Array(SETS).fill(NaN));
+  for (let k = 1; k < sets.length; k++) {
+    for (let i = 0; i < PER; i++) {
+      const a = sets[k - 1].CounterSamples[i], b = sets[k].CounterSamples[i];
+      cols[i][k] = (100 * (b.RawValue - a.RawValue)) / (b.SecondValue - a.SecondValue);
+    }
+  }
+  return cols;
+});
+console.log(`  wrong values vs counterlens: JSON.parse path ${wrongValues(gcOurs.out, gcJs.out)} of ${SETS * PER} (100 ns time stamps beyond 2^53)`);
