@@ -260,12 +260,12 @@ impl CsvParser {
             // The common case, a quoted number, is read in place; anything with an escaped quote goes
             // through the general splitter.
             let (s, e) = if i < b.len() && b[i] == b'"' {
-                let close = b[i + 1..].iter().position(|&c| c == b'"').map(|k| i + 1 + k)
+                let close = memchr::memchr(b'"', &b[i + 1..]).map(|k| i + 1 + k)
                     .ok_or_else(|| CaptureError::at_line("bad-quote", n, column(line, start), "expected a closing quote".into()))?;
                 i = close + 1;
                 (start + 1, close)
             } else {
-                let end = b[i..].iter().position(|&c| c == self.delim).map_or(b.len(), |k| i + k);
+                let end = memchr::memchr(self.delim, &b[i..]).map_or(b.len(), |k| i + k);
                 i = end;
                 (start, end)
             };
@@ -275,12 +275,13 @@ impl CsvParser {
                     CaptureError::at_line("bad-time", n, column(line, start), format!("expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}", text.chars().take(40).collect::<String>()))
                 })? + self.bias_ms;
             } else if cell < want {
-                self.row[cell - 1] = if text.bytes().all(|c| c == b' ') {
-                    f64::NAN
-                } else {
-                    text.parse::<f64>().map_err(|_| {
-                        CaptureError::at_line("bad-number", n, column(line, start), format!("expected a number or \" \" (no value) for {}, found {:?}", self.paths[cell - 1], text.chars().take(40).collect::<String>()))
-                    })?
+                // Numbers first: they are nearly every cell; a gap is only looked for when parsing fails.
+                self.row[cell - 1] = match text.parse::<f64>() {
+                    Ok(v) => v,
+                    Err(_) if text.bytes().all(|c| c == b' ') => f64::NAN,
+                    Err(_) => {
+                        return Err(CaptureError::at_line("bad-number", n, column(line, start), format!("expected a number or \" \" (no value) for {}, found {:?}", self.paths[cell - 1], text.chars().take(40).collect::<String>())));
+                    }
                 };
             }
             cell += 1;
