@@ -78,18 +78,15 @@ if (process.argv.includes('--memory')) {
 }
 console.log(`PDH-CSV: ${COLS} counters x ${ROWS} rows, ${mb(csv.length).toFixed(1)} MB; node ${process.version}`);
 
-const ours = time('counterlens openCapture (wasm)', csv.length, () => {
-  const c = openCapture(csv);
+/** Every value column of a capture, as Float64Arrays; the capture is freed. */
+function columnsOf(c) {
   const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
   c.free();
   return cols;
-});
-const streamed = time('counterlens CaptureReader, 4 MiB slices (wasm)', csv.length, () => {
-  const c = stream();
-  const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
-  c.free();
-  return cols;
-});
+}
+
+const ours = time('counterlens openCapture (wasm)', csv.length, () => columnsOf(openCapture(csv)));
+const streamed = time('counterlens CaptureReader, 4 MiB slices (wasm)', csv.length, () => columnsOf(stream()));
 const m = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, String(ROWS), '--memory'], { encoding: 'utf8' }));
 console.log(`  peak wasm memory streaming (fresh process): ${mb(m.wasm).toFixed(0)} MB for ${mb(m.columns).toFixed(0)} MB of f64 columns ` +
   `(${(m.wasm / m.columns).toFixed(2)}x; it includes the module's own memory)`);
@@ -156,12 +153,7 @@ function makeGetCounter() {
 }
 const gc = makeGetCounter();
 console.log(`\nGet-Counter JSON: ${SETS} sample sets x ${PER} counters = ${SETS * PER} samples, ${mb(gc.length).toFixed(1)} MB`);
-const gcOurs = time('counterlens openCapture (wasm, exact u64)', gc.length, () => {
-  const c = openCapture(gc);
-  const cols = Array.from({ length: c.seriesCount }, (_, i) => c.values(i));
-  c.free();
-  return cols;
-});
+const gcOurs = time('counterlens openCapture (wasm, exact u64)', gc.length, () => columnsOf(openCapture(gc)));
 const gcJs = time('JSON.parse + JS cooking (raw values as doubles)', gc.length, () => {
   const sets = JSON.parse(new TextDecoder().decode(gc));
   const cols = Array.from({ length: PER }, () => new Float64Array(SETS).fill(NaN));

@@ -117,7 +117,8 @@ pub fn cook_series(
         ($($f:ident),*) => {
             match formula {
                 $(Formula::$f => fill(&columns, two, |p| compute(Formula::$f, p, wrap), percent, opts, out, &mut counts),)*
-                Formula::NotDisplayable | Formula::Text => unreachable!("handled above"),
+                // Returned early above; written out so that no input can reach a panic.
+                Formula::NotDisplayable | Formula::Text => fill(&columns, two, |_| Err(Status::NotDisplayable), percent, opts, out, &mut counts),
             }
         };
     }

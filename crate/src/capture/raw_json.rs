@@ -166,12 +166,12 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                 }
                 Some(row.iter().map(Int::get).collect())
             }).collect();
-            for c in &set.counters {
+            for (me, c) in set.counters.iter().enumerate() {
                 let ty = CounterType::from_value(c.ty);
                 if ty.samples() == 0 || ty.formula() == Some(Formula::Text) {
                     continue;
                 }
-                series.push(cook_counter(&raw.machine, &set_name, set, inst, c, &by_id, &rows, &header));
+                series.push(cook_counter(&raw.machine, &set_name, set, inst, me, &by_id, &rows, &header));
             }
         }
     }
@@ -191,15 +191,15 @@ fn cook_counter(
     set_name: &str,
     set: &CounterSet,
     inst: &str,
-    c: &Counter,
+    me: usize,
     by_id: &HashMap<u32, usize>,
     rows: &[Option<Vec<Option<u64>>>],
     header: &dyn Fn(usize, Source) -> Option<u64>,
 ) -> Series {
+    let c = &set.counters[me];
     let ty = CounterType::from_value(c.ty);
     let (d_src, f_src) = sources(c, by_id);
     let m_idx = c.multi_id.and_then(|id| by_id.get(&id).copied());
-    let me = by_id[&c.counter_id];
     let sample = |k: usize| -> Option<RawSample> {
         let row = rows[k].as_ref()?;
         let get = |src: Source| match src {

@@ -104,20 +104,25 @@ impl Reading {
         Ok(())
     }
 
+    /// The gathered JSON text, parsed by its format's reader.
+    fn finish_json(mut self, format: Format) -> Result<Capture, CaptureError> {
+        let text = match &mut self.decoder {
+            Some(d) => {
+                d.decode(&[], &mut self.decoded, true);
+                std::mem::take(&mut self.decoded)
+            }
+            None => String::from_utf8(std::mem::take(&mut self.carry)).map_err(|e| {
+                CaptureError::at_offset("bad-encoding", e.utf8_error().valid_up_to(), "expected UTF-8 text".into())
+            })?,
+        };
+        let mut c = if format == Format::CounterlensJson { super::raw_json::read(&text)? } else { super::get_counter::read(&text)? };
+        c.encoding = self.encoding.name();
+        Ok(c)
+    }
+
     fn finish(mut self) -> Result<Capture, CaptureError> {
         if let Parser::Json(format) = self.parser {
-            let text = match &mut self.decoder {
-                Some(d) => {
-                    d.decode(&[], &mut self.decoded, true);
-                    std::mem::take(&mut self.decoded)
-                }
-                None => String::from_utf8(std::mem::take(&mut self.carry)).map_err(|e| {
-                    CaptureError::at_offset("bad-encoding", e.utf8_error().valid_up_to(), "expected UTF-8 text".into())
-                })?,
-            };
-            let mut c = if format == Format::CounterlensJson { super::raw_json::read(&text)? } else { super::get_counter::read(&text)? };
-            c.encoding = self.encoding.name();
-            return Ok(c);
+            return self.finish_json(format);
         }
         let last = match &mut self.decoder {
             Some(d) => {
@@ -133,7 +138,7 @@ impl Reading {
         }
         match self.parser {
             Parser::Csv(p) => p.finish(self.encoding.name()),
-            Parser::Json(_) => unreachable!("returned above"),
+            Parser::Json(format) => self.finish_json(format), // returned above; correct all the same
         }
     }
 }

@@ -227,7 +227,7 @@ impl Reader<'_> {
         match parsed {
             Some(n) if n <= max => Some(n),
             _ => {
-                let shown: String = self.text[shift(range(v).0)..shift(range(v).1)].chars().take(40).collect();
+                let shown: String = self.text.get(shift(range(v).0)..shift(range(v).1)).unwrap_or("").chars().take(40).collect();
                 self.value_error(shift(range(v).0), field, format!("{field} must be an integer from 0 to {max}, not {shown}"));
                 None
             }
