@@ -197,3 +197,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn thousands_of_columns() {
+    // 5,000 process-instance columns: the header line alone is far longer than the 64 KiB the reader
+    // holds to detect the encoding, and it crosses chunk boundaries.
+    let cols = 5000;
+    let series: Vec<counterlens::capture::Series> = (0..cols)
+        .map(|i| {
+            let path = format!("\\\\HOST\\Process(w3wp#{i})\\% Processor Time");
+            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None }
+        })
+        .collect();
+    let c = Capture { format: "pdh-csv", encoding: "UTF-8", time_zone: None, timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0], series, notes: vec![] };
+    let csv = write_csv(&c, None);
+    assert!(csv.find("\r\n").unwrap() > 64 << 10, "the header is longer than the sniffing window");
+    let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+    for chunk in csv.as_bytes().chunks(10_000) {
+        r.push(chunk).unwrap();
+    }
+    let b = r.finish().unwrap();
+    assert_eq!(b.series.len(), cols);
+    assert_eq!(b.series[4321].parsed.instance.as_deref(), Some("w3wp#4321"));
+    // 4321 / 7 = 617.2857142857143 (the same double, through the shortest text and back)
+    assert_eq!(b.series[4321].values[0], 4321.0 / 7.0);
+    assert!(b.series[4321].values[1].is_nan());
+}
