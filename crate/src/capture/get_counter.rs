@@ -126,10 +126,15 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         }
         timestamps.push(t);
         for s in &set.counter_samples {
-            let i = *index.entry(s.path.clone()).or_insert_with(|| {
-                raws.push(Raw { path: s.path.clone(), ty: None, samples: vec![None; sets.len()] });
-                raws.len() - 1
-            });
+            // Looked up by reference: the path is copied only the first time a series is seen.
+            let i = match index.get(s.path.as_str()) {
+                Some(&i) => i,
+                None => {
+                    raws.push(Raw { path: s.path.clone(), ty: None, samples: vec![None; sets.len()] });
+                    index.insert(s.path.clone(), raws.len() - 1);
+                    raws.len() - 1
+                }
+            };
             let ty = match &s.counter_type {
                 Some(TypeField::Number(n)) => Some(CounterType::from_value(*n)),
                 Some(TypeField::Name(n)) => parse_type(n).ok(),

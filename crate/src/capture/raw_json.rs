@@ -142,6 +142,10 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
             _ => None,
         }
     };
+    // Each sample's data keyed by the GUID in registry form, worked out once per sample: the capture may
+    // write a GUID with braces or in upper case.
+    let data: Vec<HashMap<String, &HashMap<String, Vec<Int>>>> =
+        raw.samples.iter().map(|s| s.data.iter().map(|(g, v)| (normalise_guid(g), v)).collect()).collect();
     let mut series = Vec::new();
     let mut bad_rows = 0usize;
     for set in &sets {
@@ -150,16 +154,16 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         let by_id: HashMap<u32, usize> = set.counters.iter().enumerate().map(|(i, c)| (c.counter_id, i)).collect();
         // Instances in order of first appearance.
         let mut instances: Vec<&str> = Vec::new();
-        for s in &raw.samples {
-            let Some(inst) = s.data.iter().find(|(g, _)| normalise_guid(g) == guid).map(|(_, v)| v) else { continue };
+        for d in &data {
+            let Some(inst) = d.get(&guid) else { continue };
             let mut names: Vec<&str> = inst.keys().map(String::as_str).filter(|k| !instances.contains(k)).collect();
             names.sort_unstable();
             instances.extend(names);
         }
         for inst in instances {
             // Raw rows of this instance per sample (None where absent or malformed).
-            let rows: Vec<Option<Vec<Option<u64>>>> = raw.samples.iter().map(|s| {
-                let row = s.data.iter().find(|(g, _)| normalise_guid(g) == guid)?.1.get(inst)?;
+            let rows: Vec<Option<Vec<Option<u64>>>> = data.iter().map(|d| {
+                let row = d.get(&guid)?.get(inst)?;
                 if row.len() != set.counters.len() {
                     bad_rows += 1;
                     return None;
