@@ -22,7 +22,7 @@ wasm-bindgen --target web --out-dir pkg --out-name counterlens "$raw"
 # the ones Rust enables by default for wasm32-unknown-unknown; wasm-opt must be told they are allowed.
 node_modules/.bin/wasm-opt -O3 \
   --enable-bulk-memory --enable-mutable-globals --enable-sign-ext --enable-nontrapping-float-to-int \
-  --enable-reference-types --enable-multivalue \
+  --enable-reference-types --enable-multivalue --enable-simd \
   pkg/counterlens_bg.wasm -o pkg/counterlens_bg.wasm
 touch "$stamp"
 size=$(wc -c < pkg/counterlens_bg.wasm)
