@@ -223,3 +223,23 @@ fn thousands_of_columns() {
     assert_eq!(b.series[4321].values[0], 4321.0 / 7.0);
     assert!(b.series[4321].values[1].is_nan());
 }
+
+#[test]
+fn limits_are_clear_errors() {
+    use counterlens::capture::limits::{MAX_COLUMNS, MAX_LINE};
+    // One column too many.
+    let mut header = String::from("\"(PDH-CSV 4.0)\"");
+    for i in 0..=MAX_COLUMNS {
+        header += &format!(",\"\\\\H\\O\\C{i}\"");
+    }
+    let e = open_capture(format!("{header}\r\n").as_bytes(), &OpenOptions::default()).unwrap_err();
+    assert_eq!((e.code, e.line), ("too-large", Some(1)), "{e}");
+    // A line that never ends, pushed whole or in pieces: refused at the limit, not held.
+    let mut endless = b"\"(PDH-CSV 4.0)\",\"\\\\H\\O\\C\"\r\n\"".to_vec();
+    endless.resize(endless.len() + MAX_LINE + 10, b'1');
+    let e = open_capture(&endless, &OpenOptions::default()).unwrap_err();
+    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+    let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+    let e = endless.chunks(1 << 20).find_map(|c| r.push(c).err()).expect("refused while pushing");
+    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+}

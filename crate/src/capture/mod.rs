@@ -25,6 +25,17 @@ pub use pdh_csv::write_csv;
 pub use reader::CaptureReader;
 
 use crate::series::{stats, Stats};
+
+/// Limits on what a capture may ask of the reader, each refused with a `too-large` CaptureError rather
+/// than a hang or an allocation that kills the tab. Documented in docs/captures.md.
+pub mod limits {
+    /// Counter columns in a PDH-CSV/TSV header (a busy server logs a few thousand process instances).
+    pub const MAX_COLUMNS: usize = 65_536;
+    /// Bytes in one line of text (a 65,536-column header of 200-character paths is 13 MB).
+    pub const MAX_LINE: usize = 64 << 20;
+    /// Bytes of a JSON capture, which is parsed whole.
+    pub const MAX_JSON: usize = 1 << 30;
+}
 use serde::Serialize;
 
 /// A reader's refusal: what was expected, and where (line and column in text, or byte offset).

@@ -203,6 +203,9 @@ impl CsvParser {
         self.bias_ms = zone.as_ref().map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
         self.time_zone = zone;
         self.notes.extend(note);
+        if cells.len() - 1 > super::limits::MAX_COLUMNS {
+            return Err(CaptureError::at_line("too-large", n, 1, format!("the header has {} counter columns; at most {} are read", cells.len() - 1, super::limits::MAX_COLUMNS)));
+        }
         if cells.len() < 2 {
             return Err(CaptureError::at_line("bad-header", n, column(line, line.len()), "expected counter paths after the first header cell, found none".into()));
         }

@@ -7,6 +7,7 @@
 
 use super::pdh_csv::CsvParser;
 use super::text::{detect, TextDecoder, SNIFF_BYTES};
+use super::limits::{MAX_JSON, MAX_LINE};
 use super::{sniff, Capture, CaptureError, Format, OpenOptions};
 use encoding_rs::{Encoding, UTF_8};
 
@@ -47,6 +48,10 @@ pub struct CaptureReader {
     bytes: usize,
 }
 
+fn too_long(line: u32) -> CaptureError {
+    CaptureError::at_line("too-large", line, 1, format!("line {line} is longer than {MAX_LINE} bytes without a line end: this is not a capture counterlens reads"))
+}
+
 fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).chars().count() as u32 + 1;
@@ -58,16 +63,25 @@ impl Reading {
     /// Hands every complete line of `text` to the parser; returns the byte length consumed.
     fn lines(parser: &mut Parser, line: &mut u32, text: &str) -> Result<usize, CaptureError> {
         let mut start = 0;
-        while let Some(k) = text[start..].find('\n') {
+        while let Some(k) = memchr::memchr(b'\n', &text.as_bytes()[start..]) {
             *line += 1;
+            if k > MAX_LINE {
+                return Err(too_long(*line));
+            }
             parser.line(&text[start..start + k], *line, false)?;
             start += k + 1;
+        }
+        if text.len() - start > MAX_LINE {
+            return Err(too_long(*line + 1));
         }
         Ok(start)
     }
 
     fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
         if matches!(self.parser, Parser::Json(_)) {
+            if self.carry.len() + self.decoded.len() + chunk.len() > MAX_JSON {
+                return Err(CaptureError::at_offset("too-large", MAX_JSON, format!("a JSON capture of more than {MAX_JSON} bytes is not read (it is parsed whole)")));
+            }
             match &mut self.decoder {
                 Some(d) => d.decode(chunk, &mut self.decoded, false),
                 None => self.carry.extend_from_slice(chunk),
@@ -85,6 +99,9 @@ impl Reading {
         if !self.carry.is_empty() {
             match chunk.iter().position(|&b| b == b'\n') {
                 None => {
+                    if self.carry.len() + chunk.len() > MAX_LINE {
+                        return Err(too_long(self.line + 1));
+                    }
                     self.carry.extend_from_slice(chunk);
                     return Ok(());
                 }
@@ -100,6 +117,9 @@ impl Reading {
         let end = rest.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
         let text = utf8(&rest[..end], self.line + 1)?;
         Self::lines(&mut self.parser, &mut self.line, text)?;
+        if rest.len() - end > MAX_LINE {
+            return Err(too_long(self.line + 1));
+        }
         self.carry.extend_from_slice(&rest[end..]);
         Ok(())
     }
