@@ -220,9 +220,20 @@ export class Capture {
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
-  /** What the reader noted: a last line cut short (with its line), no time zone, no rows. */
+  /** What the reader noted: a last line cut short (with its line), no time zone. */
   notes(): CaptureNote[];
+  /** The capture as plain parts, columns as Float64Arrays that a Worker can transfer to the page. */
+  toParts(): CaptureParts;
+  /** A Capture from `toParts()`'s parts (notes are not carried: keep `parts.notes`). Throws CaptureError
+   *  when a column's length differs from the timestamps'. */
+  static fromParts(parts: CaptureParts): Capture;
   free(): void;
+}
+
+export interface CaptureParts {
+  format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
+  timestamps: Float64Array;
+  series: { path: string; counterType: number | null; values: Float64Array; reference: Float64Array | null }[];
 }
 
 /** Thrown by the capture readers: where the input was wrong and what was expected. */

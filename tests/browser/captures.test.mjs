@@ -13,8 +13,11 @@ const status = (page) => page.textContent('#chart-status');
 
 async function openFile(page, name) {
   await page.setInputFiles('#capture-file', golden(name));
-  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.includes(n) ||
-    document.querySelector('#chart-status').textContent.startsWith('Cannot read'), name);
+  // Done when the status names the file's contents or an error (not while it says "Reading ...").
+  await page.waitForFunction((n) => {
+    const t = document.querySelector('#chart-status').textContent;
+    return t.startsWith(`${n}:`) || t.startsWith('Cannot read');
+  }, name);
 }
 
 test('a relog CSV through the file input: its series, its zone, its notes', async () => {
@@ -43,6 +46,29 @@ test('a Get-Counter capture in UTF-16, and a broken file names its line and colu
   // The capture that was open stays open, with its selection (processor(_total)\% processor time).
   assert.equal(await page.$$eval('#chart-stats tbody tr', (t) => t.length), 1);
   await page.screenshot({ path: artifacts + 'viewer-capture-error.png' });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('a large file is read in the worker with progress, and cancelling keeps the open capture', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const before = await status(page);
+  // 60,000 rows of 40 counters, about 18 MB: long enough to see progress and cancel.
+  const row = (i) => `"07/04/2026 00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000"` + ',"1.5"'.repeat(40) + '\r\n';
+  const header = '"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"' + Array.from({ length: 40 }, (_, c) => `,"\\\\H\\O\\C${c}"`).join('') + '\r\n';
+  const big = Buffer.from(header + Array.from({ length: 60000 }, (_, i) => row(i)).join(''));
+  await page.setInputFiles('#capture-file', { name: 'big.csv', mimeType: 'text/csv', buffer: big });
+  await page.waitForSelector('#chart-progress:not([hidden])');
+  assert.equal(await page.isVisible('#chart-cancel'), true);
+  await page.click('#chart-cancel');
+  assert.equal(await status(page), 'Reading cancelled; the capture that was open stays open.');
+  assert.equal(await page.isHidden('#chart-progress'), true);
+  assert.match(before, /^sample capture/);
+  assert.ok((await page.$$eval('#chart-stats tbody tr', (t) => t.length)) > 0, 'the open capture is still charted');
+  // Reading it to the end works too.
+  await page.setInputFiles('#capture-file', { name: 'big2.csv', mimeType: 'text/csv', buffer: big });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('big2.csv:'), null, { timeout: 60000 });
+  assert.equal(await status(page), 'big2.csv: pdh-csv, UTF-8, 60000 samples, 40 series, time zone Coordinated Universal Time (bias 0 min)');
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openCapture, CaptureReader } from 'counterlens';
+import { openCapture, CaptureReader, Capture } from 'counterlens';
 
 const dir = new URL('../vectors/captures/', import.meta.url);
 const { files } = JSON.parse(readFileSync(new URL('../vectors/captures.json', import.meta.url), 'utf8'));
@@ -93,4 +93,21 @@ test('bad input: options, spent readers, indices', () => {
   assert.throws(() => big.push(new TextEncoder().encode('"07/04/2026 00:00:00.000","1","2"\r\n')), (e) => e.code === 'wrong-cell-count' && e.line === 3002);
   // The module is still fine afterwards.
   assert.equal(openCapture(read('typeperf.csv')).sampleCount, 1);
+});
+
+test('toParts and Capture.fromParts round trip (what the viewer\'s worker sends); bad parts are refused', () => {
+  const a = openCapture(read('get-counter-ps51.json'));
+  const parts = a.toParts();
+  assert.ok(parts.timestamps instanceof Float64Array && parts.series[0].values instanceof Float64Array);
+  const b = Capture.fromParts(structuredClone(parts));
+  assert.deepEqual([b.format, b.encoding, b.timeZone, b.sampleCount, b.seriesCount], [a.format, a.encoding, a.timeZone, a.sampleCount, a.seriesCount]);
+  assert.deepEqual(b.series(), a.series());
+  for (let i = 0; i < a.seriesCount; i++) {
+    assert.deepEqual([...b.values(i)], [...a.values(i)]);
+    assert.deepEqual([...b.reference(i)], [...a.reference(i)]);
+  }
+  assert.deepEqual(parts.notes.map((n) => n.code), ['pdh-comparison']);
+  assert.throws(() => Capture.fromParts({ ...parts, timestamps: new Float64Array(1) }), (e) => e.name === 'CaptureError' && e.code === 'invalid-argument');
+  assert.throws(() => Capture.fromParts({ ...parts, series: [{ path: 'x', values: [1, 2, 3] }] }), (e) => e.code === 'invalid-argument');
+  assert.throws(() => Capture.fromParts(null), (e) => e.code === 'invalid-argument');
 });

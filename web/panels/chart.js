@@ -1,14 +1,16 @@
 // The chart panel: open a capture (file picker, drop anywhere, ?url= of a same-origin file, the sample on
-// first visit), pick series, see them charted by plotters and summarised. Reading goes through
-// CaptureReader in slices, so a large file shows progress and never needs a second copy in memory.
-import { CaptureReader, renderChart, formatValue } from '../js/browser.js';
+// first visit), pick series, see them charted by plotters and summarised. Files are read in a Web Worker
+// (web/capture-worker.js) through CaptureReader in slices, with progress and a cancel button, so a large
+// file never blocks the page nor needs a second copy of itself in memory.
+import { Capture, renderChart, formatValue } from '../js/browser.js';
 import { $, el } from '../dom.js';
 
-const SLICE = 4 << 20; // bytes read and pushed at a time
 const MAX_LISTED = 2000; // series rows shown at once; the filter narrows the rest
 
 let capture = null;
+let notes = [];
 let sourceName = '';
+let reading = null; // { worker, reject } while a file is being read
 let selected = new Set();
 let zone = 'log';
 // Palette slot of each selected series: given when it is selected (the lowest free one), kept while it
@@ -29,19 +31,40 @@ function deselect(i) {
   slots.delete(i);
 }
 
-/** Reads a Blob (a File, or a fetched body) in slices; resolves to a Capture or throws a CaptureError. */
-async function readBlob(blob, name) {
-  const reader = new CaptureReader({ size: blob.size });
-  try {
-    for (let at = 0; at < blob.size; at += SLICE) {
-      const chunk = new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer());
-      reader.push(chunk);
-      $('chart-status').textContent = `Reading ${name}: ${Math.round((100 * Math.min(at + SLICE, blob.size)) / blob.size)} %`;
-    }
-    return reader.finish();
-  } finally {
-    reader.free();
-  }
+/** Reads a Blob (a File, or a fetched body) in the worker; resolves to { capture, notes }, rejects with
+ *  the reader's error (as data) or a cancellation. */
+function readBlob(blob, name) {
+  reading?.worker.terminate();
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../capture-worker.js', import.meta.url), { type: 'module' });
+    const done = () => {
+      worker.terminate();
+      reading = null;
+      $('chart-progress').hidden = true;
+      $('chart-cancel').hidden = true;
+    };
+    reading = { worker, reject: (e) => { done(); reject(e); } };
+    $('chart-progress').value = 0;
+    $('chart-progress').hidden = false;
+    $('chart-cancel').hidden = false;
+    $('chart-status').textContent = `Reading ${name}`;
+    worker.onmessage = ({ data }) => {
+      if (data.progress !== undefined) {
+        $('chart-progress').value = data.progress;
+        $('chart-status').textContent = `Reading ${name}: ${Math.round(100 * data.progress)} %`;
+        return;
+      }
+      done();
+      if (data.error) reject(data.error);
+      else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
+    };
+    worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
+    worker.postMessage({ blob });
+  });
+}
+
+function cancel() {
+  reading?.reject(new Error('Reading cancelled; the capture that was open stays open.'));
 }
 
 function describeError(err) {
@@ -60,7 +83,8 @@ export async function open(blob, name) {
   try {
     const next = await readBlob(blob, name);
     capture?.free();
-    capture = next;
+    capture = next.capture;
+    notes = next.notes;
     sourceName = name;
     selected = new Set();
     slots.clear();
@@ -82,7 +106,7 @@ function showCapture() {
   $('chart-status').textContent =
     `${sourceName}: ${capture.format}, ${capture.encoding}, ${capture.sampleCount} samples, ${capture.seriesCount} series` +
     (tz ? `, time zone ${tz.name || 'unnamed'} (bias ${tz.biasMinutes} min)` : ', no time zone (times are UTC)');
-  $('chart-notes').replaceChildren(...capture.notes().map((n) => el('li', n.line ? `line ${n.line}: ${n.message}` : n.message)));
+  $('chart-notes').replaceChildren(...notes.map((n) => el('li', n.line ? `line ${n.line}: ${n.message}` : n.message)));
   listSeries();
   draw();
   showStats();
@@ -160,6 +184,7 @@ export function mountChart() {
     if (file) open(file, file.name);
   });
   $('zone').addEventListener('change', (e) => { zone = e.target.value; draw(); });
+  $('chart-cancel').addEventListener('click', cancel);
   new ResizeObserver(() => draw()).observe($('chart'));
   dark.addEventListener('change', draw);
 }

@@ -6,6 +6,7 @@ use crate::capture::{open_capture as open, write_csv, Capture, CaptureError, Cap
 use js_sys::{Float64Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// A `CaptureError`: an Error with `code`, and `line`/`column` or `offset` where the input was wrong.
 pub fn capture_error(e: CaptureError) -> JsValue {
@@ -117,6 +118,83 @@ impl JsCapture {
     /// What the reader noted: `{ code, message, line? }` (a last line cut short, no time zone, ...).
     pub fn notes(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.notes)
+    }
+
+    /// The capture as plain parts, its columns as Float64Arrays (a Worker can transfer them to the page
+    /// without copying): `{ format, encoding, timeZone, notes, timestamps, series: [{ path, counterType,
+    /// values, reference }] }`. `Capture.fromParts` makes a Capture of them again.
+    #[wasm_bindgen(js_name = toParts)]
+    pub fn to_parts(&self) -> Result<JsValue, JsValue> {
+        let c = &self.inner;
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: &JsValue| Reflect::set(&o, &k.into(), v).map(|_| ());
+        set("format", &c.format.into())?;
+        set("encoding", &c.encoding.into())?;
+        set("timeZone", &to_js(&c.time_zone)?)?;
+        set("notes", &to_js(&c.notes)?)?;
+        set("timestamps", &Float64Array::from(&c.timestamps[..]).into())?;
+        let series = js_sys::Array::new();
+        for s in &c.series {
+            let e = js_sys::Object::new();
+            Reflect::set(&e, &"path".into(), &s.path.as_str().into())?;
+            Reflect::set(&e, &"counterType".into(), &s.counter_type.map_or(JsValue::NULL, |t| t.into()))?;
+            Reflect::set(&e, &"values".into(), &Float64Array::from(&s.values[..]).into())?;
+            Reflect::set(&e, &"reference".into(), &s.reference.as_deref().map_or(JsValue::NULL, |r| Float64Array::from(r).into()))?;
+            series.push(&e);
+        }
+        set("series", &series.into())?;
+        Ok(o.into())
+    }
+
+    /// A Capture from the parts `toParts` gives (checked: every column as long as the timestamps).
+    #[wasm_bindgen(js_name = fromParts)]
+    pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
+        let bad = |m: &str| named_error("CaptureError", "invalid-argument", &format!("Capture.fromParts: {m}"), Some("parts"));
+        let column = |v: JsValue, what: &str| v.dyn_into::<Float64Array>().map(|a| a.to_vec()).map_err(|_| bad(&format!("{what} must be a Float64Array")));
+        let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
+        let known = |s: String| -> &'static str {
+            ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "UTF-8", "UTF-16LE", "UTF-16BE"]
+                .into_iter().find(|k| *k == s)
+                .or_else(|| encoding_rs::Encoding::for_label(s.as_bytes()).map(|e| e.name()))
+                .unwrap_or("unknown")
+        };
+        let mut series = Vec::new();
+        let list = get(&parts, "series").dyn_into::<js_sys::Array>().map_err(|_| bad("series must be an array"))?;
+        for (i, s) in list.iter().enumerate() {
+            let path = get(&s, "path").as_string().ok_or_else(|| bad(&format!("series[{i}].path must be a string")))?;
+            let values = column(get(&s, "values"), &format!("series[{i}].values"))?;
+            let reference = match get(&s, "reference") {
+                r if r.is_null() || r.is_undefined() => None,
+                r => Some(column(r, &format!("series[{i}].reference"))?),
+            };
+            if values.len() != timestamps.len() || reference.as_ref().is_some_and(|r| r.len() != timestamps.len()) {
+                return Err(bad(&format!("series[{i}] has {} values for {} timestamps", values.len(), timestamps.len())));
+            }
+            series.push(crate::capture::Series {
+                parsed: crate::capture::path::parse(&path).unwrap_or_default(),
+                path,
+                counter_type: get(&s, "counterType").as_f64().map(|t| t as u32),
+                values,
+                reference,
+            });
+        }
+        let time_zone = match get(&parts, "timeZone") {
+            z if z.is_object() => Some(crate::capture::TimeZone {
+                name: get(&z, "name").as_string().unwrap_or_default(),
+                bias_minutes: get(&z, "biasMinutes").as_f64().map_or(0, |b| b.clamp(-1440.0, 1440.0) as i32),
+            }),
+            _ => None,
+        };
+        Ok(JsCapture {
+            inner: Capture {
+                format: known(get(&parts, "format").as_string().unwrap_or_default()),
+                encoding: known(get(&parts, "encoding").as_string().unwrap_or_default()),
+                time_zone,
+                timestamps,
+                series,
+                notes: Vec::new(),
+            },
+        })
     }
 }
 

@@ -1,0 +1,28 @@
+// Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
+// reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
+// not copied. The page cancels by terminating this worker.
+import init, { CaptureReader } from './js/browser.js';
+
+const ready = init();
+const SLICE = 4 << 20;
+
+onmessage = async ({ data: { blob } }) => {
+  await ready;
+  const reader = new CaptureReader({ size: blob.size });
+  try {
+    for (let at = 0; at < blob.size; at += SLICE) {
+      reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
+      postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
+    }
+    const capture = reader.finish();
+    const parts = capture.toParts();
+    capture.free();
+    const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => (s.reference ? [s.values.buffer, s.reference.buffer] : [s.values.buffer]))];
+    postMessage({ parts }, transfer);
+  } catch (e) {
+    // Errors do not cross to the page with their own fields: send them as plain data.
+    postMessage({ error: { name: e.name, message: e.message, code: e.code, line: e.line, column: e.column, offset: e.offset } });
+  } finally {
+    reader.free();
+  }
+};
