@@ -1,0 +1,38 @@
+// Type-checks the hand-written contract (js/index.d.ts) the way a TypeScript user meets it: imported by the
+// package's name, strict mode. Compiled (not run) by tests/node/types.test.mjs.
+import init, {
+  counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
+  validateRegistration, openCapture, CaptureReader, Capture, renderChart, renderSeriesChart,
+  type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
+} from 'counterlens';
+
+export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Promise<number> {
+  await init();
+  const all: CounterTypeInfo[] = counterTypes();
+  const t = describeCounterType('Timer100NsInverse');
+  const name: string | null = t.name;
+  const r: CookResult = cook(t.value, { value: 1n, second: '10' }, { value: 2, second: 20n }, { cap100: false, scale: null });
+  const status: CookStatus = r.status;
+  const v: number | null = r.value;
+  const e = explain('PERF_COUNTER_COUNTER', null, { value: 1, second: 1, frequency: 1 });
+  const text: string = formatValue(e.result.value ?? NaN, 'PERF_COUNTER_COUNTER', 0x10n);
+  const series: Float64Array = cookSeries(0x10410400, { value: new BigUint64Array(2), second: new BigUint64Array(2), frequency: 10n });
+  const st = seriesStats(series, 0, 2);
+  const report: ValidationReport = validateRegistration('<x/>', { format: 'manifest' });
+  const firstLine: number | undefined = report.diagnostics[0]?.line;
+  const capture: Capture = openCapture(bytes, { encoding: 'windows-1252' });
+  const info: SeriesInfo[] = capture.series();
+  const reader = new CaptureReader({ size: bytes.length });
+  const pushed: number = reader.push(bytes).bytes;
+  const again = Capture.fromParts(reader.finish().toParts());
+  const layout: ChartLayout = renderChart(canvas, again, [0], { offsetMinutes: -(capture.timeZone?.biasMinutes ?? 0), colors: [0] });
+  renderSeriesChart(canvas, capture.timestamps(), [{ label: 'x', values: capture.values(0) }]);
+  const names: string[] = statusNames();
+  return all.length + (name?.length ?? 0) + status.length + (v ?? 0) + text.length + st.count + (firstLine ?? 0) + info.length
+    + pushed + layout.plotWidth + names.length + capture.stats(0, 0).p95;
+}
+
+// @ts-expect-error: the contract says a type is a number or a string
+describeCounterType({});
+// @ts-expect-error: a raw sample needs its value
+cook('PERF_COUNTER_RAWCOUNT', null, { second: 1 });
