@@ -243,3 +243,15 @@ fn limits_are_clear_errors() {
     let e = endless.chunks(1 << 20).find_map(|c| r.push(c).err()).expect("refused while pushing");
     assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
 }
+
+#[test]
+fn a_carried_line_completed_by_the_next_chunk_is_held_to_the_line_limit() {
+    use counterlens::capture::limits::MAX_LINE;
+    // A line grown to just under the limit in one chunk, then finished (past the limit) by the next.
+    let head = b"\"(PDH-CSV 4.0)\",\"\\\\H\\O\\C\"\r\n\"".to_vec();
+    let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+    r.push(&head).unwrap();
+    r.push(&vec![b'1'; MAX_LINE - 10]).unwrap();
+    let e = r.push(&[b'1'; 100].iter().copied().chain(*b"\"\r\n").collect::<Vec<u8>>()).unwrap_err();
+    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+}

@@ -19,7 +19,11 @@ enum Parser {
 }
 
 impl Parser {
+    /// Every line passes here, whichever way it was assembled, so the line limit is checked here once.
     fn line(&mut self, line: &str, n: u32, last: bool) -> Result<(), CaptureError> {
+        if line.len() > MAX_LINE {
+            return Err(too_long(n));
+        }
         match self {
             Parser::Csv(p) if !p.has_header() => p.header(line, n),
             Parser::Csv(p) => p.row(line, n, last),
@@ -65,9 +69,6 @@ impl Reading {
         let mut start = 0;
         while let Some(k) = memchr::memchr(b'\n', &text.as_bytes()[start..]) {
             *line += 1;
-            if k > MAX_LINE {
-                return Err(too_long(*line));
-            }
             parser.line(&text[start..start + k], *line, false)?;
             start += k + 1;
         }
@@ -97,7 +98,7 @@ impl Reading {
         // UTF-8: finish the carried line with the chunk's first line end, then read the chunk in place.
         let mut rest = chunk;
         if !self.carry.is_empty() {
-            match chunk.iter().position(|&b| b == b'\n') {
+            match memchr::memchr(b'\n', chunk) {
                 None => {
                     if self.carry.len() + chunk.len() > MAX_LINE {
                         return Err(too_long(self.line + 1));
@@ -114,7 +115,7 @@ impl Reading {
                 }
             }
         }
-        let end = rest.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+        let end = memchr::memrchr(b'\n', rest).map_or(0, |k| k + 1);
         let text = utf8(&rest[..end], self.line + 1)?;
         Self::lines(&mut self.parser, &mut self.line, text)?;
         if rest.len() - end > MAX_LINE {
