@@ -170,18 +170,14 @@ const COUNTER_KEYS: &[&str] = &["counterId", "type", "attrib", "detailLevel", "d
     "perfFreqId", "multiId", "aggregateFunc", "reserved", "name", "description"];
 
 impl Reader<'_> {
-    fn pos(&self, offset: usize) -> Pos {
-        Pos::at(offset)
-    }
-
     fn error(&mut self, code: &'static str, offset: usize, message: String) {
-        let pos = self.pos(offset);
+        let pos = Pos::at(offset);
         self.diags.push(Diagnostic::new(code, Severity::Error, pos, message, SRC));
     }
 
     /// An unreadable value of the key `name`: an error on that struct field.
     fn value_error(&mut self, offset: usize, name: &str, message: String) {
-        let mut d = Diagnostic::new("invalid-value", Severity::Error, self.pos(offset), message, SRC);
+        let mut d = Diagnostic::new("invalid-value", Severity::Error, Pos::at(offset), message, SRC);
         if let Some(f) = field_of(name) {
             d = d.field(f);
         }
@@ -202,7 +198,7 @@ impl Reader<'_> {
         for p in &o.properties {
             let name = p.name.as_str();
             if !known.iter().any(|k| k.eq_ignore_ascii_case(name)) {
-                let pos = self.pos(shift(p.range.start));
+                let pos = Pos::at(shift(p.range.start));
                 self.diags.push(Diagnostic::new("unknown-field", Severity::Warning, pos,
                     format!("{owner} has no field {name:?}: it is ignored (a typo?)"), SRC));
             }
@@ -262,17 +258,17 @@ impl Reader<'_> {
 
     fn set(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> CounterSet {
         self.unknown_keys(o, SET_KEYS, shift, "a counter set");
-        let start = self.pos(shift(o.range.start));
+        let start = Pos::at(shift(o.range.start));
         let mut set = CounterSet { spans: Spans { start, fields: vec![] }, ..Default::default() };
         let mut fields = Vec::new();
-        let field_pos = |r: &Self, fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, r.pos(shift(range(v).0))));
+        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, Pos::at(shift(range(v).0))));
         let missing = |r: &mut Self, name: &str, f: Field| {
             r.diags.push(Diagnostic::new("missing-field", Severity::Error, start,
                 format!("the counter set has no {name}"), SRC).field(f));
         };
         match key(o, "counterSetGuid") {
             Some(v) => {
-                field_pos(self, &mut fields, Field::CounterSetGuid, v);
+                field_pos(&mut fields, Field::CounterSetGuid, v);
                 if let Some(s) = self.string(v, "counterSetGuid", shift) {
                     match Guid::parse(&s) {
                         Some(g) => set.guid = Some(g),
@@ -291,7 +287,7 @@ impl Reader<'_> {
         ] {
             match key(o, name) {
                 Some(v) => {
-                    field_pos(self, &mut fields, f, v);
+                    field_pos(&mut fields, f, v);
                     let n = self.uint(v, name, u32::MAX as u64, shift).map(|n| n as u32);
                     match f {
                         Field::CounterSetType => set.counter_set_type = n.unwrap_or(0),
@@ -333,21 +329,21 @@ impl Reader<'_> {
 
     fn counter(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> Counter {
         self.unknown_keys(o, COUNTER_KEYS, shift, "a counter");
-        let start = self.pos(shift(o.range.start));
+        let start = Pos::at(shift(o.range.start));
         let first_diag = self.diags.len();
         let mut c = Counter { detail_level: 100, spans: Spans { start, fields: vec![] }, ..Default::default() };
         let mut fields = Vec::new();
-        let seen = |r: &Self, fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, r.pos(shift(range(v).0))));
+        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, Pos::at(shift(range(v).0))));
         match key(o, "counterId") {
             Some(v) => {
-                seen(self, &mut fields, Field::CounterId, v);
+                seen(&mut fields, Field::CounterId, v);
                 c.counter_id = self.uint(v, "counterId", u32::MAX as u64, shift).unwrap_or(0) as u32;
             }
             None => self.diags.push(Diagnostic::new("missing-field", Severity::Error, start, "the counter has no counterId".into(), SRC).field(Field::CounterId)),
         }
         match key(o, "type") {
             Some(v) => {
-                seen(self, &mut fields, Field::Type, v);
+                seen(&mut fields, Field::Type, v);
                 c.ty = match v {
                     Value::StringLit(s) => match parse_type(&s.value) {
                         Ok(t) => t.value,
@@ -363,7 +359,7 @@ impl Reader<'_> {
         }
         for (name, f) in [("attrib", Field::Attrib), ("detailLevel", Field::DetailLevel), ("aggregateFunc", Field::AggregateFunc), ("reserved", Field::Reserved)] {
             if let Some(v) = key(o, name) {
-                seen(self, &mut fields, f, v);
+                seen(&mut fields, f, v);
                 let max = if f == Field::Attrib { u64::MAX } else { u32::MAX as u64 };
                 let n = self.uint(v, name, max, shift);
                 match f {
@@ -375,12 +371,12 @@ impl Reader<'_> {
             }
         }
         if let Some(v) = key(o, "defaultScale") {
-            seen(self, &mut fields, Field::DefaultScale, v);
+            seen(&mut fields, Field::DefaultScale, v);
             c.default_scale = self.int(v, "defaultScale", shift).map_or(0, |i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
         }
         for (name, f) in [("baseCounterId", Field::BaseCounterId), ("perfTimeId", Field::PerfTimeId), ("perfFreqId", Field::PerfFreqId), ("multiId", Field::MultiId)] {
             let Some(v) = key(o, name) else { continue };
-            seen(self, &mut fields, f, v);
+            seen(&mut fields, f, v);
             let id = match v {
                 Value::NullKeyword(_) => None,
                 other => self.uint(other, name, u32::MAX as u64, shift).map(|n| n as u32).filter(|&n| n != NO_COUNTER),

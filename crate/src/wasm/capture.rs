@@ -152,12 +152,9 @@ impl JsCapture {
         let bad = |m: &str| named_error("CaptureError", "invalid-argument", &format!("Capture.fromParts: {m}"), Some("parts"));
         let column = |v: JsValue, what: &str| v.dyn_into::<Float64Array>().map(|a| a.to_vec()).map_err(|_| bad(&format!("{what} must be a Float64Array")));
         let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
-        let known = |s: String| -> &'static str {
-            ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "UTF-8", "UTF-16LE", "UTF-16BE"]
-                .into_iter().find(|k| *k == s)
-                .or_else(|| encoding_rs::Encoding::for_label(s.as_bytes()).map(|e| e.name()))
-                .unwrap_or("unknown")
-        };
+        let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
+        let format = ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json"].into_iter().find(|f| *f == text("format")).unwrap_or("unknown");
+        let encoding = encoding_rs::Encoding::for_label(text("encoding").as_bytes()).map_or("unknown", |e| e.name());
         let mut series = Vec::new();
         let list = get(&parts, "series").dyn_into::<js_sys::Array>().map_err(|_| bad("series must be an array"))?;
         for (i, s) in list.iter().enumerate() {
@@ -187,8 +184,8 @@ impl JsCapture {
         };
         Ok(JsCapture {
             inner: Capture {
-                format: known(get(&parts, "format").as_string().unwrap_or_default()),
-                encoding: known(get(&parts, "encoding").as_string().unwrap_or_default()),
+                format,
+                encoding,
                 time_zone,
                 timestamps,
                 series,
