@@ -166,7 +166,7 @@ export function validateRegistration(input: Uint8Array | string | object,
 export interface OpenOptions {
   /** Display name of the input (a file name); never used to guess the format. */
   name?: string;
-  /** "pdh-csv" or "pdh-tsv" instead of sniffing the bytes. */
+  /** "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json" or "blg" instead of sniffing the bytes. */
   format?: string;
   /** An encoding label ("utf-8", "utf-16le", "windows-1251", ...) instead of detection. */
   encoding?: string;
@@ -186,6 +186,9 @@ export interface SeriesInfo {
   instance?: string;
   counter: string;
   counterType?: number;
+  /** The counter's DefaultScale where the file gives it (.blg): Perfmon's graph shows value x 10^scale;
+   *  values() are unscaled, as relog writes them. */
+  defaultScale?: number;
 }
 
 export interface CaptureNote { code: string; message: string; line?: number }
@@ -203,8 +206,8 @@ export class CaptureReader {
 }
 
 export class Capture {
-  readonly format: "pdh-csv" | "pdh-tsv" | "get-counter-json" | "counterlens-json" | string;
-  /** The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...). */
+  readonly format: "pdh-csv" | "pdh-tsv" | "get-counter-json" | "counterlens-json" | "blg" | string;
+  /** The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg). */
   readonly encoding: string;
   readonly sampleCount: number;
   readonly seriesCount: number;
@@ -233,7 +236,7 @@ export class Capture {
 export interface CaptureParts {
   format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
   timestamps: Float64Array;
-  series: { path: string; counterType: number | null; values: Float64Array; reference: Float64Array | null }[];
+  series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null }[];
 }
 
 /** Thrown by the capture readers: where the input was wrong and what was expected. */

@@ -4,7 +4,8 @@
 //! Run: `cargo bench -p counterlens --bench cook_series` (or `npm run bench`).
 
 use counterlens::{cook, cook_series, parse_type, CookOptions, Frequency, RawColumns, RawSample};
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
 
 const N: usize = 2_000_000; // per series; five series = 10 M pairs
 

@@ -164,7 +164,7 @@ fn arb_capture() -> impl Strategy<Value = Capture> {
             let timestamps = steps.iter().map(|s| { t += *s as f64; t }).collect();
             let series = columns.into_iter().enumerate().map(|(i, values)| {
                 let path = format!("\\\\HOST\\Object {i}(inst,{i}/x#{i})\\Counter \"{i}\" %/sec");
-                counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, values, reference: None }
+                counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values, reference: None }
             }).collect();
             Capture {
                 format: "pdh-csv",
@@ -206,7 +206,7 @@ fn thousands_of_columns() {
     let series: Vec<counterlens::capture::Series> = (0..cols)
         .map(|i| {
             let path = format!("\\\\HOST\\Process(w3wp#{i})\\% Processor Time");
-            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None }
+            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None }
         })
         .collect();
     let c = Capture { format: "pdh-csv", encoding: "UTF-8", time_zone: None, timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0], series, notes: vec![] };

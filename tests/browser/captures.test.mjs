@@ -35,6 +35,17 @@ test('a relog CSV through the file input: its series, its zone, its notes', asyn
   await page.close();
 });
 
+test('a binary perfmon log (.blg) through the file input: 10 series, its zone, Processor time opens charted', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await openFile(page, 'BasicPerfCounters.blg');
+  assert.equal(await status(page), 'BasicPerfCounters.blg: blg, binary, 601 samples, 10 series, time zone UTC-08:00 (bias 480 min)');
+  const rows = await page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.ok(rows.some((r) => r[0] === '\\\\GEORGIS3\\Processor(_Total)\\% Processor Time'), JSON.stringify(rows));
+  await page.screenshot({ path: artifacts + 'viewer-blg.png' });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
 test('a Get-Counter capture in UTF-16, and a broken file names its line and column', async () => {
   const { page, problems } = await openPage(browser, server.url);
   await openFile(page, 'get-counter-ps51.json');

@@ -111,3 +111,33 @@ test('toParts and Capture.fromParts round trip (what the viewer\'s worker sends)
   assert.throws(() => Capture.fromParts({ ...parts, series: [{ path: 'x', values: [1, 2, 3] }] }), (e) => e.code === 'invalid-argument');
   assert.throws(() => Capture.fromParts(null), (e) => e.code === 'invalid-argument');
 });
+
+test('.blg through the package: sniffed from the bytes, streamed by buffer, relog-style CSV', () => {
+  const bytes = read('BasicPerfCounters.blg');
+  const c = openCapture(bytes);
+  assert.equal(c.format, 'blg');
+  assert.equal(c.encoding, 'binary');
+  assert.deepEqual([c.sampleCount, c.seriesCount], [601, 10]);
+  assert.deepEqual(c.timeZone, { name: 'UTC-08:00', biasMinutes: 480 });
+  // 2013-02-20 02:50:18.844 UTC, the first value's time (Windows PDH, through microsoft/Tx).
+  assert.equal(c.timestamps()[1], Date.UTC(2013, 1, 20, 2, 50, 18, 844));
+  const first = c.series()[0];
+  assert.deepEqual(first, { index: 0, path: '\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read', machine: 'GEORGIS3',
+    object: 'PhysicalDisk', instance: '0 C:', counter: 'Avg. Disk Bytes/Read', counterType: 0x40020500, defaultScale: -2 });
+  let values = 0;
+  for (let i = 0; i < c.seriesCount; i++) values += c.values(i).filter((v) => !Number.isNaN(v)).length;
+  assert.equal(values, 6000);
+  // In 64 KiB buffers' worth of odd slices, as the viewer's Worker reads a File.
+  const r = new CaptureReader({ size: bytes.length });
+  for (let i = 0; i < bytes.length; i += 50_000) r.push(bytes.subarray(i, i + 50_000));
+  const s = r.finish();
+  assert.deepEqual([...s.values(9)], [...c.values(9)]);
+  // toParts carries the scale; fromParts keeps the format.
+  const back = Capture.fromParts(c.toParts());
+  assert.equal(back.format, 'blg');
+  assert.equal(back.series()[0].defaultScale, -2);
+  const csv = openCapture(new TextEncoder().encode(c.toCsv()));
+  assert.deepEqual([...csv.values(5)], [...c.values(5)]);
+  // Cut inside a buffer: an error naming the byte offset and the buffer.
+  assert.throws(() => openCapture(bytes.subarray(0, 70_000)), (e) => e.name === 'CaptureError' && e.code === 'bad-blg' && e.offset === 70_000 && /buffer 1/.test(e.message));
+});

@@ -185,6 +185,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
             parsed: path::parse(&r.path).unwrap_or_default(),
             path: r.path,
             counter_type: r.ty.map(|t| t.value),
+            scale: None,
             values,
             reference: Some(reference),
         }

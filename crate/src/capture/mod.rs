@@ -9,10 +9,12 @@
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
 //! | `raw_json.rs` | the counterlens raw capture (v1): registration + raw samples, cooked through references |
+//! | `blg.rs` | binary perfmon logs (.blg): the ETW container, PDH's definitions and raw samples, cooked |
 //!
 //! The model is columnar: one `Vec<f64>` of timestamps (ms since the epoch, UTC) and one `Vec<f64>` of
 //! cooked values per series, NaN where there is no value. No per-cell objects.
 
+mod blg;
 mod get_counter;
 pub mod path;
 mod pdh_csv;
@@ -43,7 +45,8 @@ use serde::Serialize;
 #[error("{message}")]
 pub struct CaptureError {
     /// Stable: "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "unsupported",
-    /// "bad-encoding", "empty", "too-large".
+    /// "bad-encoding", "empty", "no-rows", "too-large", "bad-json", "bad-raw-capture", "registration-invalid",
+    /// "bad-blg" (a .blg whose layout is broken: the message names the buffer and event offset).
     pub code: &'static str,
     pub message: String,
     pub line: Option<u32>,
@@ -83,6 +86,9 @@ pub struct Series {
     pub path: String,
     pub parsed: CounterPath,
     pub counter_type: Option<u32>,
+    /// The counter's DefaultScale (Perfmon's graph multiplies by 10^scale; values here are unscaled,
+    /// as relog writes them), where the file gives it.
+    pub scale: Option<i32>,
     /// Cooked values aligned with the capture's timestamps; NaN where there is none.
     pub values: Vec<f64>,
     /// For Get-Counter captures: PDH's own CookedValue, beside ours.
@@ -91,9 +97,9 @@ pub struct Series {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Capture {
-    /// "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json".
+    /// "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "blg".
     pub format: &'static str,
-    /// The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...).
+    /// The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg).
     pub encoding: &'static str,
     pub time_zone: Option<TimeZone>,
     pub timestamps: Vec<f64>,
@@ -132,11 +138,6 @@ pub struct OpenOptions {
     pub size_hint: Option<usize>,
 }
 
-/// Recognises a binary perfmon log by its first ETW buffer header (BufferSize 0x10000 at byte 0).
-fn looks_like_blg(b: &[u8]) -> bool {
-    b.len() >= 0x48 && b[..4] == [0, 0, 1, 0]
-}
-
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
 pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
     let options = OpenOptions { size_hint: Some(bytes.len()), ..options.clone() };
@@ -145,18 +146,14 @@ pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, Capt
     reader.finish()
 }
 
-/// What the start of a text says its format is.
-pub(crate) fn sniff(text: &str, bytes: &[u8]) -> Result<Format, CaptureError> {
+/// What the start of a text says its format is (a .blg is recognised from its bytes before this).
+pub(crate) fn sniff(text: &str) -> Result<Format, CaptureError> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if t.starts_with("\"(PDH-CSV") || t.starts_with("(PDH-CSV") {
         return Ok(Format::PdhCsv);
     }
     if t.starts_with("\"(PDH-TSV") || t.starts_with("(PDH-TSV") {
         return Ok(Format::PdhTsv);
-    }
-    if looks_like_blg(bytes) {
-        return Err(CaptureError::at_offset("unsupported", 0,
-            "this is a binary perfmon log (.blg); counterlens cannot read .blg yet: export it with `relog log.blg -f csv -o log.csv`".into()));
     }
     if t.starts_with('{') || t.starts_with('[') {
         if t.contains("\"counterlens-raw-capture\"") {

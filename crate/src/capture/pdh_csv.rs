@@ -327,6 +327,7 @@ impl CsvParser {
                 parsed: path::parse(&p).unwrap_or_default(),
                 path: p,
                 counter_type: None,
+                scale: None,
                 values,
                 reference: None,
             }).collect(),

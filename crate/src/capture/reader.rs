@@ -3,8 +3,10 @@
 //!
 //! The first 64 KiB (or everything, if less) decide the encoding and the format. UTF-8 text is split
 //! into lines in place; other encodings are decoded chunk by chunk first. Only the incomplete last
-//! line of a chunk is carried over to the next.
+//! line of a chunk is carried over to the next. A binary perfmon log (.blg) is recognised from its bytes
+//! before any decoding and handed to its reader, which reads each buffer as it completes.
 
+use super::blg::{looks_like_blg, BlgReader};
 use super::pdh_csv::CsvParser;
 use super::text::{detect, TextDecoder, SNIFF_BYTES};
 use super::limits::{MAX_JSON, MAX_LINE};
@@ -49,6 +51,7 @@ pub struct CaptureReader {
     /// Bytes held until there are enough to detect the encoding and format.
     head: Vec<u8>,
     reading: Option<Reading>,
+    blg: Option<BlgReader>,
     bytes: usize,
 }
 
@@ -169,7 +172,7 @@ impl CaptureReader {
         if let Some(l) = &options.encoding {
             detect(b"", Some(l), true)?; // an unknown label fails now, not at the first chunk
         }
-        Ok(CaptureReader { options: options.clone(), head: Vec::new(), reading: None, bytes: 0 })
+        Ok(CaptureReader { options: options.clone(), head: Vec::new(), reading: None, blg: None, bytes: 0 })
     }
 
     /// Bytes pushed so far.
@@ -179,6 +182,16 @@ impl CaptureReader {
 
     fn start(&mut self, complete: bool) -> Result<(), CaptureError> {
         let head = std::mem::take(&mut self.head);
+        let format = self.options.format.as_deref();
+        if format == Some("blg") || (format.is_none() && looks_like_blg(&head)) {
+            let mut blg = BlgReader::new();
+            if let Some(size) = self.options.size_hint {
+                blg.expect_bytes(size);
+            }
+            blg.push(&head)?;
+            self.blg = Some(blg);
+            return Ok(());
+        }
         let encoding = detect(&head[..head.len().min(SNIFF_BYTES)], self.options.encoding.as_deref(), complete)?;
         // Decode a sample of the start to see the format; the whole head is then read normally.
         let mut sample = String::new();
@@ -189,9 +202,9 @@ impl CaptureReader {
             Some("get-counter-json") => Format::GetCounterJson,
             Some("counterlens-json") => Format::CounterlensJson,
             Some(other) => {
-                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\", \"counterlens-json\")")));
+                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\", \"counterlens-json\", \"blg\")")));
             }
-            None => sniff(&sample, &head)?,
+            None => sniff(&sample)?,
         };
         let mut parser = match format {
             f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
@@ -219,25 +232,38 @@ impl CaptureReader {
     /// Reads a chunk. Errors carry the line and column (or byte offset) of what was wrong.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
         self.bytes += chunk.len();
-        match &mut self.reading {
-            Some(r) => r.push(chunk),
-            None => {
-                self.head.extend_from_slice(chunk);
-                if self.head.len() >= SNIFF_BYTES {
-                    self.start(false)?;
-                }
-                Ok(())
-            }
+        if let Some(b) = &mut self.blg {
+            return b.push(chunk);
+        }
+        if let Some(r) = &mut self.reading {
+            return r.push(chunk);
+        }
+        // Only the first SNIFF_BYTES are held to decide; the rest of the chunk is read in place (a whole
+        // file pushed at once is never copied).
+        let take = SNIFF_BYTES.saturating_sub(self.head.len()).min(chunk.len());
+        self.head.extend_from_slice(&chunk[..take]);
+        if self.head.len() < SNIFF_BYTES {
+            return Ok(());
+        }
+        self.start(false)?;
+        let rest = &chunk[take..];
+        match (&mut self.blg, &mut self.reading) {
+            (Some(b), _) => b.push(rest),
+            (None, Some(r)) => r.push(rest),
+            (None, None) => Ok(()),
         }
     }
 
     /// The capture, once every chunk has been pushed.
     pub fn finish(mut self) -> Result<Capture, CaptureError> {
-        if self.reading.is_none() {
+        if self.reading.is_none() && self.blg.is_none() {
             if self.head.is_empty() {
                 return Err(CaptureError::at_offset("empty", 0, "the input is empty: expected a PDH-CSV or PDH-TSV capture".into()));
             }
             self.start(true)?;
+        }
+        if let Some(b) = self.blg.take() {
+            return b.finish();
         }
         self.reading.take().map_or_else(|| Err(CaptureError::at_offset("empty", 0, "nothing was read".into())), Reading::finish)
     }

@@ -44,6 +44,8 @@ struct SeriesInfo<'a> {
     counter: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     counter_type: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_scale: Option<i32>,
 }
 
 /// A capture read into columns: timestamps (ms since the epoch, UTC) and one value column per series.
@@ -88,6 +90,7 @@ impl JsCapture {
             instance: s.parsed.instance.as_deref(),
             counter: &s.parsed.counter,
             counter_type: s.counter_type,
+            default_scale: s.scale,
         }).collect();
         to_js(&infos)
     }
@@ -138,6 +141,7 @@ impl JsCapture {
             let e = js_sys::Object::new();
             Reflect::set(&e, &"path".into(), &s.path.as_str().into())?;
             Reflect::set(&e, &"counterType".into(), &s.counter_type.map_or(JsValue::NULL, |t| t.into()))?;
+            Reflect::set(&e, &"defaultScale".into(), &s.scale.map_or(JsValue::NULL, |t| t.into()))?;
             Reflect::set(&e, &"values".into(), &Float64Array::from(&s.values[..]).into())?;
             Reflect::set(&e, &"reference".into(), &s.reference.as_deref().map_or(JsValue::NULL, |r| Float64Array::from(r).into()))?;
             series.push(&e);
@@ -153,8 +157,11 @@ impl JsCapture {
         let column = |v: JsValue, what: &str| v.dyn_into::<Float64Array>().map(|a| a.to_vec()).map_err(|_| bad(&format!("{what} must be a Float64Array")));
         let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
         let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
-        let format = ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json"].into_iter().find(|f| *f == text("format")).unwrap_or("unknown");
-        let encoding = encoding_rs::Encoding::for_label(text("encoding").as_bytes()).map_or("unknown", |e| e.name());
+        let format = ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "blg"].into_iter().find(|f| *f == text("format")).unwrap_or("unknown");
+        let encoding = match text("encoding").as_str() {
+            "binary" => "binary",
+            label => encoding_rs::Encoding::for_label(label.as_bytes()).map_or("unknown", |e| e.name()),
+        };
         let mut series = Vec::new();
         let list = get(&parts, "series").dyn_into::<js_sys::Array>().map_err(|_| bad("series must be an array"))?;
         for (i, s) in list.iter().enumerate() {
@@ -171,6 +178,7 @@ impl JsCapture {
                 parsed: crate::capture::path::parse(&path).unwrap_or_default(),
                 path,
                 counter_type: get(&s, "counterType").as_f64().map(|t| t as u32),
+                scale: get(&s, "defaultScale").as_f64().map(|t| t.clamp(-10.0, 10.0) as i32),
                 values,
                 reference,
             });

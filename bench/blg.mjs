@@ -1,0 +1,91 @@
+// Reading a binary perfmon log (.blg) in wasm, beside the PDH-CSV reader on the same data exported as CSV
+// (what a Windows user would get from `relog log.blg -f csv`), in the same run.
+// The log is synthetic but real in layout: PAL_SampleLog.blg's header, name table and definitions, then
+// its 11 samples (whole objects: 1,832 series, 3 fragments each) repeated with time stamps moving on by
+// 60 s per sample, re-packed into 64 KiB ETW buffers, until the file is about 200 MB.
+// Run: node bench/blg.mjs [megabytes]   (after npm run build)
+import { readFileSync } from 'node:fs';
+import { openCapture, CaptureReader } from 'counterlens';
+
+const TARGET = Number(process.argv[2] ?? 200) * 1e6;
+const source = readFileSync(new URL('../tests/vectors/captures/PAL_SampleLog.blg', import.meta.url));
+const BUF = source.readUInt32LE(0);
+
+/** Every event of the source after buffer 0, as { type, time, bytes }. */
+function events(b) {
+  const out = [];
+  for (let base = BUF; base < b.length; base += BUF) {
+    const end = b.readUInt32LE(base + 0x30);
+    for (let at = base + 0x48; at + 0x30 <= base + end;) {
+      const size = b.readUInt16LE(at);
+      out.push({ type: b[at + 4], time: b.readBigUInt64LE(at + 0x10), bytes: b.subarray(at, at + size) });
+      at += (size + 7) & ~7;
+    }
+  }
+  return out;
+}
+
+function synthesise() {
+  const all = events(source);
+  const head = all.filter((e) => e.type === 0x24 || e.type === 0x20);
+  const samples = all.filter((e) => e.type === 0x22);
+  const times = [...new Set(samples.map((e) => e.time))];
+  const step = 600_000_000n; // 60 s in 100 ns
+  const buffers = [source.subarray(0, BUF)];
+  let buf = Buffer.alloc(BUF, 0xff), at = 0x48, seq = 1n;
+  const flush = () => {
+    source.copy(buf, 0, BUF, BUF + 0x48); // a buffer header of the source, then this buffer's own fields
+    buf.writeBigUInt64LE(seq++, 0x18);
+    buf.writeUInt32LE(at, 0x30);
+    buffers.push(buf);
+    buf = Buffer.alloc(BUF, 0xff);
+    at = 0x48;
+  };
+  const put = (e, time) => {
+    const size = (e.bytes.length + 7) & ~7;
+    if (at + size > BUF) flush();
+    e.bytes.copy(buf, at);
+    buf.writeBigUInt64LE(time, at + 0x10);
+    at += size;
+  };
+  head.forEach((e) => put(e, e.time));
+  let total = BUF, round = 0n;
+  while (total < TARGET) {
+    for (const e of samples) put(e, e.time + BigInt(times.length) * round * step);
+    round++;
+    total = (buffers.length + 1) * BUF;
+  }
+  flush();
+  return Buffer.concat(buffers);
+}
+
+function time(name, bytes, fn) {
+  fn(); // warm-up
+  const runs = [];
+  let out;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    out = fn();
+    runs.push(performance.now() - t);
+  }
+  const ms = runs.sort((a, b) => a - b)[1];
+  console.log(`${name.padEnd(52)} ${ms.toFixed(0).padStart(7)} ms ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s ${(bytes / 1e6).toFixed(1).padStart(7)} MB`);
+  return { out, ms };
+}
+
+const blg = synthesise();
+const probe = openCapture(blg);
+const values = probe.sampleCount * probe.seriesCount;
+console.log(`synthetic .blg: ${(blg.length / 1e6).toFixed(1)} MB, ${probe.sampleCount} samples x ${probe.seriesCount} series = ${(values / 1e6).toFixed(1)} M values (${(blg.length / values).toFixed(1)} bytes per value)`);
+const csv = Buffer.from(probe.toCsv());
+console.log(`the same as relog-style CSV: ${(csv.length / 1e6).toFixed(1)} MB (${(csv.length / values).toFixed(1)} bytes per value)`);
+probe.free();
+
+const a = time('counterlens openCapture, .blg (wasm)', blg.length, () => { const c = openCapture(blg); const n = c.seriesCount; c.free(); return n; });
+time('counterlens CaptureReader, .blg in 4 MiB slices (wasm)', blg.length, () => {
+  const r = new CaptureReader({ size: blg.length });
+  for (let i = 0; i < blg.length; i += 4 << 20) r.push(blg.subarray(i, i + (4 << 20)));
+  const c = r.finish(); const n = c.seriesCount; c.free(); return n;
+});
+const b = time('counterlens openCapture, the same data as PDH-CSV (wasm)', csv.length, () => { const c = openCapture(csv); const n = c.seriesCount; c.free(); return n; });
+console.log(`values per second: .blg ${(values / (a.ms / 1000) / 1e6).toFixed(1)} M/s, CSV ${(values / (b.ms / 1000) / 1e6).toFixed(1)} M/s; the .blg reads ${(b.ms / a.ms).toFixed(2)}x as fast`);

@@ -1,0 +1,285 @@
+//! The .blg reader against the two public sample logs (tests/vectors/captures/*.blg, see
+//! tests/vectors/captures/README.md): what Windows PDH reads from them (the microsoft/Tx assertions),
+//! the identities between counters that hold whatever the data, hand-computed values, streaming,
+//! the relog-style CSV, and broken files (truncated, flipped bytes, wrong buffer sizes).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use counterlens::capture::{open_capture, write_csv, Capture, CaptureReader, OpenOptions};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/captures/");
+
+fn bytes(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{DIR}{name}")).unwrap()
+}
+
+fn open(b: &[u8]) -> Capture {
+    open_capture(b, &OpenOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn series<'a>(c: &'a Capture, path: &str) -> &'a [f64] {
+    &c.series.iter().find(|s| s.path == path).unwrap_or_else(|| panic!("no series {path}")).values
+}
+
+fn finite(v: &[f64]) -> usize {
+    v.iter().filter(|x| x.is_finite()).count()
+}
+
+#[test]
+fn basic_reads_what_windows_pdh_reads() {
+    let c = open(&bytes("BasicPerfCounters.blg"));
+    assert_eq!(c.format, "blg");
+    // Tx (through PDH): 601 samples, the first gives no value: 600 per counter, 6000 in all.
+    assert_eq!(c.timestamps.len(), 601);
+    assert_eq!(c.series.len(), 10);
+    assert!(c.series.iter().all(|s| s.values[0].is_nan() && finite(&s.values) == 600), "600 values each");
+    let disk = c.series.iter().filter(|s| s.parsed.object == "PhysicalDisk").map(|s| finite(&s.values)).sum::<usize>();
+    let cpu = c.series.iter().filter(|s| s.parsed.object == "Processor").map(|s| finite(&s.values)).sum::<usize>();
+    assert_eq!((disk, cpu), (3000, 3000));
+    assert_eq!(c.series[0].path, "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read");
+    assert_eq!(c.series[0].counter_type, Some(0x4002_0500)); // PERF_AVERAGE_BULK
+    assert_eq!(c.series[0].scale, Some(-2));
+    // The first value's time: 2013-02-20 02:50:18.844 UTC = day 15756 * 86 400 000 + 10 218 844 ms
+    //   = 1 361 318 400 000 + 10 218 844 = 1 361 328 618 844 (local 18:50:18.844 PST, bias 480).
+    assert_eq!(c.timestamps[1], 1_361_328_618_844.0);
+    let tz = c.time_zone.as_ref().unwrap();
+    assert_eq!((tz.name.as_str(), tz.bias_minutes), ("UTC-08:00", 480));
+    // One sample a second.
+    assert!(c.timestamps.windows(2).all(|w| (w[1] - w[0] - 1000.0).abs() < 50.0));
+    // No trailer: the log was not closed, and the reader says so.
+    assert!(c.notes.iter().any(|n| n.code == "not-closed"));
+}
+
+#[test]
+fn basic_hand_computed_values() {
+    let c = open(&bytes("BasicPerfCounters.blg"));
+    // % Processor Time of _Total at sample 1 (PERF_100NSEC_TIMER_INV): N 1 170 374 257 812 -> 1 170 383 320 312,
+    // D 130 058 022 178 447 225 -> 130 058 022 188 447 585: dN = 9 062 500, dD = 10 000 360,
+    // 100 * (1 - 9 062 500 / 10 000 360) = 9.37826...
+    let total = series(&c, "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time");
+    assert!((total[1] - 100.0 * (1.0 - 9_062_500.0 / 10_000_360.0)).abs() < 1e-12, "{}", total[1]);
+    // Avg. Disk Bytes/Read (AVERAGE_BULK): bytes per read, whole pages and sectors: 4096, 16384, 1024 ...
+    let per_read = series(&c, "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read");
+    let reads: Vec<f64> = per_read.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+    assert_eq!(reads[..3], [4096.0, 16384.0, 4096.0]);
+    assert!(reads.contains(&1024.0));
+    // An idle interval (no reads: dB = 0) shows 0, as Perfmon and relog show it.
+    assert!(per_read.iter().filter(|v| **v == 0.0).count() > 300);
+    // % Processor Time over the log: 1.6 to 53.9 %, mean 11.5 % (blg-format.md section 4).
+    let v: Vec<f64> = total[1..].to_vec();
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    assert!((mean - 11.5).abs() < 0.05, "{mean}");
+    let (lo, hi) = v.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!((lo - 1.6).abs() < 0.05 && (hi - 53.9).abs() < 0.05, "{lo} {hi}");
+}
+
+#[test]
+fn basic_total_is_the_mean_of_the_four_cpus() {
+    let c = open(&bytes("BasicPerfCounters.blg"));
+    let cpu: Vec<&[f64]> = (0..4).map(|i| series(&c, &format!("\\\\GEORGIS3\\Processor({i})\\% Processor Time"))).collect();
+    let total = series(&c, "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time");
+    let mut clamped = 0;
+    for k in 1..601 {
+        let mean = cpu.iter().map(|s| s[k]).sum::<f64>() / 4.0;
+        if cpu.iter().any(|s| s[k] == 0.0) {
+            // One CPU read -1.5625 % (one 15.625 ms clock tick of jitter in a 1 s interval), which cap100
+            // shows as 0, as PDH does: the mean is then one tick / 4 = 0.390625 points above _Total.
+            clamped += 1;
+            assert!((mean - total[k] - 1.5625 / 4.0).abs() < 0.01, "sample {k}: {mean} vs {}", total[k]);
+        } else {
+            // Each CPU's counter is read at its own instant: the mean and _Total differ by up to 5.1e-6 points.
+            assert!((mean - total[k]).abs() < 1e-5, "sample {k}: {mean} vs {}", total[k]);
+        }
+    }
+    assert_eq!(clamped, 1);
+}
+
+#[test]
+fn basic_queue_length_is_read_plus_write() {
+    let c = open(&bytes("BasicPerfCounters.blg"));
+    let q = |n: &str| series(&c, &format!("\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk {n}Queue Length")).to_vec();
+    let (all, read, write) = (q(""), q("Read "), q("Write "));
+    for k in 1..601 {
+        assert!((all[k] - read[k] - write[k]).abs() <= 1e-12 * all[k].abs().max(1.0), "sample {k}");
+    }
+}
+
+#[test]
+fn pal_reads_every_object_and_instance() {
+    let c = open(&bytes("PAL_SampleLog.blg"));
+    assert_eq!(c.timestamps.len(), 11);
+    // 60 s apart, as logged (the logger's timer drifts by tens of milliseconds).
+    assert!(c.timestamps.windows(2).all(|w| (w[1] - w[0] - 60_000.0).abs() < 100.0), "{:?}", c.timestamps);
+    // The first sample: SystemTime 2007-08-14 15:40:38.659 local, EDT (bias 300 - 60 daylight = 240):
+    // 19:40:38.659 UTC = day 13739 * 86 400 000 + 70 838 659 = 1 187 049 600 000 + 70 838 659.
+    assert_eq!(c.timestamps[0], 1_187_120_438_659.0);
+    assert_eq!(c.time_zone.as_ref().map(|z| z.bias_minutes), Some(240));
+    let mut objects: Vec<&str> = c.series.iter().map(|s| s.parsed.object.as_str()).collect();
+    objects.dedup();
+    assert_eq!(objects, ["LogicalDisk", "TCPv4", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System"]);
+    // 51 process instances in the first sample, duplicates numbered as PDH numbers them.
+    let first: std::collections::BTreeSet<&str> = c.series.iter()
+        .filter(|s| s.parsed.object == "Process" && s.values[0].is_finite())
+        .filter_map(|s| s.parsed.instance.as_deref()).collect();
+    assert_eq!(first.len(), 51);
+    assert!(first.contains("svchost#12") && first.contains("csrss#1") && first.contains("_Total"));
+    // Counter names come from the log's own name table; bases are not series.
+    assert!(c.series.iter().any(|s| s.path == "\\\\ZACH-PC\\LogicalDisk(C:)\\% Free Space"));
+    assert!(!c.series.iter().any(|s| s.counter_type.is_some_and(|t| t & 0x000F_0C00 == 0x0003_0400)));
+    // The trailer counts the 11 samples: no note about it.
+    assert!(!c.notes.iter().any(|n| n.code == "not-closed" || n.code == "sample-count"), "{:?}", c.notes);
+    let avail = series(&c, "\\\\ZACH-PC\\Memory\\Available Bytes");
+    // 84 to 223 MB (decimal): 83 587 072 to 222 715 904 bytes.
+    assert!(avail.iter().all(|v| (83.5e6..223e6).contains(v)), "{avail:?}");
+    // System Up Time (ELAPSED_TIME, object time in 100 ns): about 2002 s at the first sample, growing
+    // with the clock: one minute later it reads one minute more.
+    let up = series(&c, "\\\\ZACH-PC\\System\\System Up Time");
+    assert!((up[0] - 2002.16).abs() < 0.01 && ((up[1] - up[0]) - (c.timestamps[1] - c.timestamps[0]) / 1000.0).abs() < 0.01, "{up:?}");
+}
+
+#[test]
+fn pal_user_plus_privileged_is_processor_time() {
+    let c = open(&bytes("PAL_SampleLog.blg"));
+    let p = |n: &str| series(&c, &format!("\\\\ZACH-PC\\Processor(_Total)\\% {n} Time")).to_vec();
+    let (all, user, privileged) = (p("Processor"), p("User"), p("Privileged"));
+    // 82.1, 86.9, 48.3 ... (blg-format.md section 4)
+    assert!((all[1] - 82.148).abs() < 0.001 && (all[2] - 86.898).abs() < 0.001 && (all[3] - 48.307).abs() < 0.001, "{all:?}");
+    for k in 1..11 {
+        assert!((user[k] + privileged[k] - all[k]).abs() < 0.05, "sample {k}");
+    }
+}
+
+#[test]
+fn pal_disk_reads_plus_writes_are_transfers() {
+    let c = open(&bytes("PAL_SampleLog.blg"));
+    let d = |n: &str| series(&c, &format!("\\\\ZACH-PC\\PhysicalDisk(_Total)\\Disk {n}/sec")).to_vec();
+    let (t, r, w) = (d("Transfers"), d("Reads"), d("Writes"));
+    for k in 1..11 {
+        assert!((r[k] + w[k] - t[k]).abs() <= 1e-9 * t[k], "sample {k}: {} + {} vs {}", r[k], w[k], t[k]);
+    }
+}
+
+#[test]
+fn streaming_in_any_chunks_gives_the_same_capture() {
+    for name in ["BasicPerfCounters.blg", "PAL_SampleLog.blg"] {
+        let b = bytes(name);
+        let whole = open(&b);
+        for size in [1usize, 7, 4096, 65_535, 65_537, 300_000] {
+            let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+            for chunk in b.chunks(size) {
+                r.push(chunk).unwrap();
+            }
+            let c = r.finish().unwrap();
+            assert_eq!(c.timestamps, whole.timestamps, "{name} in chunks of {size}");
+            assert_eq!(c.series.len(), whole.series.len());
+            for (a, b) in c.series.iter().zip(&whole.series) {
+                assert_eq!(a.path, b.path);
+                assert!(a.values.iter().zip(&b.values).all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
+            }
+        }
+    }
+}
+
+#[test]
+fn relog_style_csv_reads_back() {
+    let c = open(&bytes("BasicPerfCounters.blg"));
+    let csv = write_csv(&c, None);
+    assert!(csv.starts_with("\"(PDH-CSV 4.0) (UTC-08:00)(480)\",\"\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read\""));
+    // The second row is local 02/19/2013 18:50:18.844 (UTC 02:50:18.844 on the 20th, minus 8 h).
+    assert!(csv.lines().nth(2).unwrap().starts_with("\"02/19/2013 18:50:18.844\""));
+    let back = open(csv.as_bytes());
+    assert_eq!(back.timestamps, c.timestamps);
+    for (a, b) in back.series.iter().zip(&c.series) {
+        assert_eq!(a.path, b.path);
+        assert!(a.values.iter().zip(&b.values).all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
+    }
+}
+
+fn error(b: &[u8]) -> counterlens::capture::CaptureError {
+    match open_capture(b, &OpenOptions::default()) {
+        Ok(c) => panic!("expected an error, read {} series", c.series.len()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_file_cut_inside_a_buffer_is_an_error_naming_the_offset() {
+    let b = bytes("BasicPerfCounters.blg");
+    let e = error(&b[..0x2_1234]);
+    assert_eq!(e.code, "bad-blg");
+    assert_eq!(e.offset, Some(0x2_1234));
+    assert!(e.message.contains("buffer 2") && e.message.contains("cut short"), "{e}");
+    // Cut at a buffer boundary the log reads like one that was stopped: its samples, and a note.
+    let c = open(&b[..0x3_0000]);
+    assert!(c.timestamps.len() > 100 && c.timestamps.len() < 601);
+}
+
+#[test]
+fn a_record_cut_between_fragments_is_left_out_with_a_note() {
+    // PAL's buffer 3 ends with fragment 1 of the fourth sample, whose fragments 2 and 3 open buffer 4.
+    let b = bytes("PAL_SampleLog.blg");
+    let c = open(&b[..0x4_0000]);
+    assert_eq!(c.timestamps.len(), 3);
+    assert!(c.notes.iter().any(|n| n.code == "cut-short" && n.message.contains("1 of its 3 fragments")), "{:?}", c.notes);
+    // Cut before any sample is complete: nothing to show, and the error says why.
+    let e = error(&b[..0x3_0000]);
+    assert_eq!(e.code, "no-rows");
+}
+
+#[test]
+fn wrong_buffer_sizes_are_errors() {
+    let mut b = bytes("BasicPerfCounters.blg");
+    // Buffer 3 claims 32 KiB where buffer 0 set 64 KiB.
+    b[0x3_0000..0x3_0004].copy_from_slice(&0x8000u32.to_le_bytes());
+    let e = error(&b);
+    assert_eq!((e.code, e.offset), ("bad-blg", Some(0x3_0000)));
+    assert!(e.message.contains("buffer 3") && e.message.contains("65536"), "{e}");
+    // A first buffer size that is no ETW buffer size is refused before anything else.
+    let mut b = bytes("BasicPerfCounters.blg");
+    b[0..4].copy_from_slice(&0x1234u32.to_le_bytes());
+    assert!(open_capture(&b, &OpenOptions::default()).is_err());
+    // Every buffer's end-of-data beyond the buffer.
+    let mut b = bytes("BasicPerfCounters.blg");
+    b[0x1_0030..0x1_0034].copy_from_slice(&0x2_0000u32.to_le_bytes());
+    let e = error(&b);
+    assert!(e.message.contains("buffer 1") && e.message.contains("end of the buffer's data"), "{e}");
+}
+
+#[test]
+fn broken_blocks_name_the_buffer_and_event() {
+    let mut b = bytes("BasicPerfCounters.blg");
+    // The first sample event is at +0x448 of buffer 1; its container "BL" header at payload +0 (+0x490).
+    assert_eq!(&b[0x1_0490..0x1_0492], b"BL");
+    b[0x1_0490] = b'X';
+    let e = error(&b);
+    assert_eq!(e.code, "bad-blg");
+    assert!(e.message.contains("buffer 1, event at +0x448") && e.message.contains("\"BL\""), "{e}");
+    // A definition record whose flags are none of the three known shapes.
+    let mut b = bytes("BasicPerfCounters.blg");
+    b[0x1_009C] = 7;
+    let e = error(&b);
+    assert!(e.message.contains("buffer 1, event at +0x48") && e.message.contains("flags"), "{e}");
+    // An event of another provider: not a perfmon log.
+    let mut b = bytes("BasicPerfCounters.blg");
+    b[0x1_0060] ^= 0xFF;
+    assert_eq!(error(&b).code, "unsupported");
+}
+
+#[test]
+fn flipped_bytes_never_panic() {
+    // The first buffers of both logs (header, name table, definitions, the first samples; a whole log
+    // takes 10-40 ms to read in a debug build), every 61st byte of the first 68 KiB and every 997th byte
+    // after, each set to 0x00, 0xFF and its complement: the reader returns a capture or an error.
+    // cargo-fuzz covers the rest (fuzz/, docs/robustness.md).
+    for (name, keep) in [("BasicPerfCounters.blg", 0x2_0000), ("PAL_SampleLog.blg", 0x4_0000)] {
+        let original = bytes(name)[..keep].to_vec();
+        let positions = (0..0x1_1000).step_by(61).chain((0x1_1000..keep).step_by(997));
+        for at in positions {
+            for value in [0x00, 0xFF, !original[at]] {
+                let mut b = original.clone();
+                b[at] = value;
+                let _ = open_capture(&b, &OpenOptions::default());
+            }
+        }
+    }
+}
