@@ -94,3 +94,42 @@ test('?url= opens a same-origin capture; another origin is refused without a req
   assert.deepEqual(problems.foreign, []);
   await page.close();
 });
+
+test('hostile counter paths (markup, control characters, right-to-left override, a 100 KB name) are plain text', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const scripts = await page.$$eval('script', (s) => s.length);
+  const paths = [
+    '\\\\HOST\\<img src=x onerror=window.pwned=1>(<script>window.pwned=2</script>)\\% Processor Time',
+    '\\\\HOST\\Proc\u0001ess(\u0007bell\u001b[31mred)\\Count\u0000er',
+    '\\\\HOST\\Processor(\u202Eexe.evil)\\% Processor Time',
+    `\\\\HOST\\Big(${'A'.repeat(100_000)})\\Counter`,
+  ];
+  const quote = (s) => `"${s.replace(/"/g, '""')}"`;
+  const csv = [['(PDH-CSV 4.0) (<b>Zone</b>)(0)', ...paths], ['11/22/2026 09:00:00.000', '1', '2', '3', '4'], ['11/22/2026 09:00:01.000', '5', '6', '7', '8']]
+    .map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n';
+  const name = '<img src=y onerror=window.pwned=3>.csv';
+  await page.setInputFiles('#capture-file', { name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name);
+  // Every series selected, so every path is in the tree and in the stats table.
+  await page.$$eval('#series-list details', (d) => d.forEach((x) => { x.open = true; }));
+  await page.evaluate(() => {
+    for (let i = 0, box; i < 10 && (box = document.querySelector('#series-list input[type=checkbox]:not(:checked)')); i++) box.click();
+  });
+  await page.waitForFunction((n) => document.querySelectorAll('#chart-stats tbody tr').length === n, paths.length);
+  // Nothing the file holds became markup or ran.
+  assert.equal(await page.$$eval('img, b', (e) => e.length), 0);
+  assert.equal(await page.$$eval('script', (s) => s.length), scripts);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  // The text is exactly what the file says (control characters, the override and all 100 000 A's).
+  const cells = await page.$$eval('#chart-stats tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(cells.sort(), [...paths].sort());
+  assert.ok((await page.textContent('#chart-status')).includes('time zone <b>Zone</b>'));
+  const labels = await page.$$eval('#series-list label span', (s) => s.map((x) => x.textContent));
+  assert.ok(labels.includes('\u202Eexe.evil \u2014 % Processor Time'), JSON.stringify(labels.map((l) => l.slice(0, 40))));
+  // A 100 KB name wraps inside its box: the page does not grow sideways.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the window`);
+  await page.screenshot({ path: artifacts + 'viewer-hostile-paths.png' });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
