@@ -17,3 +17,4 @@ export {
   Capture,
   renderChart,
 } from '../pkg/counterlens.js';
+export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';

@@ -1,4 +1,18 @@
 // counterlens for browsers and bundlers. Call `await init()` once before any other function: it
 // fetches and compiles counterlens_bg.wasm next to the module (bundlers resolve it through import.meta.url).
-export { default, initSync } from '../pkg/counterlens.js';
+import wasmInit, { initSync as wasmInitSync, registerErrorClasses } from '../pkg/counterlens.js';
+import { errorClasses } from './errors.js';
+
+/** Loads the wasm module (once); thrown errors are then instances of the package's Error classes. */
+export default async function init(options) {
+  const exports = await wasmInit(options);
+  registerErrorClasses(errorClasses);
+  return exports;
+}
+
+export function initSync(options) {
+  const exports = wasmInitSync(options);
+  registerErrorClasses(errorClasses);
+  return exports;
+}
 export * from './api.js';

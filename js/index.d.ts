@@ -240,10 +240,10 @@ export interface CaptureParts {
 }
 
 /** Thrown by the capture readers: where the input was wrong and what was expected. */
-export interface CaptureError extends Error {
+export class CaptureError extends Error {
   name: "CaptureError";
   /** "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "bad-quote",
-   *  "bad-encoding", "unsupported", "empty", ... */
+   *  "bad-encoding", "bad-blg", "unsupported", "empty", "no-rows", "too-large", ... */
   code: string;
   line?: number; column?: number; offset?: number;
 }
@@ -280,16 +280,16 @@ export function renderSeriesChart(
   view?: ChartView,
 ): ChartLayout;
 
-/** Errors thrown by the calculation functions are Errors with name "CounterTypeError", a stable code
- *  ("invalid-type", "invalid-raw-value", "missing-field", "invalid-option", "invalid-argument",
- *  "column-length") and the field at fault. */
-export interface CounterTypeError extends Error {
+/** Errors thrown by the calculation functions: name "CounterTypeError", a stable code ("invalid-type",
+ *  "invalid-raw-value", "missing-field", "invalid-option", "invalid-argument", "column-length") and the
+ *  field at fault. Every error the package throws is an instance of its class (and of Error). */
+export class CounterTypeError extends Error {
   name: "CounterTypeError";
   code: string;
   field?: string;
 }
 /** Thrown by validateRegistration for an argument of the wrong kind (never for bad registration data). */
-export interface RegistrationError extends Error {
+export class RegistrationError extends Error {
   name: "RegistrationError";
   code: string;
   field?: string;

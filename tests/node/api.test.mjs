@@ -108,3 +108,23 @@ test('index.d.ts declares exactly the functions the package exports', () => {
   const exported = new Set(Object.keys(api));
   assert.deepEqual([...exported].sort(), [...declared].sort());
 });
+
+test('errors are instances of the package classes, with their code and position', () => {
+  const expectations = [
+    [() => api.describeCounterType('PERF_NO_SUCH_TYPE'), api.CounterTypeError, 'invalid-type'],
+    [() => api.validateRegistration(42), api.RegistrationError, undefined],
+    [() => api.openCapture(new TextEncoder().encode('"(PDH-CSV 4.0)","\\\\H\\O\\C"\r\n"11/22/2026 09:00:00.000","x"\r\n')), api.CaptureError, 'bad-number'],
+  ];
+  for (const [fn, Class, code] of expectations) {
+    assert.throws(fn, (e) => {
+      assert.ok(e instanceof Class && e instanceof Error, `${e.name} is a ${Class.name}`);
+      assert.equal(e.name, Class.name);
+      assert.equal(typeof e.code, 'string');
+      if (code) assert.equal(e.code, code);
+      assert.match(e.stack, new RegExp(Class.name));
+      return true;
+    });
+  }
+  // A capture error says where: line 2, column 27 (the quoted time is 25 characters, then a comma).
+  try { expectations[2][0](); } catch (e) { assert.deepEqual([e.line, e.column], [2, 27]); }
+});

@@ -45,12 +45,21 @@ function mutate(bytes) {
   return new Uint8Array(b);
 }
 
+const thrown = new Map();
 function call(name, fn) {
   try {
     fn();
   } catch (e) {
     assert.ok(e instanceof Error, `${name} threw a non-Error: ${String(e)}`);
     assert.ok(!(e instanceof WebAssembly.RuntimeError), `${name} trapped: ${e.message}`);
+    // Every error is one of the package's classes, with a stable code (a TypeError from JS glue for an
+    // argument that is not even the right JS kind, such as a Symbol, is the only other).
+    if (!(e instanceof TypeError)) {
+      assert.ok(e instanceof api.CounterTypeError || e instanceof api.RegistrationError || e instanceof api.CaptureError, `${name}: ${e.name}: ${e.message}`);
+      assert.equal(e.name, e.constructor.name);
+      assert.equal(typeof e.code, 'string', `${name}: ${e.message}`);
+      thrown.set(e.name, (thrown.get(e.name) ?? 0) + 1);
+    }
   }
 }
 
@@ -59,6 +68,8 @@ const seeds = [
   ...['relog-pst.csv', 'relog.tsv', 'utf16le.csv', 'cp1251.csv', 'get-counter-ps51.json', 'get-counter-ps7.json', 'raw-tiny.json']
     .map((f) => readFileSync(new URL(`captures/${f}`, vectors))),
   ...['rich.man', 'rich.json', 'rich.hex'].map((f) => readFileSync(new URL(`registration/${f}`, vectors))),
+  // The header, name table, definitions and first samples of a .blg (two 64 KiB buffers).
+  readFileSync(new URL('captures/BasicPerfCounters.blg', vectors)).subarray(0, 0x20000),
 ];
 
 test('random arguments to every function: returns or an Error, never a trap', () => {
@@ -72,10 +83,13 @@ test('random arguments to every function: returns or an Error, never a trap', ()
     validateRegistration: () => api.validateRegistration(randomValue(), randomValue()),
     openCapture: () => api.openCapture(randomValue(), randomValue()),
     CaptureReader: () => { const r = new api.CaptureReader(randomValue()); r.push(randomValue()); r.finish(); },
+    fromParts: () => api.Capture.fromParts(randomValue()),
   };
   for (let i = 0; i < 3000; i++) {
     for (const [name, fn] of Object.entries(fns)) call(name, fn);
   }
+  // All three families were thrown, and caught as their classes.
+  assert.deepEqual([...thrown.keys()].sort(), ['CaptureError', 'CounterTypeError', 'RegistrationError']);
 });
 
 test('mutated captures and registrations: returns or an Error, never a trap', () => {
@@ -100,4 +114,5 @@ test('the module still computes correctly afterwards', () => {
     { value: 1500, second: 30000000, frequency: 10000000 }), { value: 250, status: 'ok' });
   assert.equal(api.openCapture(seeds[0]).sampleCount, 3);
   assert.equal(api.validateRegistration(seeds[7]).errors, 0);
+  assert.equal(api.openCapture(seeds[10]).format, 'blg');
 });

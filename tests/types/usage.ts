@@ -3,6 +3,7 @@
 import init, {
   counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
   validateRegistration, openCapture, CaptureReader, Capture, renderChart, renderSeriesChart,
+  CaptureError, CounterTypeError, RegistrationError,
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
 } from 'counterlens';
 
@@ -36,3 +37,17 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
 describeCounterType({});
 // @ts-expect-error: a raw sample needs its value
 cook('PERF_COUNTER_RAWCOUNT', null, { second: 1 });
+
+// Errors are classes: narrowing with instanceof gives their fields.
+try {
+  openCapture(new Uint8Array());
+} catch (e) {
+  if (e instanceof CaptureError) {
+    const where: number | undefined = e.offset ?? e.line;
+    const code: string = e.code;
+    void where; void code;
+  } else if (e instanceof CounterTypeError || e instanceof RegistrationError) {
+    const field: string | undefined = e.field;
+    void field;
+  }
+}

@@ -13,9 +13,35 @@ pub fn error(code: &str, message: &str, field: Option<&str>) -> JsValue {
     named_error("CounterTypeError", code, message, field)
 }
 
-/// A JS `Error` of the family `name` (CounterTypeError, RegistrationError) with `code` and `field`.
+thread_local! {
+    /// The package's Error subclasses by name, registered by its JS entry after the module starts
+    /// (`registerErrorClasses`), so thrown errors are `instanceof CaptureError` etc. Without them (the
+    /// bare wasm-bindgen output, as wasm-bindgen-test loads it) errors are plain Errors with the name.
+    static ERROR_CLASSES: std::cell::RefCell<Vec<(String, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Registers the Error subclasses: `{ CounterTypeError, RegistrationError, CaptureError }` (classes
+/// whose prototypes thrown errors take). Called once by js/node.js and js/browser.js.
+#[wasm_bindgen(js_name = registerErrorClasses)]
+pub fn register_error_classes(classes: &JsValue) {
+    let found: Vec<(String, JsValue)> = ["CounterTypeError", "RegistrationError", "CaptureError"].iter().filter_map(|n| {
+        let class = get(classes, n);
+        // A class is a function, which `get` (objects only) would not look into.
+        let proto = if class.is_function() { Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+        proto.is_object().then(|| (n.to_string(), proto))
+    }).collect();
+    ERROR_CLASSES.with(|c| *c.borrow_mut() = found);
+}
+
+/// A JS `Error` of the family `name` (CounterTypeError, RegistrationError, CaptureError) with `code` and
+/// `field`: an instance of the registered subclass of that name.
 pub fn named_error(name: &str, code: &str, message: &str, field: Option<&str>) -> JsValue {
     let e = js_sys::Error::new(message);
+    ERROR_CLASSES.with(|c| {
+        if let Some((_, proto)) = c.borrow().iter().find(|(n, _)| n == name) {
+            js_sys::Object::set_prototype_of(&e, &js_sys::Object::from(proto.clone()));
+        }
+    });
     e.set_name(name);
     let _ = Reflect::set(&e, &"code".into(), &code.into());
     if let Some(f) = field {
