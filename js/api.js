@@ -16,5 +16,6 @@ export {
   CaptureReader,
   Capture,
   renderChart,
+  seriesColor,
 } from '../pkg/counterlens.js';
 export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';

@@ -220,6 +220,12 @@ export class Capture {
   values(index: number): Float64Array;
   /** Get-Counter captures: PDH's own CookedValue; undefined for other formats. */
   reference(index: number): Float64Array | undefined;
+  /** The sample nearest to `ms` (ms since the epoch, UTC; the earlier on a tie); -1 without samples. */
+  sampleAt(ms: number): number;
+  /** One value of series `index` (NaN where none), without copying the column out. */
+  valueAt(index: number, sample: number): number;
+  /** One PDH CookedValue (Get-Counter captures); NaN for other formats. */
+  referenceAt(index: number, sample: number): number;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
@@ -271,6 +277,9 @@ export interface ChartLayout {
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
 export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices: number[], view?: ChartView): ChartLayout;
+
+/** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
+export function seriesColor(slot: number): string;
 
 /** Draws series aligned with `timestamps` (ms since the epoch, UTC) on a canvas, decimated to its pixels. */
 export function renderSeriesChart(

@@ -153,6 +153,22 @@ fn statistics_over_a_time_range() {
     assert!(a.stats(9, None, None).is_none());
 }
 
+#[test]
+fn the_sample_nearest_a_time() {
+    let a = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    // Samples at t0, t0 + 1 s, t0 + 2.5 s: before the first is the first, after the last the last,
+    // halfway between two the earlier (t0 + 500, t0 + 1750), just past halfway the later.
+    let t0 = a.timestamps[0];
+    assert_eq!(a.timestamps[1..], [t0 + 1000.0, t0 + 2500.0]);
+    assert_eq!(a.sample_at(t0 - 5e6), Some(0));
+    assert_eq!(a.sample_at(t0 + 500.0), Some(0));
+    assert_eq!(a.sample_at(t0 + 501.0), Some(1));
+    assert_eq!(a.sample_at(t0 + 1750.0), Some(1));
+    assert_eq!(a.sample_at(t0 + 1751.0), Some(2));
+    assert_eq!(a.sample_at(t0 + 9e9), Some(2));
+    assert_eq!(a.sample_at(f64::NAN), None);
+}
+
 fn arb_capture() -> impl Strategy<Value = Capture> {
     let value = prop_oneof![any::<f64>().prop_filter("finite", |v| v.is_finite()), Just(f64::NAN), (0u32..1000).prop_map(f64::from)];
     (1usize..6, 1usize..20, -720i32..=720, 1_000_000_000_000i64..2_000_000_000_000)

@@ -108,6 +108,20 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// The sample nearest to `ms` (the earlier on a tie); None without samples or for NaN.
+    pub fn sample_at(&self, ms: f64) -> Option<usize> {
+        if self.timestamps.is_empty() || ms.is_nan() {
+            return None;
+        }
+        let k = self.timestamps.partition_point(|&t| t < ms);
+        Some(match k {
+            0 => 0,
+            k if k == self.timestamps.len() => k - 1,
+            k if ms - self.timestamps[k - 1] <= self.timestamps[k] - ms => k - 1,
+            k => k,
+        })
+    }
+
     /// Statistics of series `index` over the samples with `from_ms <= t <= to_ms`.
     pub fn stats(&self, index: usize, from_ms: Option<f64>, to_ms: Option<f64>) -> Option<Stats> {
         let s = self.series.get(index)?;

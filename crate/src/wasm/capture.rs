@@ -103,6 +103,22 @@ impl JsCapture {
     pub fn values(&self, index: usize) -> Result<Float64Array, JsValue> {
         Ok(Float64Array::from(&self.series_at(index)?.values[..]))
     }
+    /// The sample nearest to time `ms` (ms since the epoch, UTC); -1 for a capture without samples. For a
+    /// crosshair: read from the data, not from pixels.
+    #[wasm_bindgen(js_name = sampleAt)]
+    pub fn sample_at(&self, ms: f64) -> f64 {
+        self.inner.sample_at(ms).map_or(-1.0, |k| k as f64)
+    }
+    /// Value of series `index` at sample `sample` (NaN where there is none), without copying the column.
+    #[wasm_bindgen(js_name = valueAt)]
+    pub fn value_at(&self, index: usize, sample: usize) -> Result<f64, JsValue> {
+        Ok(self.series_at(index)?.values.get(sample).copied().unwrap_or(f64::NAN))
+    }
+    /// PDH's own CookedValue of series `index` at `sample` (Get-Counter captures); NaN elsewhere.
+    #[wasm_bindgen(js_name = referenceAt)]
+    pub fn reference_at(&self, index: usize, sample: usize) -> Result<f64, JsValue> {
+        Ok(self.series_at(index)?.reference.as_ref().and_then(|r| r.get(sample).copied()).unwrap_or(f64::NAN))
+    }
     /// Get-Counter captures: PDH's own CookedValue of series `index`; undefined for other formats.
     pub fn reference(&self, index: usize) -> Result<Option<Float64Array>, JsValue> {
         Ok(self.series_at(index)?.reference.as_deref().map(Float64Array::from))

@@ -148,3 +148,11 @@ fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &
     layout.plot_height = css(layout.plot_height);
     to_js(&layout)
 }
+
+/// The CSS colour (`#rrggbb`) of palette slot `slot`, as the chart draws it: for legends and readouts
+/// drawn outside the canvas.
+#[wasm_bindgen(js_name = seriesColor)]
+pub fn series_color(slot: u32) -> String {
+    let c = crate::chart::series_color(slot as usize);
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}

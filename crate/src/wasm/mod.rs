@@ -11,7 +11,7 @@ mod convert;
 mod registration;
 
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
-pub use chart::{render_chart, render_series_chart};
+pub use chart::{render_chart, render_series_chart, series_color};
 pub use registration::validate_registration;
 
 use crate::cook::{CookError, Status};

@@ -1,0 +1,155 @@
+// The chart's interaction in a real browser: drag, wheel, keys and double-click change the time range;
+// the crosshair reads values from the data; the stats follow the visible range and sort; PNG and CSV
+// export (the CSV read back through the file input); the view in the URL hash reopens it; perfmon
+// wildcard filters. Expected values come from the package in Node, on the same file.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { openCapture, formatValue } from 'counterlens';
+import { serve, launch, openPage, artifacts, repo } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const file = repo + 'tests/vectors/captures/BasicPerfCounters.blg';
+const node = openCapture(new Uint8Array(readFileSync(file)));
+const TOTAL = node.series().findIndex((s) => s.path === '\\\\GEORGIS3\\Processor(_Total)\\% Processor Time');
+
+async function openBasic(page) {
+  await page.setInputFiles('#capture-file', file);
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('BasicPerfCounters.blg:'));
+}
+const layout = (page) => page.$eval('#chart', (c) => Object.fromEntries(Object.entries(c.dataset).map(([k, v]) => [k, Number(v)])));
+const statsRows = (page) => page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+
+test('drag zooms to the dragged times, the stats follow, wheel/keys/buttons move, double-click resets', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await openBasic(page);
+  const box = await page.$eval('#chart', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + c.clientLeft, y: r.top + c.clientTop }; });
+  const l = await layout(page);
+  assert.equal(l.x0, node.timestamps()[0]);
+  // Drag across the second quarter of the plot.
+  const [xa, xb] = [l.plotLeft + l.plotWidth * 0.25, l.plotLeft + l.plotWidth * 0.5];
+  const y = l.plotTop + l.plotHeight / 2;
+  await page.mouse.move(box.x + xa, box.y + y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + xb, box.y + y, { steps: 5 });
+  await page.mouse.up();
+  const z = await layout(page);
+  const t = (x) => l.x0 + ((x - l.plotLeft) / l.plotWidth) * (l.x1 - l.x0);
+  // Within a pixel's worth of time of where the drag began and ended.
+  const px = (l.x1 - l.x0) / l.plotWidth;
+  assert.ok(Math.abs(z.x0 - t(xa)) <= px && Math.abs(z.x1 - t(xb)) <= px, `${z.x0}..${z.x1} vs ${t(xa)}..${t(xb)}`);
+  assert.match(await page.textContent('#chart-range'), / to /);
+  // Stats of the visible range: _Total's mean over [x0, x1] as the package computes it.
+  const st = node.stats(TOTAL, z.x0, z.x1);
+  const row = (await statsRows(page)).find((r) => r[0] === '\\\\GEORGIS3\\Processor(_Total)\\% Processor Time');
+  assert.equal(row[2], formatValue(st.mean, 0x21510500));
+  await page.screenshot({ path: artifacts + 'chart-zoomed.png' });
+  // Wheel out around the middle widens the range; the keyboard pans it.
+  await page.mouse.move(box.x + l.plotLeft + l.plotWidth / 2, box.y + y);
+  await page.mouse.wheel(0, 100);
+  const w = await layout(page);
+  assert.ok(w.x1 - w.x0 > z.x1 - z.x0);
+  await page.focus('#chart');
+  await page.keyboard.press('ArrowRight');
+  const k = await layout(page);
+  assert.ok(k.x0 > w.x0 && Math.abs((k.x1 - k.x0) - (w.x1 - w.x0)) < 1, 'panned right by the same width');
+  await page.click('#zoom-in');
+  const b = await layout(page);
+  assert.ok(Math.abs((b.x1 - b.x0) - (k.x1 - k.x0) / 2) < 1, 'the button halves the range');
+  // Shift-drag pans: dragging right by a quarter of the plot moves the range back by a quarter of it.
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + l.plotLeft + l.plotWidth * 0.5, box.y + y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + l.plotLeft + l.plotWidth * 0.75, box.y + y, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  const p = await layout(page);
+  const quarter = (b.x1 - b.x0) / 4;
+  assert.ok(Math.abs((b.x0 - p.x0) - quarter) < quarter * 0.05, `${b.x0 - p.x0} vs ${quarter}`);
+  await page.dblclick('#chart', { position: { x: l.plotLeft + 10, y } });
+  const r = await layout(page);
+  assert.deepEqual([r.x0, r.x1], [l.x0, l.x1]);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('the crosshair shows each selected series at the nearest sample, read from the data', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await openBasic(page);
+  const box = await page.$eval('#chart', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + c.clientLeft, y: r.top + c.clientTop }; });
+  const l = await layout(page);
+  for (const f of [0.1, 0.5, 0.9]) {
+    const x = l.plotLeft + l.plotWidth * f;
+    await page.mouse.move(box.x + x, box.y + l.plotTop + 20);
+    await page.waitForSelector('#chart-readout:not([hidden])');
+    const shown = await page.$$eval('#chart-readout [data-index]', (d) => d.map((e) => [Number(e.dataset.index), Number(e.dataset.value), e.textContent]));
+    const k = node.sampleAt(l.x0 + ((x - l.plotLeft) / l.plotWidth) * (l.x1 - l.x0));
+    assert.equal(shown.length, 5, 'the five Processor series selected on open');
+    for (const [i, v, text] of shown) {
+      assert.ok(Object.is(v, node.valueAt(i, k)), `series ${i} at sample ${k}: ${v} vs ${node.valueAt(i, k)}`);
+      assert.ok(text.endsWith(formatValue(v, 0x21510500)), text);
+    }
+    // The cursor line sits on that sample's time.
+    const cx = await page.$eval('#chart-cursor', (c) => parseFloat(c.style.left) - document.querySelector('#chart').clientLeft);
+    const want = l.plotLeft + ((node.timestamps()[k] - l.x0) / (l.x1 - l.x0)) * l.plotWidth;
+    assert.ok(Math.abs(cx - want) < 0.5, `${cx} vs ${want}`);
+  }
+  await page.screenshot({ path: artifacts + 'chart-crosshair.png' });
+  await page.mouse.move(1, 1);
+  assert.equal(await page.isHidden('#chart-readout'), true);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('stats sort by a column; wildcard filters; PNG and CSV export, the CSV read back', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await openBasic(page);
+  await page.click('#chart-stats th[data-key="max"] button');
+  assert.equal(await page.getAttribute('#chart-stats th[data-key="max"]', 'aria-sort'), 'descending');
+  const maxima = (await statsRows(page)).map((r) => parseFloat(r[3]));
+  assert.deepEqual(maxima, [...maxima].sort((a, b) => b - a));
+  await page.click('#chart-stats th[data-key="max"] button');
+  assert.equal(await page.getAttribute('#chart-stats th[data-key="max"]', 'aria-sort'), 'ascending');
+  // Perfmon wildcards: any machine, any instance; and a path without a machine.
+  await page.fill('#series-filter', '\\\\*\\Processor(*)\\% Processor Time');
+  assert.equal(await page.textContent('#series-count'), '5 of 10 series');
+  await page.fill('#series-filter', '\\PhysicalDisk(*)\\Avg. Disk * Queue Length');
+  assert.equal(await page.textContent('#series-count'), '2 of 10 series');
+  await page.fill('#series-filter', '');
+  // PNG: a real PNG of the canvas.
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  assert.equal(png.suggestedFilename(), 'BasicPerfCounters.png');
+  const bytes = readFileSync(await png.path());
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // CSV of the selected series, read back through the file input: the same five series and values.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const text = readFileSync(await csv.path());
+  await page.setInputFiles('#capture-file', { name: 'exported.csv', mimeType: 'text/csv', buffer: text });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('exported.csv:'));
+  assert.equal(await page.textContent('#chart-status'), 'exported.csv: pdh-csv, UTF-8, 601 samples, 5 series, time zone UTC-08:00 (bias 480 min)');
+  const back = openCapture(new Uint8Array(text));
+  assert.deepEqual(back.series().map((s) => s.path), node.series().filter((s) => s.object === 'Processor').map((s) => s.path));
+  assert.deepEqual([...back.values(4)], [...node.values(TOTAL)]);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('the view lives in the URL hash: a link reopens the same series and range', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const l = await layout(page);
+  await page.evaluate(() => document.querySelector('#zoom-in').click());
+  const z = await layout(page);
+  const hash = new URL(page.url()).hash;
+  assert.match(hash, /^#series=[\d,]+&from=\d+&to=\d+$/);
+  await page.close();
+  const again = await openPage(browser, server.url + hash);
+  await again.page.waitForFunction(() => document.querySelectorAll('#chart-stats tbody tr').length > 0);
+  const r = await layout(again.page);
+  assert.ok(Math.abs(r.x0 - z.x0) < 1 && Math.abs(r.x1 - z.x1) < 1 && r.x1 - r.x0 < l.x1 - l.x0, JSON.stringify([r, z]));
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  assert.deepEqual(again.problems, { console: [], errors: [], foreign: [] });
+  await again.page.close();
+});

@@ -1,0 +1,113 @@
+// Pointer, wheel and keyboard on the chart canvas: drag to zoom a time range, shift-drag to pan, wheel to
+// zoom around the cursor, double-click to reset; arrow keys pan, + and - zoom, 0 resets. Hovering shows a
+// crosshair at the nearest sample, whose values the chart panel reads from the data (not from pixels).
+// Positions come from the layout the last renderChart returned (the plot rectangle and its time range).
+import { $ } from '../dom.js';
+
+/**
+ * @param {object} chart
+ * @param {() => object|null} chart.layout   the last ChartLayout (null before the first draw)
+ * @param {() => [number, number]|null} chart.range  the time range shown, null for the whole capture
+ * @param {(r: [number, number]|null) => void} chart.setRange
+ * @param {(t: number) => {x: number, lines: Node[]}|null} chart.readout  the sample nearest t: its time's
+ *        x in the plot (CSS px from the plot's left) and the lines to show
+ */
+export function mountInteractions(chart) {
+  const canvas = $('chart');
+  const selection = $('chart-selection');
+  const cursor = $('chart-cursor');
+  const readout = $('chart-readout');
+  let drag = null; // { mode: 'zoom' | 'pan', x0, range0 }
+
+  const plot = () => {
+    const l = chart.layout();
+    return l && l.plotWidth > 0 && l.x1 > l.x0 ? l : null;
+  };
+  // The canvas's border offsets its content box (where layout coordinates start) inside .chart-box.
+  const left = () => canvas.offsetLeft + canvas.clientLeft;
+  const top = () => canvas.offsetTop + canvas.clientTop;
+  const timeAt = (l, x) => l.x0 + ((x - l.plotLeft) / l.plotWidth) * (l.x1 - l.x0);
+  const current = (l) => chart.range() ?? [l.x0, l.x1];
+
+  function zoom(factor, centre) {
+    const l = plot();
+    if (!l) return;
+    const [a, b] = current(l);
+    const c = centre ?? (a + b) / 2;
+    chart.setRange([c - (c - a) * factor, c + (b - c) * factor]);
+  }
+  function pan(fraction) {
+    const l = plot();
+    if (!l) return;
+    const [a, b] = current(l);
+    const d = (b - a) * fraction;
+    chart.setRange([a + d, b + d]);
+  }
+
+  canvas.addEventListener('pointerdown', (e) => {
+    const l = plot();
+    if (!l || e.button !== 0) return;
+    canvas.setPointerCapture(e.pointerId);
+    drag = { mode: e.shiftKey ? 'pan' : 'zoom', x0: e.offsetX, range0: current(l) };
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    const l = plot();
+    if (!l) return;
+    if (drag?.mode === 'zoom') {
+      const [x1, x2] = [drag.x0, e.offsetX].map((x) => Math.min(Math.max(x, l.plotLeft), l.plotLeft + l.plotWidth)).sort((p, q) => p - q);
+      Object.assign(selection.style, { left: `${left() + x1}px`, top: `${top() + l.plotTop}px`, width: `${x2 - x1}px`, height: `${l.plotHeight}px` });
+      selection.hidden = false;
+    } else if (drag?.mode === 'pan') {
+      const [a, b] = drag.range0;
+      const dt = ((e.offsetX - drag.x0) / l.plotWidth) * (b - a);
+      chart.setRange([a - dt, b - dt]);
+    }
+    hover(e.offsetX, e.offsetY);
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    const l = plot();
+    const d = drag;
+    drag = null;
+    selection.hidden = true;
+    if (!l || d?.mode !== 'zoom' || Math.abs(e.offsetX - d.x0) < 4) return;
+    const [t1, t2] = [timeAt(l, d.x0), timeAt(l, e.offsetX)].sort((p, q) => p - q);
+    chart.setRange([t1, t2]);
+  });
+  canvas.addEventListener('pointercancel', () => { drag = null; selection.hidden = true; });
+  canvas.addEventListener('dblclick', () => chart.setRange(null));
+  canvas.addEventListener('wheel', (e) => {
+    const l = plot();
+    if (!l) return;
+    e.preventDefault();
+    zoom(e.deltaY > 0 ? 1.25 : 0.8, timeAt(l, e.offsetX));
+  }, { passive: false });
+  canvas.addEventListener('keydown', (e) => {
+    const act = { ArrowLeft: () => pan(-0.1), ArrowRight: () => pan(0.1), '+': () => zoom(0.8), '=': () => zoom(0.8),
+      '-': () => zoom(1.25), 0: () => chart.setRange(null), Home: () => chart.setRange(null) }[e.key];
+    if (act) { e.preventDefault(); act(); }
+  });
+  canvas.addEventListener('pointerleave', () => { cursor.hidden = true; readout.hidden = true; });
+
+  /** The crosshair at the sample nearest the pointer, with every selected series' value there. */
+  function hover(x, y) {
+    const l = plot();
+    if (!l || x < l.plotLeft || x > l.plotLeft + l.plotWidth || y < l.plotTop || y > l.plotTop + l.plotHeight) {
+      cursor.hidden = true;
+      readout.hidden = true;
+      return;
+    }
+    const r = chart.readout(timeAt(l, x));
+    if (!r) return;
+    const cx = l.plotLeft + r.x;
+    Object.assign(cursor.style, { left: `${left() + cx}px`, top: `${top() + l.plotTop}px`, height: `${l.plotHeight}px` });
+    cursor.hidden = false;
+    readout.replaceChildren(...r.lines);
+    readout.hidden = false;
+    // Beside the cursor, on the side with more room.
+    const w = readout.offsetWidth;
+    const onRight = cx + 12 + w <= l.plotLeft + l.plotWidth;
+    Object.assign(readout.style, { left: `${left() + (onRight ? cx + 12 : Math.max(l.plotLeft, cx - 12 - w))}px`, top: `${top() + l.plotTop + 8}px` });
+  }
+
+  return { zoom, pan };
+}
