@@ -19,3 +19,5 @@ export {
   seriesColor,
 } from '../pkg/counterlens.js';
 export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';
+// The viewer (browsers; in Node it throws, having no DOM to build in).
+export { mountViewer } from './viewer/index.js';

@@ -265,6 +265,8 @@ export interface ChartView {
   unit?: string;
   dark?: boolean;
   legend?: boolean;
+  /** The position (in `indices` or `series`) of a series to draw thicker, the others faded. */
+  highlight?: number;
   /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */
   colors?: number[];
 }
@@ -277,6 +279,45 @@ export interface ChartLayout {
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
 export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices: number[], view?: ChartView): ChartLayout;
+
+// ---- The viewer (browser) ------------------------------------------------------------------------
+
+export interface ViewerOptions {
+  /** A capture to open at once: bytes or a Blob (a File). */
+  capture?: Uint8Array | ArrayBuffer | Blob;
+  /** Or a same-origin URL to fetch and open (the viewer sends data nowhere and reads from nowhere else). */
+  url?: string;
+  /** The capture's display name. */
+  name?: string;
+  /** Only the chart, its toolbar and statistics: no file picker, no series tree. */
+  chartOnly?: boolean;
+  /** The series shown on open: words or a perfmon wildcard path ("\\*\Processor(*)\% Processor Time"). */
+  series?: string;
+  /** Keep the selection and range in the URL hash (one viewer per page). */
+  hash?: boolean;
+  /** Give the viewer's parts document ids (#chart, #series-list, ...; one viewer per page). */
+  ids?: boolean;
+  /** Take files dropped anywhere on the page, not only on the element. */
+  dropAnywhere?: boolean;
+  /** Link js/viewer/viewer.css (default true; set false to style it yourself). */
+  stylesheet?: boolean;
+}
+export interface Viewer {
+  /** Settles when the capture given in the options is open (or could not be read: see the status line). */
+  ready: Promise<void>;
+  /** Opens a capture (read in a Web Worker); errors are shown in the viewer's status line. */
+  open(input: Uint8Array | ArrayBuffer | Blob, name?: string): Promise<void>;
+  openUrl(url: string, name?: string): Promise<void>;
+  /** The open capture (owned by the viewer: do not free it). */
+  capture(): Capture | null;
+  /** Shows [fromMs, toMs] (UTC), or the whole capture for null. */
+  setRange(range: [number, number] | null): void;
+  redraw(): void;
+  /** Removes the viewer and frees its capture. */
+  destroy(): void;
+}
+/** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
+export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
 
 /** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
 export function seriesColor(slot: number): string;

@@ -122,3 +122,18 @@ fn a_100_kb_label_is_shortened_from_the_left_in_a_few_measurements() {
     let (svg, _) = render(&ts, &s, &View::default(), (800, 400));
     assert!(has_text(&svg, "\\\\HOST\\Processor(_Total)\\% Processor Time"));
 }
+
+#[test]
+fn a_highlighted_series_is_drawn_thicker_and_last() {
+    let ts = [T0, T0 + 1000.0, T0 + 2000.0];
+    let (a, b) = ([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]);
+    let s = [ChartSeries { label: "a".into(), values: &a, color_index: 0 }, ChartSeries { label: "b".into(), values: &b, color_index: 1 }];
+    let view = View { highlight: Some(0), legend: false, ..View::default() };
+    let (svg, _) = render(&ts, &s, &view, (600, 300));
+    // The series' lines are the last two polylines (the axes' ticks come first).
+    let lines: Vec<&str> = svg.lines().filter(|l| l.contains("<polyline")).collect();
+    let (first, last) = (lines[lines.len() - 2], lines[lines.len() - 1]);
+    // Series 0 (#0072B2) drawn last, 3 px wide; series 1 (#D55E00) before it at opacity 0.3, normal width.
+    assert!(last.contains("stroke=\"#0072B2\"") && last.contains("stroke-width=\"3\"") && last.contains("opacity=\"1\""), "{last}");
+    assert!(first.contains("stroke=\"#D55E00\"") && first.contains("opacity=\"0.3\"") && first.contains("stroke-width=\"2\""), "{first}");
+}

@@ -128,3 +128,7 @@ test('errors are instances of the package classes, with their code and position'
   // A capture error says where: line 2, column 27 (the quoted time is 25 characters, then a comma).
   try { expectations[2][0](); } catch (e) { assert.deepEqual([e.line, e.column], [2, 27]); }
 });
+
+test('mountViewer is exported everywhere and says plainly that it needs a browser', () => {
+  assert.throws(() => api.mountViewer({}), (e) => e instanceof TypeError && /needs a browser page/.test(e.message));
+});

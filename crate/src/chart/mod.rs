@@ -77,11 +77,14 @@ pub struct View {
     pub dark: bool,
     pub pixel_ratio: f64,
     pub legend: bool,
+    /// A series (its position in `series`) to draw thicker, with the others faded: the one a viewer's
+    /// user points at in a list.
+    pub highlight: Option<usize>,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { x_range: None, y_range: None, offset_minutes: 0, unit: String::new(), dark: false, pixel_ratio: 1.0, legend: true }
+        View { x_range: None, y_range: None, offset_minutes: 0, unit: String::new(), dark: false, pixel_ratio: 1.0, legend: true, highlight: None }
     }
 }
 
@@ -285,9 +288,20 @@ pub fn draw<DB: DrawingBackend>(
     mesh.draw().map_err(err)?;
 
     let mut points_drawn = 0;
-    for (s, segments) in series.iter().zip(&decimated) {
+    // The highlighted series is drawn last, over the others.
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    if let Some(h) = view.highlight.filter(|&h| h < series.len()) {
+        order.retain(|&k| k != h);
+        order.push(h);
+    }
+    for k in order {
+        let (s, segments) = (&series[k], &decimated[k]);
         let color = series_color(s.color_index);
-        let style = ShapeStyle::from(&color).stroke_width(px(1.5).max(1));
+        let style = match view.highlight {
+            Some(h) if h == k => ShapeStyle::from(&color).stroke_width(px(3.0).max(2)),
+            Some(h) if h < series.len() => ShapeStyle::from(&color.mix(0.3)).stroke_width(px(1.5).max(1)),
+            _ => ShapeStyle::from(&color).stroke_width(px(1.5).max(1)),
+        };
         for seg in segments {
             points_drawn += seg.len();
             // A lone point between gaps has no line to draw: mark it so it is not lost.

@@ -82,6 +82,7 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
         dark: get(v, "dark").as_bool().unwrap_or(d.dark),
         pixel_ratio,
         legend: get(v, "legend").as_bool().unwrap_or(d.legend),
+        highlight: get(v, "highlight").as_f64().filter(|h| *h >= 0.0).map(|h| h as usize),
     }
 }
 

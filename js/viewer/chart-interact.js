@@ -2,9 +2,10 @@
 // zoom around the cursor, double-click to reset; arrow keys pan, + and - zoom, 0 resets. Hovering shows a
 // crosshair at the nearest sample, whose values the chart panel reads from the data (not from pixels).
 // Positions come from the layout the last renderChart returned (the plot rectangle and its time range).
-import { $ } from '../dom.js';
 
 /**
+ * @param {{canvas: HTMLCanvasElement, selection: HTMLElement, cursor: HTMLElement, readout: HTMLElement}} parts
+ *        the canvas and the overlays over it (positioned in the canvas's offset parent)
  * @param {object} chart
  * @param {() => object|null} chart.layout   the last ChartLayout (null before the first draw)
  * @param {() => [number, number]|null} chart.range  the time range shown, null for the whole capture
@@ -12,11 +13,7 @@ import { $ } from '../dom.js';
  * @param {(t: number) => {x: number, lines: Node[]}|null} chart.readout  the sample nearest t: its time's
  *        x in the plot (CSS px from the plot's left) and the lines to show
  */
-export function mountInteractions(chart) {
-  const canvas = $('chart');
-  const selection = $('chart-selection');
-  const cursor = $('chart-cursor');
-  const readout = $('chart-readout');
+export function mountInteractions({ canvas, selection, cursor, readout }, chart) {
   let drag = null; // { mode: 'zoom' | 'pan', x0, range0 }
 
   const plot = () => {

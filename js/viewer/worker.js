@@ -1,7 +1,7 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker.
-import init, { CaptureReader } from './js/browser.js';
+import init, { CaptureReader } from '../browser.js';
 
 const ready = init();
 const SLICE = 4 << 20;
