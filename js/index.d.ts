@@ -265,6 +265,8 @@ export interface ChartView {
   unit?: string;
   dark?: boolean;
   legend?: boolean;
+  /** renderChart: also draw each series' reference (PDH's CookedValue of a Get-Counter capture), dashed. */
+  references?: boolean;
   /** The position (in `indices` or `series`) of a series to draw thicker, the others faded. */
   highlight?: number;
   /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */

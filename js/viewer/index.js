@@ -80,6 +80,11 @@ function build(root, { chartOnly, ids }) {
     button('pan-left', '\u2190', 'Pan left (Left arrow)'), button('pan-right', '\u2192', 'Pan right (Right arrow)'),
     button('zoom-reset', 'Reset', 'Whole capture (0, or double-click the chart)'), part('chart-range', 'span', null, { class: 'muted' }),
     button('export-png', 'Export PNG'), button('export-csv', 'Export CSV'));
+  // Get-Counter captures carry PDH's own values: drawn dashed beside ours, and where they differ listed.
+  const overlay = part('pdh-overlay-label', 'label');
+  overlay.append(part('pdh-overlay', 'input', null, { type: 'checkbox' }), ' PDH values');
+  overlay.hidden = true;
+  tools.append(overlay);
   const box = el('div', null, { class: 'chart-box' });
   box.append(
     part('chart', 'canvas', null, { tabindex: '0', 'aria-label': 'Time-series chart of the selected series: drag to zoom, shift-drag to pan, wheel to zoom, double-click to reset; arrow keys and + - 0 when focused' }),
@@ -95,7 +100,10 @@ function build(root, { chartOnly, ids }) {
   table.append(el('thead'), el('tbody'));
   table.tHead.append(head);
   const main = el('div', null, { class: 'chart-main' });
-  main.append(tools, box, el('p', 'Statistics of the visible range:', { class: 'muted' }), table);
+  const diffs = part('pdh-diffs', 'details');
+  diffs.append(part('pdh-diffs-summary', 'summary'), part('pdh-diffs-table', 'table', null, { class: 'grid' }));
+  diffs.hidden = true;
+  main.append(tools, box, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
   const layout = el('div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);
@@ -239,9 +247,50 @@ export function mountViewer(element, options = {}) {
       `${sourceName}: ${capture.format}, ${capture.encoding}, ${capture.sampleCount} samples, ${capture.seriesCount} series` +
       (tz ? `, time zone ${tz.name || 'unnamed'} (bias ${tz.biasMinutes} min)` : ', no time zone (times are UTC)');
     $['chart-notes'].replaceChildren(...notes.map((n) => el('li', n.line ? `line ${n.line}: ${n.message}` : n.message)));
+    const hasReference = capture.seriesCount > 0 && capture.reference(0) !== undefined;
+    $['pdh-overlay-label'].hidden = !hasReference;
+    if (!hasReference) $['pdh-overlay'].checked = false;
     listSeries();
     draw();
     showStats();
+  }
+
+  /** Where counterlens' values and PDH's own (Get-Counter's CookedValue) differ, for the selected series
+   *  in the visible range: both have a value and they differ by more than 1e-9 relative. */
+  function showDifferences() {
+    const on = $['pdh-overlay'].checked && capture;
+    $['pdh-diffs'].hidden = !on;
+    if (!on) return;
+    const info = capture.series();
+    const rows = [];
+    let count = 0;
+    const [from, to] = range ?? [-Infinity, Infinity];
+    for (const i of [...selected].sort((a, b) => a - b)) {
+      const ours = capture.values(i), pdh = capture.reference(i);
+      if (!pdh) continue;
+      for (let k = 0; k < ours.length; k++) {
+        const [a, b] = [ours[k], pdh[k]];
+        if (timestamps[k] < from || timestamps[k] > to || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+        if (Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-300)) continue;
+        count++;
+        if (rows.length < 200) {
+          const tr = el('tr', null, { 'data-index': String(i) });
+          tr.append(el('td', formatTime(timestamps[k])), el('td', info[i].path), el('td', String(a), { class: 'num' }), el('td', String(b), { class: 'num' }), el('td', String(a - b), { class: 'num' }));
+          rows.push(tr);
+        }
+      }
+    }
+    $['pdh-diffs-summary'].textContent = count
+      ? `Where counterlens and PDH differ: ${count} points${count > rows.length ? ` (the first ${rows.length} listed)` : ''}`
+      : 'counterlens and PDH agree at every point of the selected series in this range';
+    const head = el('tr');
+    head.append(...['time', 'series', 'counterlens', 'PDH', 'difference'].map((h) => el('th', h)));
+    const thead = el('thead');
+    thead.append(head);
+    const tbody = el('tbody');
+    tbody.append(...rows);
+    $['pdh-diffs-table'].replaceChildren(thead, tbody);
+    $['pdh-diffs'].open = count > 0;
   }
 
   /** The series tree: machine > object > counter > instance, each level with its count. */
@@ -290,6 +339,7 @@ export function mountViewer(element, options = {}) {
     const indices = [...selected].sort((a, b) => a - b);
     const view = { dark: dark.matches, offsetMinutes: offsetMinutes(), colors: indices.map((i) => slots.get(i)) };
     if (range) view.xRange = range;
+    if ($['pdh-overlay'].checked) view.references = true;
     if (highlight !== null && selected.has(highlight)) view.highlight = indices.indexOf(highlight);
     layout = renderChart($.chart, capture, indices, view);
     // The layout, for tests and tools that drive the chart: plot rectangle (CSS px) and time range.
@@ -391,6 +441,7 @@ export function mountViewer(element, options = {}) {
       return tr;
     });
     $['chart-stats'].tBodies[0].replaceChildren(...trs);
+    showDifferences();
     for (const th of $['chart-stats'].tHead.rows[0].cells) {
       th.setAttribute('aria-sort', th.dataset.key === sort.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none');
     }
@@ -426,6 +477,7 @@ export function mountViewer(element, options = {}) {
     open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
   });
   on($.zone, 'change', (e) => { zone = e.target.value; draw(); });
+  on($['pdh-overlay'], 'change', () => { draw(); showDifferences(); });
   const view = mountInteractions({ canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'] },
     { layout: () => layout, range: () => range, setRange, readout });
   on($['zoom-in'], 'click', () => view.zoom(0.5));

@@ -153,3 +153,24 @@ test('the view lives in the URL hash: a link reopens the same series and range',
   assert.deepEqual(again.problems, { console: [], errors: [], foreign: [] });
   await again.page.close();
 });
+
+test('Get-Counter captures: PDH values overlaid dashed, and the points where they differ listed', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  // Not offered for a capture without PDH's values.
+  assert.equal(await page.isHidden('#pdh-overlay-label'), true);
+  await page.setInputFiles('#capture-file', repo + 'tests/vectors/captures/get-counter-ps51.json');
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('get-counter-ps51.json:'));
+  assert.equal(await page.isHidden('#pdh-overlay-label'), false);
+  const before = await page.$eval('#chart', (c) => c.toDataURL());
+  await page.check('#pdh-overlay');
+  await page.waitForFunction((b) => document.querySelector('#chart').toDataURL() !== b, before);
+  // _Total's % processor time at set 2: ours 100 * (1 - 6 250 000 / 10 000 000) = 37.5, PDH's 37.5000001.
+  assert.equal(await page.textContent('#pdh-diffs-summary'), 'Where counterlens and PDH differ: 1 points');
+  const row = await page.$$eval('#pdh-diffs-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(row.map((r) => r.slice(1, 4)), [['\\\\web01\\processor(_total)\\% processor time', '37.5', '37.5000001']]);
+  await page.screenshot({ path: artifacts + 'chart-pdh-overlay.png' });
+  await page.uncheck('#pdh-overlay');
+  assert.equal(await page.isHidden('#pdh-diffs'), true);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});

@@ -63,6 +63,9 @@ pub struct ChartSeries<'a> {
     pub label: String,
     pub values: &'a [f64],
     pub color_index: usize,
+    /// Drawn dashed: a reference beside a series of the same colour (PDH's own values of a Get-Counter
+    /// capture beside counterlens').
+    pub dashed: bool,
 }
 
 /// What to show: the time range (ms since the epoch, UTC), optionally a fixed value range, the zone
@@ -307,6 +310,8 @@ pub fn draw<DB: DrawingBackend>(
             // A lone point between gaps has no line to draw: mark it so it is not lost.
             if seg.len() == 1 {
                 chart.draw_series(std::iter::once(Circle::new(seg[0], px(2.0), style.filled()))).map_err(err)?;
+            } else if s.dashed {
+                chart.draw_series(DashedLineSeries::new(seg.iter().copied(), px(6.0), px(4.0), style)).map_err(err)?;
             } else {
                 chart.draw_series(LineSeries::new(seg.iter().copied(), style)).map_err(err)?;
             }

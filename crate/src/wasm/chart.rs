@@ -103,8 +103,8 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
         values.push((get(&s, "label").as_string().unwrap_or_else(|| format!("series {i}")), v.to_vec(), color));
     }
     let chart_series: Vec<ChartSeries<'_>> =
-        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c }).collect();
-    draw_on_canvas(canvas, timestamps, &chart_series, &view)
+        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c, dashed: false }).collect();
+    draw_on_canvas(canvas, timestamps, &chart_series, &view, None)
 }
 
 /// Draws series `indices` of a capture, straight from its columns (nothing is copied out of wasm).
@@ -116,16 +116,25 @@ pub fn render_chart(canvas: HtmlCanvasElement, capture: &JsCapture, indices: Vec
     let c = &capture.inner;
     let colors = get(&view, "colors").dyn_into::<Array>().ok();
     let mut chart_series = Vec::with_capacity(indices.len());
+    let mut positions = Vec::with_capacity(indices.len());
     for (k, i) in indices.into_iter().enumerate() {
         let s = c.series.get(i as usize).ok_or_else(|| error("invalid-argument", &format!("no series {i} in the capture"), Some("indices")))?;
         let slot = colors.as_ref().and_then(|a| a.get(k as u32).as_f64()).map_or(k, |v| v.max(0.0) as usize);
-        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot });
+        positions.push(chart_series.len());
+        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot, dashed: false });
+        // `view.references`: the series' reference column (PDH's own values of a Get-Counter capture),
+        // dashed in the series' colour.
+        if let (Some(r), true) = (&s.reference, get(&view, "references").as_bool() == Some(true)) {
+            chart_series.push(ChartSeries { label: format!("PDH: {}", s.path), values: r, color_index: slot, dashed: true });
+        }
     }
-    draw_on_canvas(canvas, &c.timestamps, &chart_series, &view)
+    draw_on_canvas(canvas, &c.timestamps, &chart_series, &view, Some(&positions))
 }
 
 /// Sizes the canvas for the screen and draws.
-fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &[ChartSeries<'_>], view: &JsValue) -> Result<JsValue, JsValue> {
+/// `positions` maps `view.highlight` (a position in what the caller passed) to a position in
+/// `chart_series`, when reference series were added between them.
+fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &[ChartSeries<'_>], view: &JsValue, positions: Option<&[usize]>) -> Result<JsValue, JsValue> {
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(0.5, 8.0);
     let (css_w, css_h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
     let (w, h) = ((css_w * ratio).round() as u32, (css_h * ratio).round() as u32);
@@ -138,7 +147,10 @@ fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &
         canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(no_context)?;
     let inner = CanvasBackend::with_canvas_object(canvas).ok_or_else(no_context)?;
     let backend = MeasuredCanvas { inner, context };
-    let view = view_from_js(view, ratio);
+    let mut view = view_from_js(view, ratio);
+    if let Some(p) = positions {
+        view.highlight = view.highlight.and_then(|h| p.get(h).copied());
+    }
     let mut layout = draw(&backend.into_drawing_area(), timestamps, chart_series, &view)
         .map_err(|e| error("canvas", &e.to_string(), None))?;
     // Back to CSS pixels, the unit of pointer events.
