@@ -1,6 +1,7 @@
 // Opening captures in the viewer: the file input with the golden files, a broken file's error with its
 // position, ?url= of a same-origin file, and a URL on another origin refused without a request.
 import { test, before, after } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, artifacts, repo } from './harness.mjs';
 
@@ -130,6 +131,27 @@ test('hostile counter paths (markup, control characters, right-to-left override,
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page is ${overflow} px wider than the window`);
   await page.screenshot({ path: artifacts + 'viewer-hostile-paths.png' });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('every golden capture through the file input: its counts in the status and the tree, or its error', async () => {
+  const { files } = JSON.parse(readFileSync(repo + 'tests/vectors/captures.json', 'utf8'));
+  const { page, problems } = await openPage(browser, server.url);
+  for (const [name, want] of Object.entries(files)) {
+    await openFile(page, name);
+    const text = await status(page);
+    if (want.error) {
+      assert.match(text, /^Cannot read this capture/, `${name}: ${text}`);
+      continue;
+    }
+    const n = want.series.length;
+    assert.ok(text.startsWith(`${name}: ${want.format}, ${want.encoding}, ${want.timestamps.length} samples, ${n} series`), `${name}: ${text}`);
+    assert.equal(await page.textContent('#series-count'), `${n} of ${n} series`, name);
+    // The machine level of the tree counts every series.
+    const top = await page.$$eval('#series-list > details > summary', (s) => s.map((x) => x.textContent));
+    assert.equal(top.reduce((sum, t) => sum + Number(t.match(/\((\d+)\)$/)[1]), 0), n, `${name}: ${top}`);
+  }
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
