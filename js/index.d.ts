@@ -226,6 +226,9 @@ export class Capture {
   valueAt(index: number, sample: number): number;
   /** One PDH CookedValue (Get-Counter captures); NaN for other formats. */
   referenceAt(index: number, sample: number): number;
+  /** How the value of series `index` at `sample` was cooked, with the raw numbers (as `explain` gives it);
+   *  null where the capture holds no raw samples (only Get-Counter captures do). */
+  explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
@@ -242,7 +245,9 @@ export class Capture {
 export interface CaptureParts {
   format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
   timestamps: Float64Array;
-  series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null }[];
+  series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null;
+            /** The raw samples (Get-Counter captures): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
+            raw?: { value: BigUint64Array; second: BigUint64Array; frequency: BigUint64Array; multi: BigUint64Array; present: Uint8Array; cap100: boolean } | null }[];
 }
 
 /** Thrown by the capture readers: where the input was wrong and what was expected. */

@@ -180,7 +180,7 @@ fn arb_capture() -> impl Strategy<Value = Capture> {
             let timestamps = steps.iter().map(|s| { t += *s as f64; t }).collect();
             let series = columns.into_iter().enumerate().map(|(i, values)| {
                 let path = format!("\\\\HOST\\Object {i}(inst,{i}/x#{i})\\Counter \"{i}\" %/sec");
-                counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values, reference: None }
+                counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values, reference: None, raw: None }
             }).collect();
             Capture {
                 format: "pdh-csv",
@@ -222,7 +222,7 @@ fn thousands_of_columns() {
     let series: Vec<counterlens::capture::Series> = (0..cols)
         .map(|i| {
             let path = format!("\\\\HOST\\Process(w3wp#{i})\\% Processor Time");
-            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None }
+            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None, raw: None }
         })
         .collect();
     let c = Capture { format: "pdh-csv", encoding: "UTF-8", time_zone: None, timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0], series, notes: vec![] };
@@ -270,4 +270,21 @@ fn a_carried_line_completed_by_the_next_chunk_is_held_to_the_line_limit() {
     r.push(&vec![b'1'; MAX_LINE - 10]).unwrap();
     let e = r.push(&[b'1'; 100].iter().copied().chain(*b"\"\r\n").collect::<Vec<u8>>()).unwrap_err();
     assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+}
+
+#[test]
+fn get_counter_points_explain_themselves_with_their_raw_numbers() {
+    let c = open_capture(&std::fs::read(format!("{DIR}get-counter-ps51.json")).unwrap(), &OpenOptions::default()).unwrap();
+    // _Total's % processor time (Timer100NsInverse) at set 2: N 1 170 381 757 812 -> 1 170 388 007 812
+    // (dN = 6 250 000), D 134 082 303 090 000 000 -> 134 082 303 100 000 000 (dD = 10 000 000):
+    // 100 * (1 - 6 250 000 / 10 000 000) = 37.5, written out with the file's own numbers.
+    let e = c.explain_at(0, 2).unwrap().unwrap();
+    assert_eq!(e.result.value, Some(37.5));
+    assert!(e.formula.contains("dN / dD"), "{}", e.formula);
+    assert!(e.substituted.starts_with("100 * (1 - (1170388007812 - 1170381757812) / (134082303100000000 - 134082303090000000))"), "{}", e.substituted);
+    // The first set has no older sample: explained as such, not computed.
+    assert_eq!(c.explain_at(0, 0).unwrap().unwrap().result.value, None);
+    // Formats without raw samples have nothing to explain.
+    let csv = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    assert!(csv.explain_at(0, 1).is_none());
 }

@@ -12,6 +12,7 @@
  * @param {(r: [number, number]|null) => void} chart.setRange
  * @param {(t: number) => {x: number, lines: Node[]}|null} chart.readout  the sample nearest t: its time's
  *        x in the plot (CSS px from the plot's left) and the lines to show
+ * @param {(t: number) => void} [chart.pick]  a click (not a drag) at time t
  */
 export function mountInteractions({ canvas, selection, cursor, readout }, chart) {
   let drag = null; // { mode: 'zoom' | 'pan', x0, range0 }
@@ -66,7 +67,11 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
     const d = drag;
     drag = null;
     selection.hidden = true;
-    if (!l || d?.mode !== 'zoom' || Math.abs(e.offsetX - d.x0) < 4) return;
+    if (!l || d?.mode !== 'zoom') return;
+    if (Math.abs(e.offsetX - d.x0) < 4) {
+      chart.pick?.(timeAt(l, e.offsetX)); // a click, not a drag: the point under the cursor
+      return;
+    }
     const [t1, t2] = [timeAt(l, d.x0), timeAt(l, e.offsetX)].sort((p, q) => p - q);
     chart.setRange([t1, t2]);
   });

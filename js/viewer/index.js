@@ -100,10 +100,13 @@ function build(root, { chartOnly, ids }) {
   table.append(el('thead'), el('tbody'));
   table.tHead.append(head);
   const main = el('div', null, { class: 'chart-main' });
+  // Clicking a point explains each selected series' value there, where the capture has the raw numbers.
+  const explain = part('chart-explain', 'section', null, { 'aria-live': 'polite' });
+  explain.hidden = true;
   const diffs = part('pdh-diffs', 'details');
   diffs.append(part('pdh-diffs-summary', 'summary'), part('pdh-diffs-table', 'table', null, { class: 'grid' }));
   diffs.hidden = true;
-  main.append(tools, box, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
+  main.append(tools, box, explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
   const layout = el('div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);
@@ -207,6 +210,7 @@ export function mountViewer(element, options = {}) {
       capture?.free();
       capture = next.capture;
       notes = next.notes;
+      $['chart-explain'].hidden = true;
       sourceName = name;
       selected = new Set();
       slots.clear();
@@ -391,6 +395,33 @@ export function mountViewer(element, options = {}) {
     return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k };
   }
 
+  /** Explains each selected series' value at the sample nearest `t` (Get-Counter captures keep the raw
+   *  numbers; other formats hold only cooked values, and the box says so). */
+  function pick(t) {
+    if (!capture || !timestamps.length) return;
+    const k = capture.sampleAt(t);
+    const info = capture.series();
+    const items = [];
+    for (const i of [...selected].sort((a, b) => a - b)) {
+      let e;
+      try {
+        e = capture.explainAt(i, k);
+      } catch (err) {
+        e = { formula: '', substituted: err.message };
+      }
+      if (!e) continue;
+      const item = el('div', null, { 'data-index': String(i) });
+      item.append(el('h4', info[i].path), el('p', e.formula, { class: 'formula' }), el('p', e.substituted, { class: 'formula' }));
+      items.push(item);
+    }
+    const box = $['chart-explain'];
+    const close = el('button', 'Close', { type: 'button' });
+    close.addEventListener('click', () => { box.hidden = true; });
+    box.replaceChildren(el('h3', `How the values at ${formatTime(timestamps[k])} were computed`), ...(items.length ? items
+      : [el('p', `This capture (${capture.format}) holds the values as they were written, not the raw samples they came from: nothing to explain.`, { class: 'muted' })]), close);
+    box.hidden = false;
+  }
+
   /** The view in the URL hash (`#series=0,5,9&from=...&to=...`), so a link reopens it. */
   function saveView() {
     if (!options.hash) return;
@@ -479,7 +510,7 @@ export function mountViewer(element, options = {}) {
   on($.zone, 'change', (e) => { zone = e.target.value; draw(); });
   on($['pdh-overlay'], 'change', () => { draw(); showDifferences(); });
   const view = mountInteractions({ canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'] },
-    { layout: () => layout, range: () => range, setRange, readout });
+    { layout: () => layout, range: () => range, setRange, readout, pick });
   on($['zoom-in'], 'click', () => view.zoom(0.5));
   on($['zoom-out'], 'click', () => view.zoom(2));
   on($['pan-left'], 'click', () => view.pan(-0.25));

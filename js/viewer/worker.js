@@ -17,7 +17,8 @@ onmessage = async ({ data: { blob } }) => {
     const capture = reader.finish();
     const parts = capture.toParts();
     capture.free();
-    const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => (s.reference ? [s.values.buffer, s.reference.buffer] : [s.values.buffer]))];
+    const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => [s.values, s.reference, ...(s.raw ? [s.raw.value, s.raw.second, s.raw.frequency, s.raw.multi, s.raw.present] : [])]
+      .filter(Boolean).map((a) => a.buffer))];
     postMessage({ parts }, transfer);
   } catch (e) {
     // Errors do not cross to the page with their own fields: send them as plain data.

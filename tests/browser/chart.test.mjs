@@ -174,3 +174,25 @@ test('Get-Counter captures: PDH values overlaid dashed, and the points where the
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('clicking a point explains it with the raw numbers (Get-Counter), or says a CSV holds none', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setInputFiles('#capture-file', repo + 'tests/vectors/captures/get-counter-ps51.json');
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('get-counter-ps51.json:'));
+  const l = await layout(page);
+  // A click at the right edge of the plot picks set 2: 100 * (1 - 6 250 000 / 10 000 000) = 37.5.
+  await page.click('#chart', { position: { x: l.plotLeft + l.plotWidth - 1, y: l.plotTop + 20 } });
+  await page.waitForSelector('#chart-explain:not([hidden])');
+  const text = await page.textContent('#chart-explain');
+  assert.match(text, /How the values at 2025-11-21 20:25:10\.000 were computed/);
+  assert.ok(text.includes('100 * (1 - (1170388007812 - 1170381757812) / (134082303100000000 - 134082303090000000))'), text);
+  await page.click('#chart-explain button');
+  assert.equal(await page.isHidden('#chart-explain'), true);
+  // A relog CSV has only cooked values.
+  await page.setInputFiles('#capture-file', repo + 'tests/vectors/captures/relog-pst.csv');
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('relog-pst.csv:'));
+  await page.click('#chart', { position: { x: l.plotLeft + 5, y: l.plotTop + 20 } });
+  assert.match(await page.textContent('#chart-explain'), /holds the values as they were written, not the raw samples/);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});

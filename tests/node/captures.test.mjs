@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openCapture, CaptureReader, Capture } from 'counterlens';
+import { openCapture, CaptureReader, Capture, CaptureError } from 'counterlens';
 
 const dir = new URL('../vectors/captures/', import.meta.url);
 const { files } = JSON.parse(readFileSync(new URL('../vectors/captures.json', import.meta.url), 'utf8'));
@@ -140,4 +140,17 @@ test('.blg through the package: sniffed from the bytes, streamed by buffer, relo
   assert.deepEqual([...csv.values(5)], [...c.values(5)]);
   // Cut inside a buffer: an error naming the byte offset and the buffer.
   assert.throws(() => openCapture(bytes.subarray(0, 70_000)), (e) => e.name === 'CaptureError' && e.code === 'bad-blg' && e.offset === 70_000 && /buffer 1/.test(e.message));
+});
+
+test('Get-Counter points explain themselves, also after the parts cross to another thread', () => {
+  const c = openCapture(read('get-counter-ps51.json'));
+  const back = Capture.fromParts(c.toParts());
+  for (const x of [c, back]) {
+    // 100 * (1 - 6 250 000 / 10 000 000) = 37.5 at set 2 of _Total's % processor time.
+    const e = x.explainAt(0, 2);
+    assert.equal(e.result.value, 37.5);
+    assert.match(e.substituted, /^100 \* \(1 - \(1170388007812 - 1170381757812\)/);
+  }
+  assert.equal(openCapture(read('relog-pst.csv')).explainAt(0, 1), null);
+  assert.throws(() => c.explainAt(99, 0), (e) => e instanceof CaptureError && e.code === 'invalid-argument');
 });

@@ -805,6 +805,7 @@ impl BlgReader {
                 scale: Some(c.scale),
                 values: c.values,
                 reference: None,
+                raw: None,
             }
         }).collect();
         Ok(Capture { format: "blg", encoding: "binary", time_zone, timestamps: self.timestamps, series, notes })
@@ -1256,6 +1257,28 @@ mod tests {
     fn duplicate_instances_are_numbered() {
         let names: Vec<String> = ["svchost", "csrss", "svchost", "svchost"].iter().map(|s| s.to_string()).collect();
         assert_eq!(instance_keys(&names), vec!["svchost", "csrss", "svchost#1", "svchost#2"]);
+    }
+
+    #[test]
+    fn a_record_beyond_the_limit_is_refused_while_joining() {
+        // Two fragments of 40 MiB each: the second would make the record 80 MiB, over MAX_LINE (64 MiB).
+        let mut r = BlgReader::new();
+        r.buffer_size = 0x10000;
+        let part = vec![0u8; 40 << 20];
+        r.fragment(EVENT_SAMPLE, 1, 1, 3, &part, (1, 0x48)).unwrap();
+        let e = r.fragment(EVENT_SAMPLE, 1, 2, 3, &part, (2, 0x48)).unwrap_err();
+        assert_eq!((e.code, e.offset), ("too-large", Some(2 * 0x10000 + 0x48)));
+    }
+
+    #[test]
+    fn more_series_than_the_limit_is_an_error() {
+        let mut r = BlgReader::new();
+        r.seen = vec![0];
+        for j in 0..MAX_COLUMNS {
+            r.column(0, j, "", || (String::new(), 0x10000, 0)).unwrap();
+        }
+        let e = r.column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0)).unwrap_err();
+        assert_eq!(e.0, "too-large");
     }
 
     #[test]

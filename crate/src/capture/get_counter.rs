@@ -161,6 +161,10 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let series = raws.into_iter().map(|r| {
         let n = r.samples.len();
         let (mut values, mut reference) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+        let mut raw = super::RawColumn { options: opts, ..Default::default() };
+        for s in &r.samples {
+            raw.push(s.as_ref().map(|s| &s.0));
+        }
         if let Some(ty) = r.ty {
             for k in 0..n {
                 let Some((newer, pdh, pdh_ok)) = &r.samples[k] else { continue };
@@ -188,6 +192,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
             scale: None,
             values,
             reference: Some(reference),
+            raw: r.ty.is_some().then_some(raw),
         }
     }).collect();
     let mut notes = vec![Note {

@@ -93,6 +93,45 @@ pub struct Series {
     pub values: Vec<f64>,
     /// For Get-Counter captures: PDH's own CookedValue, beside ours.
     pub reference: Option<Vec<f64>>,
+    /// The raw samples the values were cooked from, where the format carries them (Get-Counter), so any
+    /// point can be explained with its numbers.
+    pub raw: Option<RawColumn>,
+}
+
+/// Raw samples, columnar: N, D, F, M per sample, and which of them each sample has; with the options
+/// the series was cooked with.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RawColumn {
+    pub value: Vec<u64>,
+    pub second: Vec<u64>,
+    pub frequency: Vec<u64>,
+    pub multi: Vec<u64>,
+    /// Per sample: bit 0 value (the sample exists), 1 second, 2 frequency, 3 multi.
+    pub present: Vec<u8>,
+    pub options: crate::cook::CookOptions,
+}
+
+impl RawColumn {
+    pub fn push(&mut self, s: Option<&crate::cook::RawSample>) {
+        let bit = |o: Option<u64>, b: u8| if o.is_some() { b } else { 0 };
+        self.value.push(s.map_or(0, |s| s.value));
+        self.second.push(s.and_then(|s| s.second).unwrap_or(0));
+        self.frequency.push(s.and_then(|s| s.frequency).unwrap_or(0));
+        self.multi.push(s.and_then(|s| s.multi).unwrap_or(0));
+        self.present.push(s.map_or(0, |s| 1 | bit(s.second, 2) | bit(s.frequency, 4) | bit(s.multi, 8)));
+    }
+
+    /// Sample `k`, if it exists.
+    pub fn get(&self, k: usize) -> Option<crate::cook::RawSample> {
+        let p = *self.present.get(k)?;
+        let field = |v: &[u64], b: u8| (p & b != 0).then(|| v.get(k).copied()).flatten();
+        (p & 1 != 0).then(|| crate::cook::RawSample {
+            value: self.value.get(k).copied().unwrap_or(0),
+            second: field(&self.second, 2),
+            frequency: field(&self.frequency, 4),
+            multi: field(&self.multi, 8),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +147,17 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// How the value of series `index` at sample `k` was cooked: the formula with the raw numbers. None
+    /// where the capture holds no raw samples (only Get-Counter captures carry them) or no type.
+    pub fn explain_at(&self, index: usize, k: usize) -> Option<Result<crate::explain::Explanation, crate::cook::CookError>> {
+        let s = self.series.get(index)?;
+        let raw = s.raw.as_ref()?;
+        let ty = crate::types::CounterType::from_value(s.counter_type?);
+        let newer = raw.get(k)?;
+        let older = k.checked_sub(1).and_then(|j| raw.get(j));
+        Some(crate::explain::explain(ty, older.as_ref(), &newer, &raw.options))
+    }
+
     /// The sample nearest to `ms` (the earlier on a tie); None without samples or for NaN.
     pub fn sample_at(&self, ms: f64) -> Option<usize> {
         if self.timestamps.is_empty() || ms.is_nan() {

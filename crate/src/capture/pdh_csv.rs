@@ -330,6 +330,7 @@ impl CsvParser {
                 scale: None,
                 values,
                 reference: None,
+                raw: None,
             }).collect(),
             timestamps: self.timestamps,
             notes,

@@ -226,7 +226,7 @@ fn cook_counter(
     } else {
         format!("\\\\{machine}\\{set_name}({inst})\\{counter_name}")
     };
-    Series { parsed: path::parse(&path).unwrap_or_default(), path, counter_type: Some(c.ty), scale: None, values, reference: None }
+    Series { parsed: path::parse(&path).unwrap_or_default(), path, counter_type: Some(c.ty), scale: None, values, reference: None, raw: None }
 }
 
 #[cfg(test)]

@@ -119,6 +119,17 @@ impl JsCapture {
     pub fn reference_at(&self, index: usize, sample: usize) -> Result<f64, JsValue> {
         Ok(self.series_at(index)?.reference.as_ref().and_then(|r| r.get(sample).copied()).unwrap_or(f64::NAN))
     }
+    /// How the value of series `index` at `sample` was cooked: `{ formula, substituted, result }` with the
+    /// raw numbers, or null where the capture holds no raw samples (only Get-Counter captures do).
+    #[wasm_bindgen(js_name = explainAt)]
+    pub fn explain_at(&self, index: usize, sample: usize) -> Result<JsValue, JsValue> {
+        self.series_at(index)?;
+        match self.inner.explain_at(index, sample) {
+            None => Ok(JsValue::NULL),
+            Some(Ok(e)) => to_js(&e),
+            Some(Err(e)) => Err(named_error("CounterTypeError", "missing-field", &e.to_string(), None)),
+        }
+    }
     /// Get-Counter captures: PDH's own CookedValue of series `index`; undefined for other formats.
     pub fn reference(&self, index: usize) -> Result<Option<Float64Array>, JsValue> {
         Ok(self.series_at(index)?.reference.as_deref().map(Float64Array::from))
@@ -160,6 +171,18 @@ impl JsCapture {
             Reflect::set(&e, &"defaultScale".into(), &s.scale.map_or(JsValue::NULL, |t| t.into()))?;
             Reflect::set(&e, &"values".into(), &Float64Array::from(&s.values[..]).into())?;
             Reflect::set(&e, &"reference".into(), &s.reference.as_deref().map_or(JsValue::NULL, |r| Float64Array::from(r).into()))?;
+            Reflect::set(&e, &"raw".into(), &match &s.raw {
+                None => JsValue::NULL,
+                Some(r) => {
+                    let o = js_sys::Object::new();
+                    for (k, v) in [("value", &r.value), ("second", &r.second), ("frequency", &r.frequency), ("multi", &r.multi)] {
+                        Reflect::set(&o, &k.into(), &js_sys::BigUint64Array::from(&v[..]).into())?;
+                    }
+                    Reflect::set(&o, &"present".into(), &js_sys::Uint8Array::from(&r.present[..]).into())?;
+                    Reflect::set(&o, &"cap100".into(), &r.options.cap100.into())?;
+                    o.into()
+                }
+            })?;
             series.push(&e);
         }
         set("series", &series.into())?;
@@ -190,6 +213,26 @@ impl JsCapture {
             if values.len() != timestamps.len() || reference.as_ref().is_some_and(|r| r.len() != timestamps.len()) {
                 return Err(bad(&format!("series[{i}] has {} values for {} timestamps", values.len(), timestamps.len())));
             }
+            let raw = match get(&s, "raw") {
+                r if r.is_null() || r.is_undefined() => None,
+                r => {
+                    let n = timestamps.len();
+                    let col = |k: &str| -> Result<Vec<u64>, JsValue> {
+                        get(&r, k).dyn_into::<js_sys::BigUint64Array>().ok().map(|a| a.to_vec()).filter(|v| v.len() == n)
+                            .ok_or_else(|| bad(&format!("series[{i}].raw.{k} must be a BigUint64Array of {n}")))
+                    };
+                    let present = get(&r, "present").dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec()).filter(|v| v.len() == n)
+                        .ok_or_else(|| bad(&format!("series[{i}].raw.present must be a Uint8Array of {n}")))?;
+                    Some(crate::capture::RawColumn {
+                        value: col("value")?,
+                        second: col("second")?,
+                        frequency: col("frequency")?,
+                        multi: col("multi")?,
+                        present,
+                        options: crate::cook::CookOptions { cap100: get(&r, "cap100").as_bool().unwrap_or(true), ..Default::default() },
+                    })
+                }
+            };
             series.push(crate::capture::Series {
                 parsed: crate::capture::path::parse(&path).unwrap_or_default(),
                 path,
@@ -197,6 +240,7 @@ impl JsCapture {
                 scale: get(&s, "defaultScale").as_f64().map(|t| t.clamp(-10.0, 10.0) as i32),
                 values,
                 reference,
+                raw,
             });
         }
         let time_zone = match get(&parts, "timeZone") {
