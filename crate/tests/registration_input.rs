@@ -200,3 +200,17 @@ fn many_counters_as_json_and_manifest() {
     let r = text(&manifest(SET, &counters));
     assert_eq!(codes(&r), vec!["too-many-counters"]);
 }
+
+#[test]
+fn more_sets_or_xml_nodes_than_the_limits_are_clear_errors() {
+    // 1,025 one-counter sets in one buffer: reading stops at the 1,025th with one error.
+    let sets: Vec<CounterSet> = (0..1025).map(|_| one_set(1)).collect();
+    let r = validate_registration(Input::Bytes(&encode_binary(&sets)), None);
+    assert!(codes(&r).contains(&"input-too-large"), "{:?}", codes(&r));
+    assert!(r.diagnostics.iter().any(|d| d.message.contains("more than 1024 counter sets")));
+    // A manifest of more than 4 million XML nodes is refused by the parser's node limit, not built.
+    let body = "<x/>".repeat(4_000_001);
+    let r = text(&format!("<instrumentationManifest>{body}</instrumentationManifest>"));
+    assert_eq!(codes(&r), vec!["parse-error"]);
+    assert!(r.diagnostics[0].message.contains("not well-formed XML") && r.diagnostics[0].message.to_lowercase().contains("nodes"), "{}", r.diagnostics[0].message);
+}

@@ -16,7 +16,6 @@ fn lower_bound(xs: &[f64], v: f64) -> usize {
 
 #[derive(Clone, Copy)]
 struct Bucket {
-    col: i64,
     first: usize,
     last: usize,
     min: usize,
@@ -38,7 +37,6 @@ pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segme
     let column_of = |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
 
     let mut current: Segment = Vec::new();
-    let mut bucket: Option<Bucket> = None;
     let mut gap_since_last = false;
     let flush = |b: &Bucket, seg: &mut Segment| {
         let mut idx = [b.first, b.min, b.max, b.last];
@@ -51,38 +49,47 @@ pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segme
             }
         }
     };
-    for i in lo..hi {
-        let (x, y) = (xs[i], ys[i]);
-        if y.is_nan() || x.is_nan() {
-            gap_since_last = true;
-            continue;
-        }
-        let col = column_of(x);
-        match bucket.as_mut() {
-            Some(b) if b.col == col => {
+    // Column by column: each column's points are found by a binary search for its end (column_of is
+    // monotone in x), so the scan inside does no division per point and keeps min and max in registers.
+    // On a million-point series this is several times faster than classifying every point.
+    let mut start = lo;
+    for col in -1..=columns as i64 {
+        let end = if col == columns as i64 { hi } else { start + xs[start..hi].partition_point(|&x| column_of(x) <= col) };
+        let mut bucket: Option<Bucket> = None;
+        let (mut min_y, mut max_y) = (f64::INFINITY, f64::NEG_INFINITY);
+        // Zipped slices: no bounds check per point.
+        for (i, (&x, &y)) in (start..end).zip(xs[start..end].iter().zip(&ys[start..end])) {
+            if y.is_nan() || x.is_nan() {
+                gap_since_last = true;
+                continue;
+            }
+            match bucket.as_mut() {
                 // A gap inside one column is narrower than a pixel: keep the run.
-                b.last = i;
-                if y < ys[b.min] {
-                    b.min = i;
+                Some(b) => {
+                    b.last = i;
+                    if y < min_y {
+                        min_y = y;
+                        b.min = i;
+                    }
+                    if y > max_y {
+                        max_y = y;
+                        b.max = i;
+                    }
                 }
-                if y > ys[b.max] {
-                    b.max = i;
+                None => {
+                    if gap_since_last && !current.is_empty() {
+                        segments.push(std::mem::take(&mut current));
+                    }
+                    bucket = Some(Bucket { first: i, last: i, min: i, max: i });
+                    (min_y, max_y) = (y, y);
                 }
             }
-            _ => {
-                if let Some(b) = bucket.take() {
-                    flush(&b, &mut current);
-                }
-                if gap_since_last && !current.is_empty() {
-                    segments.push(std::mem::take(&mut current));
-                }
-                bucket = Some(Bucket { col, first: i, last: i, min: i, max: i });
-            }
+            gap_since_last = false;
         }
-        gap_since_last = false;
-    }
-    if let Some(b) = bucket {
-        flush(&b, &mut current);
+        if let Some(b) = bucket {
+            flush(&b, &mut current);
+        }
+        start = end;
     }
     if !current.is_empty() {
         segments.push(current);
@@ -93,6 +100,84 @@ pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segme
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The first implementation, point by point (each point's column by division): the column-wise
+    /// `m4` must give exactly what it gives.
+    fn m4_point_by_point(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
+        let n = xs.len().min(ys.len());
+        let mut segments: Vec<Segment> = Vec::new();
+        if n == 0 || columns == 0 || !(x1 > x0) {
+            return segments;
+        }
+        let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
+        let hi = (lower_bound(&xs[..n], x1) + 1).min(n);
+        let width = (x1 - x0) / columns as f64;
+        let column_of = |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
+        let mut current: Segment = Vec::new();
+        let mut bucket: Option<(i64, Bucket)> = None;
+        let mut gap = false;
+        let flush = |b: &Bucket, seg: &mut Segment| {
+            let mut idx = [b.first, b.min, b.max, b.last];
+            idx.sort_unstable();
+            idx.iter().fold(usize::MAX, |prev, &i| {
+                if i != prev {
+                    seg.push((xs[i], ys[i]));
+                }
+                i
+            });
+        };
+        for i in lo..hi {
+            let (x, y) = (xs[i], ys[i]);
+            if y.is_nan() || x.is_nan() {
+                gap = true;
+                continue;
+            }
+            let col = column_of(x);
+            match bucket.as_mut() {
+                Some((c, b)) if *c == col => {
+                    b.last = i;
+                    if y < ys[b.min] {
+                        b.min = i;
+                    }
+                    if y > ys[b.max] {
+                        b.max = i;
+                    }
+                }
+                _ => {
+                    if let Some((_, b)) = bucket.take() {
+                        flush(&b, &mut current);
+                    }
+                    if gap && !current.is_empty() {
+                        segments.push(std::mem::take(&mut current));
+                    }
+                    bucket = Some((col, Bucket { first: i, last: i, min: i, max: i }));
+                }
+            }
+            gap = false;
+        }
+        if let Some((_, b)) = bucket {
+            flush(&b, &mut current);
+        }
+        if !current.is_empty() {
+            segments.push(current);
+        }
+        segments
+    }
+
+    proptest! {
+        #[test]
+        fn column_wise_equals_point_by_point(
+            steps in proptest::collection::vec(0u32..5, 0..400),
+            ys in proptest::collection::vec(prop_oneof![8 => -1e3f64..1e3, 1 => Just(f64::NAN), 1 => Just(0.0)], 400),
+            from in -20.0f64..300.0, width in 0.5f64..400.0, columns in 1usize..60,
+        ) {
+            // Sorted times with repeats (steps of 0), values with gaps and ties.
+            let xs: Vec<f64> = steps.iter().scan(0.0, |t, &s| { *t += f64::from(s); Some(*t) }).collect();
+            let ys = &ys[..xs.len()];
+            prop_assert_eq!(m4(&xs, ys, from, from + width, columns), m4_point_by_point(&xs, ys, from, from + width, columns));
+        }
+    }
 
     fn points(s: &[Segment]) -> usize {
         s.iter().map(Vec::len).sum()

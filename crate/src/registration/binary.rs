@@ -30,7 +30,7 @@ pub fn read(b: &[u8], diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     let mut off = 0;
     while off < b.len() {
         if sets.len() == MAX_SETS {
-            diags.push(parse_error(off, format!("more than {MAX_SETS} counter sets: reading stopped at byte {off}")));
+            diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(off), format!("more than {MAX_SETS} counter sets: reading stopped at byte {off}"), SRC));
             break;
         }
         let remaining = b.len() - off;
