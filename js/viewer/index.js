@@ -29,10 +29,18 @@ export function seriesFilter(text) {
   return (path) => words.every((w) => path.toLowerCase().includes(w));
 }
 
-/** Series shown at first: % Processor Time of every Processor instance, or the first few series. */
+/** At most this many series are selected when a capture opens: a chart of hundreds of lines says
+ *  nothing, and drawing them (rasterised at paint time) can take seconds. */
+const DEFAULT_MAX = 8;
+
+/** Series shown at first: % Processor Time of the Processor instances (_Total first, at most
+ *  DEFAULT_MAX), or the first few series. */
 function defaultSelection(series) {
   const cpu = series.filter((s) => /^processor$/i.test(s.object) && /% processor time/i.test(s.counter));
-  return (cpu.length ? cpu : series.slice(0, 4)).map((s) => s.index);
+  const total = cpu.filter((s) => s.instance === '_Total');
+  const list = cpu.length ? [...total, ...cpu.filter((s) => s.instance !== '_Total')] : series;
+  // In file order, so colours follow the order of the counters.
+  return list.slice(0, cpu.length ? DEFAULT_MAX : 4).map((s) => s.index).sort((a, b) => a - b);
 }
 
 export function describeError(err) {
