@@ -5,6 +5,7 @@
 // 60 s per sample, re-packed into 64 KiB ETW buffers, until the file is about 200 MB.
 // Run: node bench/blg.mjs [megabytes]   (after npm run build)
 import { readFileSync } from 'node:fs';
+import { time as timed } from './timing.mjs';
 import { openCapture, CaptureReader } from 'counterlens';
 
 const TARGET = Number(process.argv[2] ?? 200) * 1e6;
@@ -59,19 +60,8 @@ function synthesise() {
   return Buffer.concat(buffers);
 }
 
-function time(name, bytes, fn) {
-  fn(); // warm-up
-  const runs = [];
-  let out;
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    out = fn();
-    runs.push(performance.now() - t);
-  }
-  const ms = runs.sort((a, b) => a - b)[1];
-  console.log(`${name.padEnd(52)} ${ms.toFixed(0).padStart(7)} ms ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s ${(bytes / 1e6).toFixed(1).padStart(7)} MB`);
-  return { out, ms };
-}
+
+const time = (name, bytes, fn) => timed(name, bytes, fn, 52);
 
 const blg = synthesise();
 const probe = openCapture(blg);

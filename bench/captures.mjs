@@ -10,6 +10,7 @@
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { execFileSync } from 'node:child_process';
+import { time as timed } from './timing.mjs';
 import { openCapture, CaptureReader, initSync } from 'counterlens';
 
 const COLS = 500;
@@ -34,19 +35,6 @@ function makeCsv() {
   return Buffer.from(parts.join(''));
 }
 
-function time(name, bytes, fn) {
-  fn(); // warm-up: V8's optimizing tiers for JS and wasm
-  const runs = [];
-  let out;
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    out = fn();
-    runs.push(performance.now() - t);
-  }
-  const ms = runs.sort((a, b) => a - b)[1];
-  console.log(`${name.padEnd(46)} ${ms.toFixed(0).padStart(7)} ms ${(mb(bytes) / (ms / 1000)).toFixed(1).padStart(8)} MB/s`);
-  return { out, ms };
-}
 
 /** Counts the values of `cols` (arrays of columns) that differ from counterlens' (NaN = NaN). */
 function wrongValues(ours, theirs) {
@@ -59,6 +47,8 @@ function wrongValues(ours, theirs) {
   }
   return wrong;
 }
+
+const time = timed;
 
 const csv = makeCsv();
 const columnsBytes = COLS * ROWS * 8;
