@@ -51,3 +51,21 @@ test('the series tree goes machine > object > counter > instance with counts; ho
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('light and dark follow the system: the page, the viewer and the chart itself', async () => {
+  for (const [scheme, dark] of [['light', false], ['dark', true]]) {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: scheme });
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
+    // The canvas's own background (a corner pixel, outside the plot) and the page's text colour.
+    const [r, g, b] = await page.$eval('#chart', (c) => [...c.getContext('2d').getImageData(2, 2, 1, 1).data]);
+    const text = await page.$eval('#chart-status', (e) => getComputedStyle(e).color);
+    const luminance = (r + g + b) / 3;
+    assert.equal(luminance < 64, dark, `${scheme}: canvas corner rgb(${r}, ${g}, ${b})`);
+    const [tr] = text.match(/\d+/g).map(Number);
+    assert.equal(tr > 128, dark, `${scheme}: text ${text}`);
+    await page.screenshot({ path: `${artifacts}viewer-${scheme}.png` });
+    await page.close();
+  }
+});
