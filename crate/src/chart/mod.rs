@@ -169,7 +169,7 @@ fn fit_from_left(label: &str, max: u32, measure: &dyn Fn(&str) -> Result<u32, Ch
     let with_end = |keep: usize| -> String { std::iter::once('…').chain(chars[chars.len() - keep..].iter().copied()).collect() };
     let (mut lo, mut hi) = (1usize, chars.len().min(max as usize).max(1)); // lo always fits or is the floor
     while lo < hi {
-        let mid = (lo + hi + 1) / 2;
+        let mid = (lo + hi).div_ceil(2);
         if measure(&with_end(mid))? <= max { lo = mid } else { hi = mid - 1 }
     }
     Ok(with_end(lo.min(chars.len())))
