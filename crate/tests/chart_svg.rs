@@ -44,7 +44,7 @@ fn a_million_points_draw_as_at_most_four_per_column() {
     let n = 1_000_000;
     let ts: Vec<f64> = (0..n).map(|i| T0 + i as f64 * 1000.0).collect();
     let vs: Vec<f64> = (0..n as u64).map(|i| ((i * 7919) % 100) as f64).collect();
-    let s = [ChartSeries { label: "cpu".into(), values: &vs, color_index: 0, dashed: false }];
+    let s = [ChartSeries { label: "cpu".into(), values: &vs, color_index: 0, dashed: false, summary: None }];
     let (svg, layout) = render(&ts, &s, &View::default(), (800, 400));
     let lines = polylines(&svg, series_color(0));
     let drawn: usize = lines.iter().map(Vec::len).sum();
@@ -64,8 +64,8 @@ fn gaps_are_drawn_as_gaps_and_colours_are_stable() {
     let a = [1.0, 2.0, 3.0, f64::NAN, f64::NAN, 4.0, 5.0, 6.0, 7.0, 8.0];
     let b = [5.0; 10];
     let s = [
-        ChartSeries { label: "a".into(), values: &a, color_index: 3, dashed: false },
-        ChartSeries { label: "b".into(), values: &b, color_index: 7, dashed: false },
+        ChartSeries { label: "a".into(), values: &a, color_index: 3, dashed: false, summary: None },
+        ChartSeries { label: "b".into(), values: &b, color_index: 7, dashed: false, summary: None },
     ];
     let (svg, _) = render(&ts, &s, &View { legend: false, ..View::default() }, (600, 300));
     let a_lines = polylines(&svg, series_color(3));
@@ -80,7 +80,7 @@ fn gaps_are_drawn_as_gaps_and_colours_are_stable() {
 fn time_labels_follow_the_zone_and_the_unit_is_shown() {
     let ts: Vec<f64> = (0..=600).map(|i| T0 + i as f64 * 1000.0).collect();
     let v: Vec<f64> = (0..=600).map(|i| i as f64).collect();
-    let s = [ChartSeries { label: "Avg. Disk Queue Length".into(), values: &v, color_index: 0, dashed: false }];
+    let s = [ChartSeries { label: "Avg. Disk Queue Length".into(), values: &v, color_index: 0, dashed: false, summary: None }];
     // Ten minutes in PST (UTC-8): labels every 2 minutes on the minute, local time 18:52 ... 19:00.
     let view = View { offset_minutes: -480, unit: "queue length".into(), ..View::default() };
     let (svg, _) = render(&ts, &s, &view, (800, 400));
@@ -95,7 +95,7 @@ fn time_labels_follow_the_zone_and_the_unit_is_shown() {
 fn zoom_draws_only_the_range_and_empty_input_draws_axes() {
     let ts: Vec<f64> = (0..1000).map(|i| T0 + i as f64 * 1000.0).collect();
     let v: Vec<f64> = (0..1000).map(|i| if i < 500 { 1.0 } else { 1000.0 }).collect();
-    let s = [ChartSeries { label: "x".into(), values: &v, color_index: 0, dashed: false }];
+    let s = [ChartSeries { label: "x".into(), values: &v, color_index: 0, dashed: false, summary: None }];
     // Zoomed into the first 100 s the y range comes from the visible points only (all 1.0).
     let view = View { x_range: Some((T0, T0 + 100_000.0)), ..View::default() };
     let (_, layout) = render(&ts, &s, &view, (400, 200));
@@ -113,12 +113,12 @@ fn a_100_kb_label_is_shortened_from_the_left_in_a_few_measurements() {
     let ts = [T0, T0 + 1000.0];
     let vs = [1.0, 2.0];
     let label = format!("\\\\HOST\\Big({})\\Counter", "A".repeat(100_000));
-    let s = [ChartSeries { label, values: &vs, color_index: 0, dashed: false }];
+    let s = [ChartSeries { label, values: &vs, color_index: 0, dashed: false, summary: None }];
     let (svg, _) = render(&ts, &s, &View::default(), (800, 400));
     let shown = svg.lines().find(|l| l.starts_with('…')).expect("a shortened legend label");
     assert!(shown.ends_with("AAA)\\Counter") && shown.chars().count() < 600, "{} chars", shown.chars().count());
     // A label that fits is drawn whole.
-    let s = [ChartSeries { label: "\\\\HOST\\Processor(_Total)\\% Processor Time".into(), values: &vs, color_index: 0, dashed: false }];
+    let s = [ChartSeries { label: "\\\\HOST\\Processor(_Total)\\% Processor Time".into(), values: &vs, color_index: 0, dashed: false, summary: None }];
     let (svg, _) = render(&ts, &s, &View::default(), (800, 400));
     assert!(has_text(&svg, "\\\\HOST\\Processor(_Total)\\% Processor Time"));
 }
@@ -127,7 +127,7 @@ fn a_100_kb_label_is_shortened_from_the_left_in_a_few_measurements() {
 fn a_highlighted_series_is_drawn_thicker_and_last() {
     let ts = [T0, T0 + 1000.0, T0 + 2000.0];
     let (a, b) = ([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]);
-    let s = [ChartSeries { label: "a".into(), values: &a, color_index: 0, dashed: false }, ChartSeries { label: "b".into(), values: &b, color_index: 1, dashed: false }];
+    let s = [ChartSeries { label: "a".into(), values: &a, color_index: 0, dashed: false, summary: None }, ChartSeries { label: "b".into(), values: &b, color_index: 1, dashed: false, summary: None }];
     let view = View { highlight: Some(0), legend: false, ..View::default() };
     let (svg, _) = render(&ts, &s, &view, (600, 300));
     // The series' lines are the last two polylines (the axes' ticks come first).

@@ -22,14 +22,132 @@ struct Bucket {
     max: usize,
 }
 
+/// Points per block of a `Summary`.
+pub const BLOCK: usize = 256;
+
+/// What M4 needs of one block of points: its first and last drawable points, its minimum and maximum
+/// (first occurrences), whether a gap comes before the first or after the last, whether it has any.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Block {
+    first: usize,
+    last: usize,
+    min: usize,
+    max: usize,
+    lead_gap: bool,
+    trail_gap: bool,
+    any: bool,
+}
+
+/// A series summarised by blocks of `BLOCK` points, built once (one pass) and reused by every redraw, so
+/// a zoomed-out redraw of a million points looks at a few thousand block summaries instead of every
+/// point. Only valid for the `xs`/`ys` it was built from.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Summary {
+    blocks: Vec<Block>,
+    len: usize,
+}
+
+impl Summary {
+    pub fn new(xs: &[f64], ys: &[f64]) -> Summary {
+        let n = xs.len().min(ys.len());
+        let blocks = (0..n).step_by(BLOCK).map(|start| {
+            let end = (start + BLOCK).min(n);
+            let mut b = Block { first: 0, last: 0, min: 0, max: 0, lead_gap: false, trail_gap: false, any: false };
+            for i in start..end {
+                let y = ys[i];
+                if y.is_nan() || xs[i].is_nan() {
+                    if b.any { b.trail_gap = true } else { b.lead_gap = true }
+                    continue;
+                }
+                if !b.any {
+                    b = Block { first: i, last: i, min: i, max: i, lead_gap: b.lead_gap, trail_gap: false, any: true };
+                    continue;
+                }
+                b.last = i;
+                b.trail_gap = false;
+                if y < ys[b.min] {
+                    b.min = i;
+                }
+                if y > ys[b.max] {
+                    b.max = i;
+                }
+            }
+            b
+        }).collect();
+        Summary { blocks, len: n }
+    }
+}
+
+/// One pixel column being gathered, and the gap state carried between columns.
+struct Column<'a> {
+    ys: &'a [f64],
+    bucket: Option<Bucket>,
+    min_y: f64,
+    max_y: f64,
+}
+
+impl Column<'_> {
+    /// Adds a drawable point; returns true when it opened the column (the caller breaks the line there
+    /// if a gap came before it).
+    fn point(&mut self, i: usize, y: f64) -> bool {
+        match self.bucket.as_mut() {
+            Some(b) => {
+                b.last = i;
+                if y < self.min_y {
+                    self.min_y = y;
+                    b.min = i;
+                }
+                if y > self.max_y {
+                    self.max_y = y;
+                    b.max = i;
+                }
+                false
+            }
+            None => {
+                self.bucket = Some(Bucket { first: i, last: i, min: i, max: i });
+                (self.min_y, self.max_y) = (y, y);
+                true
+            }
+        }
+    }
+
+    /// Adds a block that has drawable points, as `point` would add them one by one.
+    fn block(&mut self, b: &Block) -> bool {
+        let opened = self.point(b.first, self.ys[b.first]);
+        let c = self.bucket.as_mut().map(|c| {
+            c.last = b.last;
+            c
+        });
+        if let Some(c) = c {
+            if self.ys[b.min] < self.min_y {
+                self.min_y = self.ys[b.min];
+                c.min = b.min;
+            }
+            if self.ys[b.max] > self.max_y {
+                self.max_y = self.ys[b.max];
+                c.max = b.max;
+            }
+        }
+        opened
+    }
+}
+
 /// Decimates `(xs[i], ys[i])` over `[x0, x1]` into at most 4 points per column of `columns`, split into
 /// segments at gaps. `xs` must be sorted ascending (capture timestamps are).
 pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
+    m4_summarised(xs, ys, None, x0, x1, columns)
+}
+
+/// `m4`, reading whole blocks from `summary` (built by `Summary::new` from the same `xs` and `ys`)
+/// where a column covers them: the same result, at a cost that depends on the columns and blocks
+/// drawn rather than on the points.
+pub fn m4_summarised(xs: &[f64], ys: &[f64], summary: Option<&Summary>, x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
     let n = xs.len().min(ys.len());
     let mut segments: Vec<Segment> = Vec::new();
     if n == 0 || columns == 0 || !(x1 > x0) {
         return segments;
     }
+    let summary = summary.filter(|s| s.len == n);
     // One point on each side of the range, so the line enters and leaves the plot.
     let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
     let hi = (lower_bound(&xs[..n], x1) + 1).min(n);
@@ -50,43 +168,40 @@ pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segme
         }
     };
     // Column by column: each column's points are found by a binary search for its end (column_of is
-    // monotone in x), so the scan inside does no division per point and keeps min and max in registers.
-    // On a million-point series this is several times faster than classifying every point.
+    // monotone in x), so the scan inside does no division per point; whole blocks inside a column come
+    // from the summary.
     let mut start = lo;
     for col in -1..=columns as i64 {
         let end = if col == columns as i64 { hi } else { start + xs[start..hi].partition_point(|&x| column_of(x) <= col) };
-        let mut bucket: Option<Bucket> = None;
-        let (mut min_y, mut max_y) = (f64::INFINITY, f64::NEG_INFINITY);
-        // Zipped slices: no bounds check per point.
-        for (i, (&x, &y)) in (start..end).zip(xs[start..end].iter().zip(&ys[start..end])) {
-            if y.is_nan() || x.is_nan() {
-                gap_since_last = true;
-                continue;
-            }
-            match bucket.as_mut() {
-                // A gap inside one column is narrower than a pixel: keep the run.
-                Some(b) => {
-                    b.last = i;
-                    if y < min_y {
-                        min_y = y;
-                        b.min = i;
-                    }
-                    if y > max_y {
-                        max_y = y;
-                        b.max = i;
-                    }
-                }
-                None => {
-                    if gap_since_last && !current.is_empty() {
+        let mut c = Column { ys, bucket: None, min_y: f64::INFINITY, max_y: f64::NEG_INFINITY };
+        let mut i = start;
+        while i < end {
+            if let Some(s) = summary.filter(|_| i % BLOCK == 0 && i + BLOCK <= end) {
+                let b = &s.blocks[i / BLOCK];
+                if b.any {
+                    gap_since_last |= b.lead_gap;
+                    if c.block(b) && gap_since_last && !current.is_empty() {
                         segments.push(std::mem::take(&mut current));
                     }
-                    bucket = Some(Bucket { first: i, last: i, min: i, max: i });
-                    (min_y, max_y) = (y, y);
+                    gap_since_last = b.trail_gap;
+                } else {
+                    gap_since_last = true; // a whole block of gaps
                 }
+                i += BLOCK;
+                continue;
             }
-            gap_since_last = false;
+            let y = ys[i];
+            if y.is_nan() || xs[i].is_nan() {
+                gap_since_last = true;
+            } else {
+                if c.point(i, y) && gap_since_last && !current.is_empty() {
+                    segments.push(std::mem::take(&mut current));
+                }
+                gap_since_last = false;
+            }
+            i += 1;
         }
-        if let Some(b) = bucket {
+        if let Some(b) = c.bucket {
             flush(&b, &mut current);
         }
         start = end;
@@ -176,6 +291,21 @@ mod tests {
             let xs: Vec<f64> = steps.iter().scan(0.0, |t, &s| { *t += f64::from(s); Some(*t) }).collect();
             let ys = &ys[..xs.len()];
             prop_assert_eq!(m4(&xs, ys, from, from + width, columns), m4_point_by_point(&xs, ys, from, from + width, columns));
+        }
+
+        #[test]
+        fn summarised_equals_point_by_point(
+            steps in proptest::collection::vec(0u32..3, 0..3000),
+            ys in proptest::collection::vec(prop_oneof![20 => -1e3f64..1e3, 1 => Just(f64::NAN), 1 => Just(0.0)], 3000),
+            nan_run in 0usize..600, from in -20.0f64..3000.0, width in 0.5f64..4000.0, columns in 1usize..40,
+        ) {
+            // Long enough for whole blocks inside columns; a run of gaps that can cover whole blocks.
+            let xs: Vec<f64> = steps.iter().scan(0.0, |t, &s| { *t += f64::from(s); Some(*t) }).collect();
+            let mut ys = ys[..xs.len()].to_vec();
+            let at = ys.len() / 3;
+            for y in ys.iter_mut().skip(at).take(nan_run) { *y = f64::NAN; }
+            let summary = Summary::new(&xs, &ys);
+            prop_assert_eq!(m4_summarised(&xs, &ys, Some(&summary), from, from + width, columns), m4_point_by_point(&xs, &ys, from, from + width, columns));
         }
     }
 

@@ -66,6 +66,9 @@ pub struct ChartSeries<'a> {
     /// Drawn dashed: a reference beside a series of the same colour (PDH's own values of a Get-Counter
     /// capture beside counterlens').
     pub dashed: bool,
+    /// The values' block summary (`m4::Summary`), when the caller keeps one: redraws then cost per
+    /// block, not per point.
+    pub summary: Option<&'a m4::Summary>,
 }
 
 /// What to show: the time range (ms since the epoch, UTC), optionally a fixed value range, the zone
@@ -249,7 +252,7 @@ pub fn draw<DB: DrawingBackend>(
     let (width, _) = area.dim_in_pixel();
     let columns = (width as usize).max(1);
     let decimated: Vec<Vec<m4::Segment>> =
-        series.iter().map(|s| m4::m4(timestamps, s.values, x0, x1, columns)).collect();
+        series.iter().map(|s| m4::m4_summarised(timestamps, s.values, s.summary, x0, x1, columns)).collect();
     let (y0, y1) = match view.y_range {
         Some((a, b)) if a.is_finite() && b.is_finite() && b > a => (a, b),
         _ => {

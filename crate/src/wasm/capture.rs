@@ -52,6 +52,22 @@ struct SeriesInfo<'a> {
 #[wasm_bindgen(js_name = Capture)]
 pub struct JsCapture {
     pub(crate) inner: Capture,
+    /// Each series' M4 block summary, built the first time it is drawn and kept for every redraw.
+    pub(crate) summaries: std::cell::RefCell<Vec<Option<std::rc::Rc<crate::chart::m4::Summary>>>>,
+}
+
+impl JsCapture {
+    pub(crate) fn new(inner: Capture) -> JsCapture {
+        JsCapture { summaries: std::cell::RefCell::new(vec![None; inner.series.len()]), inner }
+    }
+
+    /// The block summary of series `index`, built on first use.
+    pub(crate) fn summary(&self, index: usize) -> Option<std::rc::Rc<crate::chart::m4::Summary>> {
+        let s = self.inner.series.get(index)?;
+        let mut all = self.summaries.borrow_mut();
+        let slot = all.get_mut(index)?;
+        Some(slot.get_or_insert_with(|| std::rc::Rc::new(crate::chart::m4::Summary::new(&self.inner.timestamps, &s.values))).clone())
+    }
 }
 
 #[wasm_bindgen(js_class = Capture)]
@@ -250,16 +266,7 @@ impl JsCapture {
             }),
             _ => None,
         };
-        Ok(JsCapture {
-            inner: Capture {
-                format,
-                encoding,
-                time_zone,
-                timestamps,
-                series,
-                notes: Vec::new(),
-            },
-        })
+        Ok(JsCapture::new(Capture { format, encoding, time_zone, timestamps, series, notes: Vec::new() }))
     }
 }
 
@@ -267,7 +274,7 @@ impl JsCapture {
 #[wasm_bindgen(js_name = openCapture)]
 pub fn open_capture(bytes: &[u8], options_: JsValue) -> Result<JsCapture, JsValue> {
     let o = options(&options_)?;
-    open(bytes, &o).map(|inner| JsCapture { inner }).map_err(capture_error)
+    open(bytes, &o).map(JsCapture::new).map_err(capture_error)
 }
 
 /// Reads a capture pushed in chunks, with the same result as openCapture on the whole.
@@ -306,6 +313,6 @@ impl JsCaptureReader {
     pub fn finish(&mut self) -> Result<JsCapture, JsValue> {
         self.reader()?;
         let r = self.inner.take().ok_or(JsValue::NULL)?;
-        r.finish().map(|inner| JsCapture { inner }).map_err(capture_error)
+        r.finish().map(JsCapture::new).map_err(capture_error)
     }
 }

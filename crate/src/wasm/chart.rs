@@ -125,7 +125,7 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
         values.push((get(&s, "label").as_string().unwrap_or_else(|| format!("series {i}")), v.to_vec(), color));
     }
     let chart_series: Vec<ChartSeries<'_>> =
-        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c, dashed: false }).collect();
+        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c, dashed: false, summary: None }).collect();
     draw_on_canvas(canvas, timestamps, &chart_series, &view, None)
 }
 
@@ -137,17 +137,19 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
 pub fn render_chart(canvas: HtmlCanvasElement, capture: &JsCapture, indices: Vec<u32>, view: JsValue) -> Result<JsValue, JsValue> {
     let c = &capture.inner;
     let colors = get(&view, "colors").dyn_into::<Array>().ok();
+    // Each series' block summary, kept by the capture, so a redraw reads blocks rather than points.
+    let summaries: Vec<_> = indices.iter().map(|&i| capture.summary(i as usize)).collect();
     let mut chart_series = Vec::with_capacity(indices.len());
     let mut positions = Vec::with_capacity(indices.len());
     for (k, i) in indices.into_iter().enumerate() {
         let s = c.series.get(i as usize).ok_or_else(|| error("invalid-argument", &format!("no series {i} in the capture"), Some("indices")))?;
         let slot = colors.as_ref().and_then(|a| a.get(k as u32).as_f64()).map_or(k, |v| v.max(0.0) as usize);
         positions.push(chart_series.len());
-        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot, dashed: false });
+        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot, dashed: false, summary: summaries[k].as_deref() });
         // `view.references`: the series' reference column (PDH's own values of a Get-Counter capture),
         // dashed in the series' colour.
         if let (Some(r), true) = (&s.reference, get(&view, "references").as_bool() == Some(true)) {
-            chart_series.push(ChartSeries { label: format!("PDH: {}", s.path), values: r, color_index: slot, dashed: true });
+            chart_series.push(ChartSeries { label: format!("PDH: {}", s.path), values: r, color_index: slot, dashed: true, summary: None });
         }
     }
     draw_on_canvas(canvas, &c.timestamps, &chart_series, &view, Some(&positions))
