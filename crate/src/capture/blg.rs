@@ -73,11 +73,18 @@ fn u64_at(b: &[u8], at: usize, what: &str) -> Result<u64, String> {
     get::<8>(b, at, what).map(u64::from_le_bytes)
 }
 
-/// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL.
+/// Longest instance name read, in UTF-16 units (PDH's own limit is far below). Names of an instance
+/// array may all point at the same bytes: without a bound, a block of a million entries pointing at one
+/// long name would be scanned a million times over.
+const MAX_NAME_UNITS: usize = 4096;
+
+/// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL, at most
+/// MAX_NAME_UNITS long.
 fn utf16z_bytes<'b>(b: &'b [u8], at: usize, what: &str) -> Result<&'b [u8], String> {
     let rest = b.get(at..).ok_or_else(|| format!("expected {what} (UTF-16 text) at +{at:#x}, past the end +{:#x}", b.len()))?;
-    let len = rest.chunks_exact(2).position(|c| c == [0, 0])
-        .ok_or_else(|| format!("expected {what} at +{at:#x} to end with a NUL before +{:#x}", b.len()))?;
+    let window = &rest[..rest.len().min(2 * (MAX_NAME_UNITS + 1))];
+    let len = window.chunks_exact(2).position(|c| c == [0, 0])
+        .ok_or_else(|| format!("expected {what} at +{at:#x} to end with a NUL within {MAX_NAME_UNITS} characters and before +{:#x}", b.len()))?;
     Ok(&rest[..2 * len])
 }
 
@@ -1279,6 +1286,15 @@ mod tests {
         }
         let e = r.column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0)).unwrap_err();
         assert_eq!(e.0, "too-large");
+    }
+
+    #[test]
+    fn instance_names_are_read_within_a_bound() {
+        // 5000 units without a NUL: refused at the bound, not scanned to the end of the block.
+        let mut b = vec![0x41u8; 2 * 5000];
+        b.extend_from_slice(&[0, 0]);
+        assert!(utf16z_bytes(&b, 0, "a name").unwrap_err().contains("within 4096 characters"));
+        assert_eq!(utf16z_bytes(&b, 2 * 1000, "a name").unwrap().len(), 2 * 4000);
     }
 
     #[test]
