@@ -283,3 +283,32 @@ fn flipped_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn an_error_status_is_a_gap_and_the_next_sample_has_no_older_one() {
+    let original = open(&bytes("BasicPerfCounters.blg"));
+    let mut b = bytes("BasicPerfCounters.blg");
+    // Sample 2 is the event at +0x858 of buffer 1; its container's first block (Avg. Disk Bytes/Read)
+    // starts at +0x8a8 and its CStatus at +0x8b0. PDH_CSTATUS_NO_COUNTER is 0xC0000BB9.
+    assert_eq!(&b[0x1_08a8..0x1_08ac], b"BL\x03\x01");
+    b[0x1_08b0..0x1_08b4].copy_from_slice(&0xC000_0BB9u32.to_le_bytes());
+    let c = open(&b);
+    let (was, now) = (&original.series[0].values, &c.series[0].values);
+    assert!(was[2].is_finite() && was[3].is_finite());
+    assert!(now[2].is_nan() && now[3].is_nan(), "{:?}", &now[..5]);
+    assert!(now[4..] == was[4..] && now[1] == was[1]);
+    assert!(c.notes.iter().any(|n| n.code == "bad-status" && n.message.starts_with("1 raw values")), "{:?}", c.notes);
+}
+
+#[test]
+fn instances_that_appear_mid_log_are_gaps_before() {
+    let c = open(&bytes("PAL_SampleLog.blg"));
+    // Some process starts after the first sample: its series has no value until it appears, and every
+    // series still has one value slot per sample.
+    assert!(c.series.iter().all(|s| s.values.len() == 11));
+    let late = c.series.iter().filter(|s| s.parsed.object == "Process" && s.counter_type == Some(0x10000))
+        .find(|s| s.values[0].is_nan() && s.values.iter().any(|v| v.is_finite()))
+        .expect("a process that appears after the first sample");
+    let first = late.values.iter().position(|v| v.is_finite()).unwrap();
+    assert!(first > 0 && late.values[..first].iter().all(|v| v.is_nan()), "{}: {:?}", late.path, late.values);
+}
