@@ -23,7 +23,7 @@ struct Bucket {
 }
 
 /// Points per block of a `Summary`.
-pub const BLOCK: usize = 256;
+pub const BLOCK: usize = 64;
 
 /// What M4 needs of one block of points: its first and last drawable points, its minimum and maximum
 /// (first occurrences), whether a gap comes before the first or after the last, whether it has any.
