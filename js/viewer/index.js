@@ -49,6 +49,9 @@ export function describeError(err) {
   return `Cannot read this capture${where}: ${err.message}`;
 }
 
+/** The rejection of a read that a newer one replaced. */
+const SUPERSEDED = Symbol('superseded');
+
 const STATS = [['path', 'Series'], ['min', 'min'], ['mean', 'mean'], ['max', 'max'], ['last', 'last'], ['p95', '95th pct']];
 
 /** The viewer's parts; `ids` gives them document ids (`#chart`, `#series-list`, ...) for one viewer per page. */
@@ -182,7 +185,8 @@ export function mountViewer(element, options = {}) {
   /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as data)
    *  or a cancellation. */
   function readBlob(blob, name) {
-    reading?.worker.terminate();
+    // A read still going is superseded: its worker stops and its open() ends quietly.
+    reading?.reject(SUPERSEDED);
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
       const done = () => {
@@ -234,7 +238,7 @@ export function mountViewer(element, options = {}) {
       $['series-filter'].value = '';
       showCapture();
     } catch (err) {
-      $['chart-status'].textContent = describeError(err);
+      if (err !== SUPERSEDED) $['chart-status'].textContent = describeError(err);
     }
   }
 
