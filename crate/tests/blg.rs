@@ -312,3 +312,19 @@ fn instances_that_appear_mid_log_are_gaps_before() {
     let first = late.values.iter().position(|v| v.is_finite()).unwrap();
     assert!(first > 0 && late.values[..first].iter().all(|v| v.is_nan()), "{}: {:?}", late.path, late.values);
 }
+
+#[test]
+fn multi_timers_in_instance_arrays_have_no_values_rather_than_guessed_ones() {
+    // Basic's Processor(*) definition is at +0x3c0 of buffer 1 (size 0x88, flags 1), its counter type at +0x3cc
+    // (0x21510500, 100NSEC_TIMER_INV). Made a 100NSEC_MULTI_TIMER (0x22510500), whose M the array's
+    // entries do not carry.
+    let mut b = bytes("BasicPerfCounters.blg");
+    assert_eq!(b[0x1_03cc..0x1_03d0], 0x2151_0500u32.to_le_bytes());
+    b[0x1_03cc..0x1_03d0].copy_from_slice(&0x2251_0500u32.to_le_bytes());
+    let c = open(&b);
+    let cpu: Vec<_> = c.series.iter().filter(|s| s.parsed.object == "Processor").collect();
+    assert_eq!(cpu.len(), 5);
+    assert!(cpu.iter().all(|s| s.values.iter().all(|v| v.is_nan())));
+    let note = c.notes.iter().find(|n| n.code == "multi-unknown").expect("a note");
+    assert!(note.message.starts_with("Processor(*)\\% Processor Time are MULTI timers"), "{}", note.message);
+}

@@ -673,7 +673,10 @@ impl BlgReader {
             signature.extend_from_slice(&[0, 0]);
             let first = u64_at(b, e + 8, "FirstValue").map_err(bad)?;
             let second = u64_at(b, e + 16, "SecondValue").map_err(bad)?;
-            raws.push(RawSample { value: first, second: Some(second), frequency: Some(def.frequency), multi: Some(1) });
+            // The entries carry no MultiCount (the u32 after the name offset is 0 in both samples, where
+            // a PDH_RAW_COUNTER's MultiCount is 1): MULTI timers in instance arrays get no value, and a
+            // note says why, rather than a guessed count.
+            raws.push(RawSample { value: first, second: Some(second), frequency: Some(def.frequency), multi: None });
         }
         self.relayout(d, &signature, 1, || {
             let names: Vec<String> = signature.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect::<Vec<u16>>()
@@ -795,6 +798,13 @@ impl BlgReader {
         }
         self.unnamed.sort_unstable();
         self.unnamed.dedup();
+        if let Some(defs) = &self.defs {
+            let multi: Vec<String> = defs.iter().filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
+                .map(|d| format!("{}(*)\\{}", d.object, d.counter)).collect();
+            if !multi.is_empty() {
+                notes.push(Note { code: "multi-unknown", message: format!("{} are MULTI timers logged as instance arrays, whose entries carry no MultiCount: they have no values rather than guessed ones", multi.join(", ")), line: None });
+            }
+        }
         if !self.unnamed.is_empty() {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
