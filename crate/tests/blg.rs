@@ -328,3 +328,19 @@ fn multi_timers_in_instance_arrays_have_no_values_rather_than_guessed_ones() {
     let note = c.notes.iter().find(|n| n.code == "multi-unknown").expect("a note");
     assert!(note.message.starts_with("Processor(*)\\% Processor Time are MULTI timers"), "{}", note.message);
 }
+
+#[test]
+fn a_time_zone_bias_of_i32_min_is_an_error_not_an_overflow() {
+    // Found by the `capture` fuzz target: Bias = -2^31 made `abs()` overflow (a panic in a debug build,
+    // a wrapped, meaningless bias in a release one). Basic's TIME_ZONE_INFORMATION is at 0x68 + 0x38 + 2 x 8.
+    let mut b = bytes("BasicPerfCounters.blg");
+    assert_eq!(b[0xB0..0xB4], 480i32.to_le_bytes());
+    b[0xB0..0xB4].copy_from_slice(&i32::MIN.to_le_bytes());
+    let e = error(&b);
+    assert_eq!(e.code, "bad-blg");
+    assert!(e.message.contains("time zone biases within a day"), "{e}");
+    // The fuzzer's own input, as it found it.
+    let found = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/fuzz/capture-bias-i32-min.blg")).unwrap();
+    let e = open_capture(&found, &OpenOptions::default()).unwrap_err();
+    assert!(e.code == "bad-blg" && e.message.contains("time zone biases within a day"), "{e}");
+}

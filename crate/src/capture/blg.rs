@@ -551,7 +551,8 @@ impl BlgReader {
             16 => self.reserve(),
             _ => {}
         }
-        let local_ms = (timestamp as i64 - UNIX_EPOCH_FILETIME) as f64 / 10_000.0;
+        // In i128: a hostile u64 time stamp must not overflow the subtraction.
+        let local_ms = (i128::from(timestamp) - i128::from(UNIX_EPOCH_FILETIME)) as f64 / 10_000.0;
         let bias = self.header.as_ref().map_or(0, |h| h.zone.bias_at(local_ms));
         self.first_local_ms.get_or_insert(local_ms);
         self.timestamps.push(local_ms + f64::from(bias) * 60_000.0);
@@ -871,7 +872,8 @@ fn read_log_header(b: &[u8], end: usize) -> Result<(LogHeader, usize), String> {
         return Err(format!("expected the log header's BufferSize to equal the buffer's ({outer}), found {buffer_size}"));
     }
     let zone = Zone::read(h, l + 0x38 + 2 * pointer_size)?;
-    if zone.bias.abs() > 24 * 60 || zone.daylight_bias.abs() > 24 * 60 || zone.standard_bias.abs() > 24 * 60 {
+    // unsigned_abs: i32::MIN has no positive counterpart (found by fuzzing: `abs` overflowed).
+    if [zone.bias, zone.daylight_bias, zone.standard_bias].iter().any(|b| b.unsigned_abs() > 24 * 60) {
         return Err(format!("expected time zone biases within a day, found {} / {} / {} minutes", zone.bias, zone.standard_bias, zone.daylight_bias));
     }
     let header = LogHeader { pointer_size, version: (h[l + 4], h[l + 5]), build: u32_at(h, l + 8, "ProviderVersion")?, zone };
@@ -1069,7 +1071,8 @@ impl<'a> PerfDataBlock<'a> {
         if c.counter_type & 0x300 == 0x200 {
             return Some(0); // PERF_SIZE_ZERO
         }
-        if c.offset + c.size > len {
+        // Checked: on wasm32 usize is 32 bits, and two u32 fields can add past it.
+        if c.offset.checked_add(c.size).map_or(true, |end| end > len) {
             return None;
         }
         let at = block + c.offset;
@@ -1161,7 +1164,7 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     let mut c = header;
     for k in 0..counters_n {
         let len = u32_at(o, c, "a counter definition's ByteLength")? as usize;
-        if len < 0x28 || c + len > definition {
+        if len < 0x28 || len > definition - c {
             return Err(format!("counter definition {k} at +{c:#x}: expected ByteLength from 40 to {}, found {len}", definition - c));
         }
         let counter_type = u32_at(o, c + 0x1C, "CounterType")?;
@@ -1205,7 +1208,7 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
         let parent_instance = u32_at(o, p + 8, "ParentObjectInstance")?;
         let name_offset = u32_at(o, p + 0x10, "NameOffset")? as usize;
         let name_length = u32_at(o, p + 0x14, "NameLength")? as usize;
-        if name_offset + name_length > len {
+        if name_offset.checked_add(name_length).map_or(true, |end| end > len) {
             return Err(format!("instance {k} at +{p:#x}: its name ({name_length} bytes at +{name_offset:#x}) runs past its {len} bytes"));
         }
         // NameLength counts the terminating NUL; the name ends at the first NUL in any case.
