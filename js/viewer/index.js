@@ -33,6 +33,12 @@ export function seriesFilter(text) {
  *  nothing, and drawing them (rasterised at paint time) can take seconds. */
 const DEFAULT_MAX = 8;
 
+/** `seriesFilter` over SeriesInfo, its pattern compiled once for the whole list. */
+function pathFilter(text) {
+  const matches = seriesFilter(text);
+  return (s) => matches(s.path);
+}
+
 /** Series shown at first: % Processor Time of the Processor instances (_Total first, at most
  *  DEFAULT_MAX), or the first few series. */
 function defaultSelection(series) {
@@ -160,6 +166,7 @@ export function mountViewer(element, options = {}) {
   let range = null; // [fromMs, toMs] shown, or null for the whole capture
   let layout = null; // what the last renderChart returned
   let timestamps = new Float64Array(); // the capture's, copied once per capture for the crosshair
+  let info = []; // capture.series(), converted once per capture (not on every mouse move)
   let sort = { key: null, dir: 1 }; // the stats table's order
   let hashApplies = !!options.hash;
   let highlight = null; // the series hovered in the tree or the table
@@ -227,13 +234,13 @@ export function mountViewer(element, options = {}) {
       selected = new Set();
       slots.clear();
       timestamps = capture.timestamps();
+      info = capture.series();
       range = null;
       // The hash's view applies to the capture the page opens with (a shared link), not to later files.
       const fromHash = hashApplies ? viewFromHash(capture.seriesCount) : null;
       hashApplies = false;
-      const all = capture.series();
-      const wanted = options.series ? all.filter((s) => seriesFilter(options.series)(s.path)).map((s) => s.index) : null;
-      for (const i of fromHash?.series ?? wanted ?? defaultSelection(all)) select(i);
+      const wanted = options.series ? info.filter(pathFilter(options.series)).map((s) => s.index) : null;
+      for (const i of fromHash?.series ?? wanted ?? defaultSelection(info)) select(i);
       if (fromHash?.range) range = clampRange(fromHash.range);
       $['series-filter'].value = '';
       showCapture();
@@ -277,7 +284,6 @@ export function mountViewer(element, options = {}) {
     const on = $['pdh-overlay'].checked && capture;
     $['pdh-diffs'].hidden = !on;
     if (!on) return;
-    const info = capture.series();
     const rows = [];
     let count = 0;
     const [from, to] = range ?? [-Infinity, Infinity];
@@ -313,8 +319,7 @@ export function mountViewer(element, options = {}) {
   function listSeries() {
     const text = $['series-filter'].value;
     const filtering = text.trim() !== '';
-    const all = capture.series();
-    const shown = all.filter((s) => seriesFilter(text)(s.path));
+    const shown = info.filter(pathFilter(text));
     const tree = new Map(); // machine -> object -> counter -> [series]
     for (const s of shown.slice(0, MAX_LISTED)) {
       const m = tree.get(s.machine) ?? tree.set(s.machine, new Map()).get(s.machine);
@@ -344,8 +349,8 @@ export function mountViewer(element, options = {}) {
           : branch(counter, list, 'counter', list.map((s) => leaf(s, s.instance === undefined ? '(no instance)' : `${s.parent ? s.parent + '/' : ''}${s.instance}`)))))))));
     $['series-list'].replaceChildren(...machines);
     $['series-count'].textContent = shown.length > MAX_LISTED
-      ? `${shown.length} of ${all.length} series match; the first ${MAX_LISTED} are listed`
-      : `${shown.length} of ${all.length} series`;
+      ? `${shown.length} of ${info.length} series match; the first ${MAX_LISTED} are listed`
+      : `${shown.length} of ${info.length} series`;
   }
 
   const dark = matchMedia('(prefers-color-scheme: dark)');
@@ -393,7 +398,6 @@ export function mountViewer(element, options = {}) {
     const k = capture.sampleAt(t);
     if (k < 0) return null;
     const ts = timestamps[k];
-    const info = capture.series();
     const lines = [el('div', formatTime(ts), { class: 'readout-time' })];
     for (const i of [...selected].sort((a, b) => a - b)) {
       const s = info[i];
@@ -412,7 +416,6 @@ export function mountViewer(element, options = {}) {
   function pick(t) {
     if (!capture || !timestamps.length) return;
     const k = capture.sampleAt(t);
-    const info = capture.series();
     const items = [];
     for (const i of [...selected].sort((a, b) => a - b)) {
       let e;
@@ -463,7 +466,6 @@ export function mountViewer(element, options = {}) {
 
   function showStats() {
     if (!capture) return;
-    const info = capture.series();
     const [from, to] = range ?? [undefined, undefined];
     const rows = [...selected].map((i) => ({ i, s: info[i], st: capture.stats(i, from, to) }));
     if (sort.key) {
