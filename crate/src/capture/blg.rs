@@ -78,24 +78,34 @@ fn u64_at(b: &[u8], at: usize, what: &str) -> Result<u64, String> {
 /// long name would be scanned a million times over.
 const MAX_NAME_UNITS: usize = 4096;
 
+/// UTF-16LE bytes up to their first NUL unit (all of them if there is none).
+fn before_nul(b: &[u8]) -> &[u8] {
+    let units = b.chunks_exact(2).position(|c| c == [0, 0]).unwrap_or(b.len() / 2);
+    &b[..2 * units]
+}
+
+/// The text of UTF-16LE bytes (unpaired surrogates become U+FFFD).
+fn utf16_text(b: &[u8]) -> String {
+    let units: Vec<u16> = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    String::from_utf16_lossy(&units)
+}
+
 /// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL, at most
-/// MAX_NAME_UNITS long.
-fn utf16z_bytes<'b>(b: &'b [u8], at: usize, what: &str) -> Result<&'b [u8], String> {
+/// `max_units` long (`usize::MAX`: up to the end of `b`).
+fn utf16z_bytes<'b>(b: &'b [u8], at: usize, what: &str, max_units: usize) -> Result<&'b [u8], String> {
     let rest = b.get(at..).ok_or_else(|| format!("expected {what} (UTF-16 text) at +{at:#x}, past the end +{:#x}", b.len()))?;
-    let window = &rest[..rest.len().min(2 * (MAX_NAME_UNITS + 1))];
-    let len = window.chunks_exact(2).position(|c| c == [0, 0])
-        .ok_or_else(|| format!("expected {what} at +{at:#x} to end with a NUL within {MAX_NAME_UNITS} characters and before +{:#x}", b.len()))?;
+    let window = &rest[..rest.len().min(max_units.saturating_add(1).saturating_mul(2))];
+    let len = window.chunks_exact(2).position(|c| c == [0, 0]).ok_or_else(|| match max_units {
+        usize::MAX => format!("expected {what} at +{at:#x} to end with a NUL before +{:#x}", b.len()),
+        m => format!("expected {what} at +{at:#x} to end with a NUL within {m} characters and before +{:#x}", b.len()),
+    })?;
     Ok(&rest[..2 * len])
 }
 
-/// A NUL-terminated UTF-16LE string starting at `at` (unpaired surrogates become U+FFFD).
+/// A NUL-terminated UTF-16LE string starting at `at`, and the offset after its NUL.
 fn utf16z(b: &[u8], at: usize, what: &str) -> Result<(String, usize), String> {
-    let rest = b.get(at..).ok_or_else(|| format!("expected {what} (UTF-16 text) at +{at:#x}, past the end +{:#x}", b.len()))?;
-    let units: Vec<u16> = rest.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).take_while(|&u| u != 0).collect();
-    if units.len() * 2 + 2 > rest.len() {
-        return Err(format!("expected {what} at +{at:#x} to end with a NUL before +{:#x}", b.len()));
-    }
-    Ok((String::from_utf16_lossy(&units), at + units.len() * 2 + 2))
+    let bytes = utf16z_bytes(b, at, what, usize::MAX)?;
+    Ok((utf16_text(bytes), at + bytes.len() + 2))
 }
 
 /// A SYSTEMTIME as TIME_ZONE_INFORMATION uses it: a transition rule ("the wDay-th wDayOfWeek of
@@ -157,8 +167,7 @@ impl Zone {
     fn read(b: &[u8], at: usize) -> Result<Zone, String> {
         let name = |o: usize| -> Result<String, String> {
             let raw = b.get(at + o..at + o + 64).ok_or("expected a 32-character zone name")?;
-            let units: Vec<u16> = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).take_while(|&u| u != 0).collect();
-            Ok(String::from_utf16_lossy(&units))
+            Ok(utf16_text(before_nul(raw)))
         };
         Ok(Zone {
             bias: i32_at(b, at, "the zone's Bias")?,
@@ -667,11 +676,14 @@ impl BlgReader {
         let mut signature = std::mem::take(&mut self.signature);
         signature.clear();
         let mut raws = Vec::with_capacity(count);
+        let mut names: Vec<&[u8]> = Vec::with_capacity(count);
         for i in 0..count {
             let e = 0x18 + 24 * i;
             let name_at = u32_at(b, e, "an instance name offset").map_err(bad)? as usize;
-            signature.extend_from_slice(utf16z_bytes(b, name_at, "an instance name").map_err(bad)?);
+            let name = utf16z_bytes(b, name_at, "an instance name", MAX_NAME_UNITS).map_err(bad)?;
+            signature.extend_from_slice(name);
             signature.extend_from_slice(&[0, 0]);
+            names.push(name);
             let first = u64_at(b, e + 8, "FirstValue").map_err(bad)?;
             let second = u64_at(b, e + 16, "SecondValue").map_err(bad)?;
             // The entries carry no MultiCount (the u32 after the name offset is 0 in both samples, where
@@ -679,11 +691,7 @@ impl BlgReader {
             // note says why, rather than a guessed count.
             raws.push(RawSample { value: first, second: Some(second), frequency: Some(def.frequency), multi: None });
         }
-        self.relayout(d, &signature, 1, || {
-            let names: Vec<String> = signature.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect::<Vec<u16>>()
-                .split(|&u| u == 0).take(count).map(String::from_utf16_lossy).collect();
-            instance_keys(&names)
-        });
+        self.relayout(d, &signature, 1, || instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>()));
         self.signature = signature;
         for (i, raw) in raws.into_iter().enumerate() {
             let c = self.cached_column(d, 0, i, |key| (def.path(None, Some(key), &def.counter), def.counter_type, def.scale))?;
@@ -1018,8 +1026,7 @@ impl<'a> PerfDataBlock<'a> {
     }
 
     fn name(&self, i: &PerfInstance) -> String {
-        let units: Vec<u16> = self.b[i.name.0..i.name.1].chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-        String::from_utf16_lossy(&units)
+        utf16_text(&self.b[i.name.0..i.name.1])
     }
 
     /// What identifies the object's instances in this sample (names and parents), to compare with the last.
@@ -1212,8 +1219,7 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
             return Err(format!("instance {k} at +{p:#x}: its name ({name_length} bytes at +{name_offset:#x}) runs past its {len} bytes"));
         }
         // NameLength counts the terminating NUL; the name ends at the first NUL in any case.
-        let raw = &o[p + name_offset..p + name_offset + name_length];
-        let units = raw.chunks_exact(2).position(|c| c == [0, 0]).unwrap_or(raw.len() / 2);
+        let units = before_nul(&o[p + name_offset..p + name_offset + name_length]).len() / 2;
         let (block, block_len) = counter_block(p + len).map_err(|w| format!("instance {k}: {w}"))?;
         list.push(PerfInstance {
             name: (at + p + name_offset, at + p + name_offset + 2 * units),
@@ -1306,8 +1312,8 @@ mod tests {
         // 5000 units without a NUL: refused at the bound, not scanned to the end of the block.
         let mut b = vec![0x41u8; 2 * 5000];
         b.extend_from_slice(&[0, 0]);
-        assert!(utf16z_bytes(&b, 0, "a name").unwrap_err().contains("within 4096 characters"));
-        assert_eq!(utf16z_bytes(&b, 2 * 1000, "a name").unwrap().len(), 2 * 4000);
+        assert!(utf16z_bytes(&b, 0, "a name", MAX_NAME_UNITS).unwrap_err().contains("within 4096 characters"));
+        assert_eq!(utf16z_bytes(&b, 2 * 1000, "a name", MAX_NAME_UNITS).unwrap().len(), 2 * 4000);
     }
 
     #[test]
