@@ -63,6 +63,16 @@ impl Reader<'_> {
         self.diag("invalid-value", pos, field, format!("{name}=\"{shown}\" is not valid: expected {expected}"));
     }
 
+    /// The number `table` gives the text of attribute `name`, or an invalid-value diagnostic saying what
+    /// was `expected`: the manifest's value lists (instances, detailLevel, aggregate).
+    fn one_of(&mut self, n: Node, name: &'static str, field: Field, text: &str, table: &[(&str, u32)], expected: &str) -> Option<u32> {
+        let v = table.iter().find(|(t, _)| *t == text).map(|&(_, v)| v);
+        if v.is_none() {
+            self.invalid(n, name, field, expected);
+        }
+        v
+    }
+
     fn symbol(&mut self, n: Node, name: &'static str) {
         if let Some(s) = n.attribute(name) {
             if !c_identifier(s) {
@@ -96,13 +106,9 @@ impl Reader<'_> {
         }
         set.spans.fields.push((Field::InstanceType, self.at_attr(n, "instances")));
         if let Some(i) = self.required(n, "instances", Field::InstanceType) {
-            match i {
-                "single" => set.instance_type = 0,
-                "multiple" => set.instance_type = 2,
-                "globalAggregate" => set.instance_type = 4,
-                "multipleAggregate" => set.instance_type = 6,
-                "globalAggregateHistory" => set.instance_type = 0x0C,
-                _ => self.invalid(n, "instances", Field::InstanceType, "single, multiple, globalAggregate, multipleAggregate or globalAggregateHistory"),
+            let table = [("single", 0), ("multiple", 2), ("globalAggregate", 4), ("multipleAggregate", 6), ("globalAggregateHistory", 0x0C)];
+            if let Some(v) = self.one_of(n, "instances", Field::InstanceType, i, &table, "single, multiple, globalAggregate, multipleAggregate or globalAggregateHistory") {
+                set.instance_type = v;
             }
         }
         for c in n.children().filter(|c| c.has_tag_name((NS, "counter"))) {
@@ -151,10 +157,8 @@ impl Reader<'_> {
             }
         }
         if let Some(d) = self.required(n, "detailLevel", Field::DetailLevel) {
-            match d {
-                "standard" => c.detail_level = 100,
-                "advanced" => c.detail_level = 200,
-                _ => self.invalid(n, "detailLevel", Field::DetailLevel, "standard or advanced"),
+            if let Some(v) = self.one_of(n, "detailLevel", Field::DetailLevel, d, &[("standard", 100), ("advanced", 200)], "standard or advanced") {
+                c.detail_level = v;
             }
         }
         if let Some(s) = n.attribute("defaultScale") {
@@ -164,13 +168,9 @@ impl Reader<'_> {
             }
         }
         if let Some(a) = n.attribute("aggregate") {
-            match a {
-                "undefined" => c.aggregate_func = 0,
-                "sum" => c.aggregate_func = 1,
-                "avg" => c.aggregate_func = 2,
-                "min" => c.aggregate_func = 3,
-                "max" => c.aggregate_func = 4,
-                _ => self.invalid(n, "aggregate", Field::AggregateFunc, "sum, avg, min, max or undefined"),
+            let table = [("undefined", 0), ("sum", 1), ("avg", 2), ("min", 3), ("max", 4)];
+            if let Some(v) = self.one_of(n, "aggregate", Field::AggregateFunc, a, &table, "sum, avg, min, max or undefined") {
+                c.aggregate_func = v;
             }
         }
         for (attr, field) in [("baseID", Field::BaseCounterId), ("perfTimeID", Field::PerfTimeId), ("perfFreqID", Field::PerfFreqId), ("multiCounterID", Field::MultiId)] {
