@@ -26,22 +26,37 @@ fn data() -> Vec<Series> {
         seed ^= seed << 17;
         seed
     };
-    ["PERF_COUNTER_COUNTER", "PERF_100NSEC_TIMER_INV", "PERF_AVERAGE_BULK", "PERF_COUNTER_RAWCOUNT", "PERF_100NSEC_MULTI_TIMER"]
-        .iter()
-        .map(|&ty| {
-            let (mut v, mut d) = (1_170_374_257_812u64, 130_058_022_178_447_225u64);
-            let mut value = Vec::with_capacity(N);
-            let mut second = Vec::with_capacity(N);
-            for i in 0..N {
-                d += 10_000_000 + rand() % 1000;
-                v = if i % 100_000 == 99_999 { 0 } else { v + rand() % 10_000_000 };
-                value.push(v);
-                second.push(d);
-            }
-            let multi = (0..N).map(|_| 4).collect();
-            Series { ty, value, second, multi }
-        })
-        .collect()
+    [
+        "PERF_COUNTER_COUNTER",
+        "PERF_100NSEC_TIMER_INV",
+        "PERF_AVERAGE_BULK",
+        "PERF_COUNTER_RAWCOUNT",
+        "PERF_100NSEC_MULTI_TIMER",
+    ]
+    .iter()
+    .map(|&ty| {
+        let (mut v, mut d) = (1_170_374_257_812u64, 130_058_022_178_447_225u64);
+        let mut value = Vec::with_capacity(N);
+        let mut second = Vec::with_capacity(N);
+        for i in 0..N {
+            d += 10_000_000 + rand() % 1000;
+            v = if i % 100_000 == 99_999 {
+                0
+            } else {
+                v + rand() % 10_000_000
+            };
+            value.push(v);
+            second.push(d);
+        }
+        let multi = (0..N).map(|_| 4).collect();
+        Series {
+            ty,
+            value,
+            second,
+            multi,
+        }
+    })
+    .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -55,7 +70,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("counterlens cook_series (bulk)", |b| {
         b.iter(|| {
             for s in &series {
-                let cols = RawColumns { value: &s.value, second: Some(&s.second), frequency: Some(Frequency::Constant(10_000_000)), multi: Some(&s.multi) };
+                let cols = RawColumns {
+                    value: &s.value,
+                    second: Some(&s.second),
+                    frequency: Some(Frequency::Constant(10_000_000)),
+                    multi: Some(&s.multi),
+                };
                 cook_series(parse_type(s.ty).unwrap(), &cols, &opts, &mut out).unwrap();
                 black_box(&out);
             }
@@ -67,10 +87,20 @@ fn bench(c: &mut Criterion) {
             for s in &series {
                 let ty = parse_type(s.ty).unwrap();
                 out.clear();
-                let sample = |i: usize| RawSample::new(s.value[i]).second(s.second[i]).frequency(10_000_000).multi(s.multi[i]);
+                let sample = |i: usize| {
+                    RawSample::new(s.value[i])
+                        .second(s.second[i])
+                        .frequency(10_000_000)
+                        .multi(s.multi[i])
+                };
                 out.push(f64::NAN);
                 for i in 1..N {
-                    out.push(cook(ty, Some(&sample(i - 1)), &sample(i), &opts).unwrap().value.unwrap_or(f64::NAN));
+                    out.push(
+                        cook(ty, Some(&sample(i - 1)), &sample(i), &opts)
+                            .unwrap()
+                            .value
+                            .unwrap_or(f64::NAN),
+                    );
                 }
                 black_box(&out);
             }

@@ -19,14 +19,27 @@ fn main() {
             std::process::exit(1);
         }
         Ok(c) => {
-            println!("{}: {} {}, {} samples, {} series, zone {:?}", path, c.format, c.encoding, c.timestamps.len(), c.series.len(), c.time_zone);
+            println!(
+                "{}: {} {}, {} samples, {} series, zone {:?}",
+                path,
+                c.format,
+                c.encoding,
+                c.timestamps.len(),
+                c.series.len(),
+                c.time_zone
+            );
             for n in &c.notes {
                 println!("note {}: {}", n.code, n.message);
             }
             for s in &c.series {
                 let count = s.values.iter().filter(|v| !v.is_nan()).count();
                 let first: Vec<f64> = s.values.iter().take(4).copied().collect();
-                println!("{}  type={:#x} scale={:?} values={count} first={first:?}", s.path, s.counter_type.unwrap_or(0), s.scale);
+                println!(
+                    "{}  type={:#x} scale={:?} values={count} first={first:?}",
+                    s.path,
+                    s.counter_type.unwrap_or(0),
+                    s.scale
+                );
             }
         }
     }

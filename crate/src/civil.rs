@@ -49,7 +49,15 @@ mod tests {
         assert_eq!(days_from_civil(2013, 2, 20), 15_756);
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!((days_in_month(2000, 2), days_in_month(1900, 2), days_in_month(2024, 2), days_in_month(2023, 4)), (29, 28, 29, 30));
+        assert_eq!(
+            (
+                days_in_month(2000, 2),
+                days_in_month(1900, 2),
+                days_in_month(2024, 2),
+                days_in_month(2023, 4)
+            ),
+            (29, 28, 29, 30)
+        );
     }
 
     #[test]

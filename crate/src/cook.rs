@@ -20,7 +20,10 @@ pub struct RawSample {
 
 impl RawSample {
     pub fn new(value: u64) -> Self {
-        RawSample { value, ..Default::default() }
+        RawSample {
+            value,
+            ..Default::default()
+        }
     }
     pub fn second(mut self, d: u64) -> Self {
         self.second = Some(d);
@@ -51,7 +54,12 @@ pub struct CookOptions {
 
 impl Default for CookOptions {
     fn default() -> Self {
-        CookOptions { cap100: true, scale: None, x1000: false, wrap32: false }
+        CookOptions {
+            cap100: true,
+            scale: None,
+            x1000: false,
+            wrap32: false,
+        }
     }
 }
 
@@ -101,10 +109,16 @@ pub struct Cooked {
 
 impl Cooked {
     pub fn ok(value: f64) -> Self {
-        Cooked { value: Some(value), status: Status::Ok }
+        Cooked {
+            value: Some(value),
+            status: Status::Ok,
+        }
     }
     pub fn status(status: Status) -> Self {
-        Cooked { value: None, status }
+        Cooked {
+            value: None,
+            status,
+        }
     }
 }
 
@@ -112,11 +126,20 @@ impl Cooked {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CookError {
     #[error("{ty} needs `{field}` ({meaning}) on the {sample} sample")]
-    MissingField { ty: String, sample: &'static str, field: &'static str, meaning: &'static str },
+    MissingField {
+        ty: String,
+        sample: &'static str,
+        field: &'static str,
+        meaning: &'static str,
+    },
     #[error("scale {0} is outside the DefaultScale range -10..=10")]
     ScaleOutOfRange(i32),
     #[error("column `{field}` has {got} values but `value` has {expected}")]
-    ColumnLength { field: &'static str, expected: usize, got: usize },
+    ColumnLength {
+        field: &'static str,
+        expected: usize,
+        got: usize,
+    },
 }
 
 /// Which fields a formula reads beyond N. `second` is read from both samples of a two-sample type;
@@ -131,14 +154,22 @@ pub(crate) struct Needs {
 pub(crate) fn needs(f: Formula) -> Needs {
     let (second, frequency, multi) = match f {
         Formula::Rate | Formula::AverageTimer | Formula::Elapsed => (true, true, false),
-        Formula::Queue | Formula::Timer | Formula::TimerInv | Formula::AverageBulk | Formula::RawFraction => {
-            (true, false, false)
-        }
+        Formula::Queue
+        | Formula::Timer
+        | Formula::TimerInv
+        | Formula::AverageBulk
+        | Formula::RawFraction => (true, false, false),
         Formula::MultiTimerTick => (true, true, true),
         Formula::MultiTimer100Ns | Formula::MultiTimerInv => (true, false, true),
-        Formula::Delta | Formula::Raw | Formula::NotDisplayable | Formula::Text => (false, false, false),
+        Formula::Delta | Formula::Raw | Formula::NotDisplayable | Formula::Text => {
+            (false, false, false)
+        }
     };
-    Needs { second, frequency, multi }
+    Needs {
+        second,
+        frequency,
+        multi,
+    }
 }
 
 /// The numbers one calculation reads, with fields a formula does not need left at 0.
@@ -159,7 +190,10 @@ fn delta_n(p: &Pair, wrap: bool) -> Result<u64, Status> {
     if p.n1 >= p.n0 {
         Ok(p.n1 - p.n0)
     } else if wrap {
-        (p.n1 as u128 + (1u128 << 32)).checked_sub(p.n0 as u128).map(|d| d as u64).ok_or(Status::NegativeValue)
+        (p.n1 as u128 + (1u128 << 32))
+            .checked_sub(p.n0 as u128)
+            .map(|d| d as u64)
+            .ok_or(Status::NegativeValue)
     } else {
         Err(Status::NegativeValue)
     }
@@ -284,9 +318,10 @@ pub(crate) fn check_options(o: &CookOptions) -> Result<(), CookError> {
 /// What the formula calls each field, for messages.
 pub(crate) fn field_meaning(formula: Formula, field: &str) -> &'static str {
     match (field, formula) {
-        ("second", Formula::Timer | Formula::AverageTimer | Formula::AverageBulk | Formula::RawFraction) => {
-            "the base or time stamp, D or B"
-        }
+        (
+            "second",
+            Formula::Timer | Formula::AverageTimer | Formula::AverageBulk | Formula::RawFraction,
+        ) => "the base or time stamp, D or B",
         ("second", _) => "the time stamp D",
         ("frequency", _) => "the frequency F",
         ("multi", _) => "the multi count M",
@@ -297,7 +332,12 @@ pub(crate) fn field_meaning(formula: Formula, field: &str) -> &'static str {
 /// Everything `cook` settles before computing: statuses that need no numbers, and the fields.
 pub(crate) enum Prepared {
     Done(Status),
-    Ready { formula: Formula, pair: Pair, wrap: bool, percent: bool },
+    Ready {
+        formula: Formula,
+        pair: Pair,
+        wrap: bool,
+        percent: bool,
+    },
 }
 
 pub(crate) fn prepare(
@@ -307,7 +347,9 @@ pub(crate) fn prepare(
     opts: &CookOptions,
 ) -> Result<Prepared, CookError> {
     check_options(opts)?;
-    let Some(formula) = ty.formula() else { return Ok(Prepared::Done(Status::UnknownType)) };
+    let Some(formula) = ty.formula() else {
+        return Ok(Prepared::Done(Status::UnknownType));
+    };
     if matches!(formula, Formula::NotDisplayable | Formula::Text) {
         return Ok(Prepared::Done(Status::NotDisplayable));
     }
@@ -319,18 +361,48 @@ pub(crate) fn prepare(
         meaning: field_meaning(formula, field),
     };
     // The newer sample is checked first: a malformed sample is an error even when no older one exists.
-    let d1 = if need.second { newer.second.ok_or_else(|| missing("newer", "second"))? } else { 0 };
-    let f = if need.frequency { newer.frequency.ok_or_else(|| missing("newer", "frequency"))? } else { 0 };
-    let m1 = if need.multi { newer.multi.ok_or_else(|| missing("newer", "multi"))? } else { 0 };
+    let d1 = if need.second {
+        newer.second.ok_or_else(|| missing("newer", "second"))?
+    } else {
+        0
+    };
+    let f = if need.frequency {
+        newer
+            .frequency
+            .ok_or_else(|| missing("newer", "frequency"))?
+    } else {
+        0
+    };
+    let m1 = if need.multi {
+        newer.multi.ok_or_else(|| missing("newer", "multi"))?
+    } else {
+        0
+    };
     let (n0, d0) = if formula.samples() == 2 {
-        let Some(o) = older else { return Ok(Prepared::Done(Status::NeedsTwoSamples)) };
-        (o.value, if need.second { o.second.ok_or_else(|| missing("older", "second"))? } else { 0 })
+        let Some(o) = older else {
+            return Ok(Prepared::Done(Status::NeedsTwoSamples));
+        };
+        (
+            o.value,
+            if need.second {
+                o.second.ok_or_else(|| missing("older", "second"))?
+            } else {
+                0
+            },
+        )
     } else {
         (0, 0)
     };
     Ok(Prepared::Ready {
         formula,
-        pair: Pair { n0, n1: newer.value, d0, d1, f, m1 },
+        pair: Pair {
+            n0,
+            n1: newer.value,
+            d0,
+            d1,
+            f,
+            m1,
+        },
         wrap: opts.wrap32 && is_dword_size(ty.value),
         percent: ty.display() == Display::Percent,
     })
@@ -340,10 +412,20 @@ pub(crate) fn prepare(
 ///
 /// Statuses describe the data (a negative difference, a zero denominator, ...); errors describe input
 /// that cannot be calculated at all (a field the formula needs is missing, a scale out of range).
-pub fn cook(ty: CounterType, older: Option<&RawSample>, newer: &RawSample, opts: &CookOptions) -> Result<Cooked, CookError> {
+pub fn cook(
+    ty: CounterType,
+    older: Option<&RawSample>,
+    newer: &RawSample,
+    opts: &CookOptions,
+) -> Result<Cooked, CookError> {
     Ok(match prepare(ty, older, newer, opts)? {
         Prepared::Done(s) => Cooked::status(s),
-        Prepared::Ready { formula, pair, wrap, percent } => match compute(formula, &pair, wrap) {
+        Prepared::Ready {
+            formula,
+            pair,
+            wrap,
+            percent,
+        } => match compute(formula, &pair, wrap) {
             Ok(v) => Cooked::ok(apply_options(v, percent, opts)),
             Err(s) => Cooked::status(s),
         },

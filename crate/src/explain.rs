@@ -1,7 +1,10 @@
 //! `explain`: the formula of a counter type, the same formula with the sample's numbers in it, and the
 //! result with every option step, so a user can see why a value is what it is.
 
-use crate::cook::{apply_options, compute, prepare, CookError, CookOptions, Cooked, Pair, Prepared, RawSample, Status};
+use crate::cook::{
+    apply_options, compute, prepare, CookError, CookOptions, Cooked, Pair, Prepared, RawSample,
+    Status,
+};
 use crate::types::{CounterType, Formula};
 use serde::Serialize;
 
@@ -50,7 +53,12 @@ fn why(status: Status, formula: Formula) -> &'static str {
     }
 }
 
-pub fn explain(ty: CounterType, older: Option<&RawSample>, newer: &RawSample, opts: &CookOptions) -> Result<Explanation, CookError> {
+pub fn explain(
+    ty: CounterType,
+    older: Option<&RawSample>,
+    newer: &RawSample,
+    opts: &CookOptions,
+) -> Result<Explanation, CookError> {
     let formula = ty.formula_text().to_string();
     let (substituted, result) = match prepare(ty, older, newer, opts)? {
         Prepared::Done(s) => {
@@ -62,10 +70,18 @@ pub fn explain(ty: CounterType, older: Option<&RawSample>, newer: &RawSample, op
             };
             (text, Cooked::status(s))
         }
-        Prepared::Ready { formula: f, pair, wrap, percent } => {
+        Prepared::Ready {
+            formula: f,
+            pair,
+            wrap,
+            percent,
+        } => {
             let mut text = substitute(f, &pair);
             if wrap && pair.n0 > pair.n1 {
-                text.push_str(&format!(" [wrap32: N1 + 2^32 = {}]", pair.n1 as u128 + (1u128 << 32)));
+                text.push_str(&format!(
+                    " [wrap32: N1 + 2^32 = {}]",
+                    pair.n1 as u128 + (1u128 << 32)
+                ));
             }
             match compute(f, &pair, wrap) {
                 Ok(raw) => {
@@ -92,7 +108,11 @@ pub fn explain(ty: CounterType, older: Option<&RawSample>, newer: &RawSample, op
             }
         }
     };
-    Ok(Explanation { formula, substituted, result })
+    Ok(Explanation {
+        formula,
+        substituted,
+        result,
+    })
 }
 
 #[cfg(test)]
@@ -106,12 +126,25 @@ mod tests {
 
     #[test]
     fn rate_shows_numbers_and_result() {
-        let older = RawSample::new(1000).second(10_000_000).frequency(10_000_000);
-        let newer = RawSample::new(1500).second(30_000_000).frequency(10_000_000);
-        let e = explain(ty("PERF_COUNTER_COUNTER"), Some(&older), &newer, &CookOptions::default()).unwrap();
+        let older = RawSample::new(1000)
+            .second(10_000_000)
+            .frequency(10_000_000);
+        let newer = RawSample::new(1500)
+            .second(30_000_000)
+            .frequency(10_000_000);
+        let e = explain(
+            ty("PERF_COUNTER_COUNTER"),
+            Some(&older),
+            &newer,
+            &CookOptions::default(),
+        )
+        .unwrap();
         assert_eq!(e.formula, "dN / (dD / F)");
         // 500 / (20e6 / 1e7) = 500 / 2 = 250
-        assert_eq!(e.substituted, "(1500 - 1000) / ((30000000 - 10000000) / 10000000) = 250");
+        assert_eq!(
+            e.substituted,
+            "(1500 - 1000) / ((30000000 - 10000000) / 10000000) = 250"
+        );
         assert_eq!(e.result, Cooked::ok(250.0));
     }
 
@@ -119,10 +152,17 @@ mod tests {
     fn options_are_listed_in_order() {
         let older = RawSample::new(0).second(0);
         let newer = RawSample::new(15).second(10);
-        let opts = CookOptions { scale: Some(1), x1000: true, ..Default::default() };
+        let opts = CookOptions {
+            scale: Some(1),
+            x1000: true,
+            ..Default::default()
+        };
         let e = explain(ty("PERF_COUNTER_TIMER"), Some(&older), &newer, &opts).unwrap();
         // 100 * 15 / 10 = 150 -> cap 100 -> x10 -> x1000 = 1,000,000
-        assert_eq!(e.substituted, "100 * (15 - 0) / (10 - 0) = 150; cap100: 100; scale x 10^1; x1000 = 1000000");
+        assert_eq!(
+            e.substituted,
+            "100 * (15 - 0) / (10 - 0) = 150; cap100: 100; scale x 10^1; x1000 = 1000000"
+        );
         assert_eq!(e.result.value, Some(1_000_000.0));
     }
 
@@ -130,12 +170,38 @@ mod tests {
     fn statuses_say_why() {
         let older = RawSample::new(9).second(1);
         let newer = RawSample::new(8).second(2);
-        let e = explain(ty("PERF_AVERAGE_BULK"), Some(&older), &newer, &CookOptions::default()).unwrap();
-        assert!(e.substituted.starts_with("(8 - 9) / (2 - 1): negative-value (N0 > N1"), "{}", e.substituted);
+        let e = explain(
+            ty("PERF_AVERAGE_BULK"),
+            Some(&older),
+            &newer,
+            &CookOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            e.substituted
+                .starts_with("(8 - 9) / (2 - 1): negative-value (N0 > N1"),
+            "{}",
+            e.substituted
+        );
         assert_eq!(e.result, Cooked::status(Status::NegativeValue));
-        let e = explain(ty("0x12345678"), None, &RawSample::new(1), &CookOptions::default()).unwrap();
-        assert_eq!(e.substituted, "unknown type 0x12345678 is not in the table: no formula");
-        let e = explain(ty("PERF_COUNTER_COUNTER"), None, &newer.frequency(1), &CookOptions::default()).unwrap();
+        let e = explain(
+            ty("0x12345678"),
+            None,
+            &RawSample::new(1),
+            &CookOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            e.substituted,
+            "unknown type 0x12345678 is not in the table: no formula"
+        );
+        let e = explain(
+            ty("PERF_COUNTER_COUNTER"),
+            None,
+            &newer.frequency(1),
+            &CookOptions::default(),
+        )
+        .unwrap();
         assert_eq!(e.result.status, Status::NeedsTwoSamples);
     }
 
@@ -143,9 +209,15 @@ mod tests {
     fn wrap_is_shown() {
         let older = RawSample::new(4_294_967_000).second(0).frequency(1);
         let newer = RawSample::new(200).second(1).frequency(1);
-        let opts = CookOptions { wrap32: true, ..Default::default() };
+        let opts = CookOptions {
+            wrap32: true,
+            ..Default::default()
+        };
         let e = explain(ty("PERF_COUNTER_COUNTER"), Some(&older), &newer, &opts).unwrap();
         // 200 + 4294967296 - 4294967000 = 496
-        assert_eq!(e.substituted, "(200 - 4294967000) / ((1 - 0) / 1) [wrap32: N1 + 2^32 = 4294967496] = 496");
+        assert_eq!(
+            e.substituted,
+            "(200 - 4294967000) / ((1 - 0) / 1) [wrap32: N1 + 2^32 = 4294967496] = 496"
+        );
     }
 }

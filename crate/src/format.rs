@@ -21,7 +21,9 @@ pub const ATTRIB_DISPLAY_AS_HEX: u64 = 0x10;
 /// Inserts `,` every three digits of the integer part of a plain decimal number text.
 fn group(text: &str) -> String {
     let (sign, rest) = text.strip_prefix('-').map_or(("", text), |r| ("-", r));
-    let (int, frac) = rest.split_once('.').map_or((rest, None), |(i, f)| (i, Some(f)));
+    let (int, frac) = rest
+        .split_once('.')
+        .map_or((rest, None), |(i, f)| (i, Some(f)));
     let mut out = String::with_capacity(text.len() + int.len() / 3);
     out.push_str(sign);
     for (i, c) in int.chars().enumerate() {
@@ -52,12 +54,17 @@ pub fn format_value(value: f64, ty: CounterType, attrib: u64) -> String {
         return String::new();
     }
     if value.is_infinite() {
-        return if value > 0.0 { "∞".into() } else { "-∞".into() };
+        return if value > 0.0 {
+            "∞".into()
+        } else {
+            "-∞".into()
+        };
     }
     let display = ty.display();
     let real_attr = attrib & ATTRIB_DISPLAY_AS_REAL != 0;
     let no_group = attrib & ATTRIB_NO_GROUP_SEPARATOR != 0;
-    let hex = (display == Display::Hex || attrib & ATTRIB_DISPLAY_AS_HEX != 0) && !real_attr && !no_group;
+    let hex =
+        (display == Display::Hex || attrib & ATTRIB_DISPLAY_AS_HEX != 0) && !real_attr && !no_group;
     // Hex of a non-negative integer that fits u64; anything else cannot be hex and prints as a number.
     if hex && value >= 0.0 && value < 18_446_744_073_709_551_616.0 && value.fract() == 0.0 {
         return format!("0x{:x}", value as u64);
@@ -99,8 +106,18 @@ mod tests {
     fn integers_group_and_reals_keep_three_decimals() {
         // 1234567 -> "1,234,567": groups of three from the right.
         assert_eq!(f(1_234_567.0, "PERF_COUNTER_RAWCOUNT", 0), "1,234,567");
-        assert_eq!(f(1_234_567.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_NO_GROUP_SEPARATOR), "1234567");
-        assert_eq!(f(1_234_567.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_REAL), "1,234,567.000");
+        assert_eq!(
+            f(
+                1_234_567.0,
+                "PERF_COUNTER_RAWCOUNT",
+                ATTRIB_NO_GROUP_SEPARATOR
+            ),
+            "1234567"
+        );
+        assert_eq!(
+            f(1_234_567.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_REAL),
+            "1,234,567.000"
+        );
         assert_eq!(f(-1234.5, "PERF_COUNTER_COUNTER", 0), "-1,234.500/sec");
         assert_eq!(f(123.0, "PERF_COUNTER_DELTA", 0), "123");
         // A scaled raw count is no longer an integer: it prints as a real.
@@ -119,16 +136,39 @@ mod tests {
     #[test]
     fn hex_by_type_and_attribute_with_precedence() {
         assert_eq!(f(255.0, "PERF_COUNTER_RAWCOUNT_HEX", 0), "0xff");
-        assert_eq!(f(4294967297.0, "PERF_COUNTER_LARGE_RAWCOUNT_HEX", 0), "0x100000001");
-        assert_eq!(f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX), "0xff");
+        assert_eq!(
+            f(4294967297.0, "PERF_COUNTER_LARGE_RAWCOUNT_HEX", 0),
+            "0x100000001"
+        );
+        assert_eq!(
+            f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX),
+            "0xff"
+        );
         // MS-PCQ forbids hex with no-group-separator or display-as-real; seed 004 ranks those first.
-        assert_eq!(f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX | ATTRIB_NO_GROUP_SEPARATOR), "255");
-        assert_eq!(f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX | ATTRIB_DISPLAY_AS_REAL), "255.000");
+        assert_eq!(
+            f(
+                255.0,
+                "PERF_COUNTER_RAWCOUNT",
+                ATTRIB_DISPLAY_AS_HEX | ATTRIB_NO_GROUP_SEPARATOR
+            ),
+            "255"
+        );
+        assert_eq!(
+            f(
+                255.0,
+                "PERF_COUNTER_RAWCOUNT",
+                ATTRIB_DISPLAY_AS_HEX | ATTRIB_DISPLAY_AS_REAL
+            ),
+            "255.000"
+        );
         // A value that cannot be hex (negative or fractional) prints as a number rather than lie.
         assert_eq!(f(-3.0, "PERF_COUNTER_RAWCOUNT_HEX", 0), "-3");
         assert_eq!(f(2.5, "PERF_COUNTER_RAWCOUNT_HEX", 0), "2.500");
         // The reference attribute changes nothing about the text.
-        assert_eq!(f(255.0, "PERF_COUNTER_RAWCOUNT_HEX", ATTRIB_REFERENCE), "0xff");
+        assert_eq!(
+            f(255.0, "PERF_COUNTER_RAWCOUNT_HEX", ATTRIB_REFERENCE),
+            "0xff"
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! first value of a two-sample type, a negative difference (seed 002: drop the older sample; the next
 //! value is computed against the newer one, so one point is lost, not two), a zero interval.
 
-use crate::cook::{apply_options, check_options, compute, needs, CookError, CookOptions, Pair, Status};
+use crate::cook::{
+    apply_options, check_options, compute, needs, CookError, CookOptions, Pair, Status,
+};
 use crate::types::{is_dword_size, CounterType, Display, Formula};
 use serde::Serialize;
 
@@ -40,7 +42,11 @@ fn check_len(field: &'static str, expected: usize, got: usize) -> Result<(), Coo
     if expected == got {
         Ok(())
     } else {
-        Err(CookError::ColumnLength { field, expected, got })
+        Err(CookError::ColumnLength {
+            field,
+            expected,
+            got,
+        })
     }
 }
 
@@ -110,7 +116,13 @@ pub fn cook_series(
         out.push(f64::NAN);
         counts.0[Status::NeedsTwoSamples as usize] += 1;
     }
-    let columns = Columns { value: cols.value, second, freq_const, freq_col, multi };
+    let columns = Columns {
+        value: cols.value,
+        second,
+        freq_const,
+        freq_col,
+        multi,
+    };
     // One copy of the loop per formula, with the formula a constant in it: the per-element match
     // folds away (measured: about twice as fast in wasm as matching inside the loop).
     macro_rules! per_formula {
@@ -122,7 +134,21 @@ pub fn cook_series(
             }
         };
     }
-    per_formula!(Rate, Queue, Timer, TimerInv, MultiTimerTick, MultiTimer100Ns, MultiTimerInv, AverageTimer, AverageBulk, Delta, Raw, RawFraction, Elapsed);
+    per_formula!(
+        Rate,
+        Queue,
+        Timer,
+        TimerInv,
+        MultiTimerTick,
+        MultiTimer100Ns,
+        MultiTimerInv,
+        AverageTimer,
+        AverageBulk,
+        Delta,
+        Raw,
+        RawFraction,
+        Elapsed
+    );
     Ok(counts)
 }
 
@@ -205,12 +231,28 @@ pub fn stats(values: &[f64]) -> Stats {
         m2 += delta * (v - mean);
     }
     if count == 0 {
-        return Stats { count, min: f64::NAN, max: f64::NAN, mean: f64::NAN, last: f64::NAN, stddev: f64::NAN, p95: f64::NAN };
+        return Stats {
+            count,
+            min: f64::NAN,
+            max: f64::NAN,
+            mean: f64::NAN,
+            last: f64::NAN,
+            stddev: f64::NAN,
+            p95: f64::NAN,
+        };
     }
     let mut finite: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
     let rank = (0.95 * count as f64).ceil() as usize; // 1-based, 1 <= rank <= count
     let (_, p95, _) = finite.select_nth_unstable_by(rank.max(1) - 1, f64::total_cmp);
-    Stats { count, min, max, mean, last, stddev: (m2 / count as f64).sqrt(), p95: *p95 }
+    Stats {
+        count,
+        min,
+        max,
+        mean,
+        last,
+        stddev: (m2 / count as f64).sqrt(),
+        p95: *p95,
+    }
 }
 
 #[cfg(test)]
@@ -227,9 +269,20 @@ mod tests {
     fn rate_series_has_a_gap_first_and_where_the_counter_went_back() {
         let value = [100, 200, 400, 50, 150];
         let second = [0, 10, 20, 30, 40];
-        let cols = RawColumns { value: &value, second: Some(&second), frequency: Some(Frequency::Constant(10)), multi: None };
+        let cols = RawColumns {
+            value: &value,
+            second: Some(&second),
+            frequency: Some(Frequency::Constant(10)),
+            multi: None,
+        };
         let mut out = vec![];
-        let counts = cook_series(ty("PERF_COUNTER_COUNTER"), &cols, &CookOptions::default(), &mut out).unwrap();
+        let counts = cook_series(
+            ty("PERF_COUNTER_COUNTER"),
+            &cols,
+            &CookOptions::default(),
+            &mut out,
+        )
+        .unwrap();
         // i=1: 100/(10/10) = 100; i=2: 200/1 = 200; i=3: 400 > 50, negative; i=4: (150-50)/1 = 100
         assert!(out[0].is_nan() && out[3].is_nan());
         assert_eq!((out[1], out[2], out[4]), (100.0, 200.0, 100.0));
@@ -242,7 +295,12 @@ mod tests {
     fn series_agrees_with_cook_pair_by_pair() {
         let value = [0u64, 7_500_000, 7_500_000, 20_000_000];
         let second = [0u64, 10_000_000, 10_000_000, 20_000_000];
-        let cols = RawColumns { value: &value, second: Some(&second), frequency: None, multi: None };
+        let cols = RawColumns {
+            value: &value,
+            second: Some(&second),
+            frequency: None,
+            multi: None,
+        };
         let t = ty("PERF_100NSEC_TIMER_INV");
         let mut out = vec![];
         cook_series(t, &cols, &CookOptions::default(), &mut out).unwrap();
@@ -250,7 +308,11 @@ mod tests {
             let o = RawSample::new(value[i - 1]).second(second[i - 1]);
             let n = RawSample::new(value[i]).second(second[i]);
             let c = cook(t, Some(&o), &n, &CookOptions::default()).unwrap();
-            assert_eq!(c.value.unwrap_or(f64::NAN).to_bits(), out[i].to_bits(), "i={i}");
+            assert_eq!(
+                c.value.unwrap_or(f64::NAN).to_bits(),
+                out[i].to_bits(),
+                "i={i}"
+            );
         }
         // i=1: 100*(1-0.75) = 25; i=2: dD = 0, zero-denominator; i=3: 100*(1 - 12.5e6/10e6) = -25 -> cap 0
         assert_eq!(out[1], 25.0);
@@ -262,9 +324,20 @@ mod tests {
     fn one_sample_types_use_every_sample() {
         let value = [3u64, 1, 0];
         let second = [4u64, 8, 0];
-        let cols = RawColumns { value: &value, second: Some(&second), frequency: None, multi: None };
+        let cols = RawColumns {
+            value: &value,
+            second: Some(&second),
+            frequency: None,
+            multi: None,
+        };
         let mut out = vec![];
-        let counts = cook_series(ty("PERF_RAW_FRACTION"), &cols, &CookOptions::default(), &mut out).unwrap();
+        let counts = cook_series(
+            ty("PERF_RAW_FRACTION"),
+            &cols,
+            &CookOptions::default(),
+            &mut out,
+        )
+        .unwrap();
         // 100*3/4 = 75; 100*1/8 = 12.5; B = 0 -> zero-denominator
         assert_eq!(&out[..2], &[75.0, 12.5]);
         assert!(out[2].is_nan());
@@ -275,22 +348,61 @@ mod tests {
     fn column_errors_and_whole_series_statuses() {
         let value = [1u64, 2];
         let mut out = vec![];
-        let cols = RawColumns { value: &value, second: Some(&[1]), frequency: Some(Frequency::Constant(1)), multi: None };
+        let cols = RawColumns {
+            value: &value,
+            second: Some(&[1]),
+            frequency: Some(Frequency::Constant(1)),
+            multi: None,
+        };
         assert_eq!(
-            cook_series(ty("PERF_COUNTER_COUNTER"), &cols, &CookOptions::default(), &mut out),
-            Err(CookError::ColumnLength { field: "second", expected: 2, got: 1 })
+            cook_series(
+                ty("PERF_COUNTER_COUNTER"),
+                &cols,
+                &CookOptions::default(),
+                &mut out
+            ),
+            Err(CookError::ColumnLength {
+                field: "second",
+                expected: 2,
+                got: 1
+            })
         );
-        let cols = RawColumns { value: &value, second: None, frequency: None, multi: None };
+        let cols = RawColumns {
+            value: &value,
+            second: None,
+            frequency: None,
+            multi: None,
+        };
         assert!(matches!(
-            cook_series(ty("PERF_COUNTER_TIMER"), &cols, &CookOptions::default(), &mut out),
-            Err(CookError::MissingField { field: "second", .. })
+            cook_series(
+                ty("PERF_COUNTER_TIMER"),
+                &cols,
+                &CookOptions::default(),
+                &mut out
+            ),
+            Err(CookError::MissingField {
+                field: "second",
+                ..
+            })
         ));
-        let counts = cook_series(ty("PERF_RAW_BASE"), &cols, &CookOptions::default(), &mut out).unwrap();
+        let counts = cook_series(
+            ty("PERF_RAW_BASE"),
+            &cols,
+            &CookOptions::default(),
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(counts.get(Status::NotDisplayable), 2);
         assert!(out.iter().all(|v| v.is_nan()));
         let counts = cook_series(ty("0x7"), &cols, &CookOptions::default(), &mut out).unwrap();
         assert_eq!(counts.get(Status::UnknownType), 2);
-        let counts = cook_series(ty("PERF_COUNTER_DELTA"), &RawColumns { value: &[], ..cols }, &CookOptions::default(), &mut out).unwrap();
+        let counts = cook_series(
+            ty("PERF_COUNTER_DELTA"),
+            &RawColumns { value: &[], ..cols },
+            &CookOptions::default(),
+            &mut out,
+        )
+        .unwrap();
         assert_eq!((out.len(), counts), (0, StatusCounts::default()));
     }
 
@@ -303,7 +415,10 @@ mod tests {
         v.insert(3, f64::NAN);
         v.push(f64::NAN);
         let s = stats(&v);
-        assert_eq!((s.count, s.min, s.max, s.mean, s.last, s.p95), (20, 1.0, 20.0, 10.5, 20.0, 19.0));
+        assert_eq!(
+            (s.count, s.min, s.max, s.mean, s.last, s.p95),
+            (20, 1.0, 20.0, 10.5, 20.0, 19.0)
+        );
         assert!((s.stddev - 33.25f64.sqrt()).abs() < 1e-12);
         // One value: p95 is that value (rank ceil(0.95) = 1), stddev 0.
         let s = stats(&[7.0]);

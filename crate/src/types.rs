@@ -259,7 +259,10 @@ pub struct CounterType {
 
 impl CounterType {
     pub fn from_value(value: u32) -> CounterType {
-        CounterType { value, row: TYPES.iter().find(|r| r.value == value) }
+        CounterType {
+            value,
+            row: TYPES.iter().find(|r| r.value == value),
+        }
     }
 
     pub fn name(&self) -> Option<&'static str> {
@@ -283,7 +286,10 @@ impl CounterType {
     }
 
     pub fn formula_text(&self) -> &'static str {
-        self.row.map_or("unknown type: no formula (decoded from its bit fields only)", |r| r.formula_text)
+        self.row.map_or(
+            "unknown type: no formula (decoded from its bit fields only)",
+            |r| r.formula_text,
+        )
     }
 
     pub fn fields(&self) -> TypeFields {
@@ -324,7 +330,10 @@ pub fn describe(ty: CounterType) -> TypeInfo {
 
 /// Every named type, in table order.
 pub fn counter_types() -> Vec<TypeInfo> {
-    TYPES.iter().map(|r| describe(CounterType::from_value(r.value))).collect()
+    TYPES
+        .iter()
+        .map(|r| describe(CounterType::from_value(r.value)))
+        .collect()
 }
 
 /// What the display bits say about a value the table does not name.
@@ -371,14 +380,25 @@ pub fn parse_type(text: &str) -> Result<CounterType, TypeParseError> {
         None
     };
     if let Some(n) = number {
-        return u32::try_from(n).map(CounterType::from_value).map_err(|_| TypeParseError::OutOfRange(t.to_string()));
+        return u32::try_from(n)
+            .map(CounterType::from_value)
+            .map_err(|_| TypeParseError::OutOfRange(t.to_string()));
     }
     let by_name = TYPES
         .iter()
-        .find(|r| r.name.eq_ignore_ascii_case(t) || r.dotnet.is_some_and(|d| d.eq_ignore_ascii_case(t)))
+        .find(|r| {
+            r.name.eq_ignore_ascii_case(t) || r.dotnet.is_some_and(|d| d.eq_ignore_ascii_case(t))
+        })
         .map(|r| r.value)
-        .or_else(|| ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(t)).map(|&(_, v)| v));
-    by_name.map(CounterType::from_value).ok_or_else(|| TypeParseError::UnknownName(t.to_string()))
+        .or_else(|| {
+            ALIASES
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(t))
+                .map(|&(_, v)| v)
+        });
+    by_name
+        .map(CounterType::from_value)
+        .ok_or_else(|| TypeParseError::UnknownName(t.to_string()))
 }
 
 #[cfg(test)]
@@ -404,15 +424,37 @@ mod tests {
         assert_eq!(0x400 | 0x1_0000 | 0x40_0000 | 0x1000_0000, 0x1041_0400);
         let f = decode_fields(0x1041_0400);
         assert_eq!(
-            (f.size.as_str(), f.kind.as_str(), f.subtype.as_str(), f.timer.as_str(), f.suffix.as_str()),
-            ("PERF_SIZE_DWORD", "PERF_TYPE_COUNTER", "PERF_COUNTER_RATE", "PERF_TIMER_TICK", "PERF_DISPLAY_PER_SEC")
+            (
+                f.size.as_str(),
+                f.kind.as_str(),
+                f.subtype.as_str(),
+                f.timer.as_str(),
+                f.suffix.as_str()
+            ),
+            (
+                "PERF_SIZE_DWORD",
+                "PERF_TYPE_COUNTER",
+                "PERF_COUNTER_RATE",
+                "PERF_TIMER_TICK",
+                "PERF_DISPLAY_PER_SEC"
+            )
         );
         assert!(f.delta && !f.delta_base && !f.inverse && !f.multi);
         // PERF_LARGE_RAW_BASE = SIZE_LARGE 0x100 | TYPE_COUNTER 0x400 | COUNTER_BASE 0x30000 | NOSHOW 0x40000000
         assert_eq!(0x100 | 0x400 | 0x3_0000 | 0x4000_0000, 0x4003_0500);
         // PERF_100NSEC_MULTI_TIMER_INV = LARGE 0x100 | COUNTER 0x400 | RATE 0x10000 | TIMER_100NS 0x100000
         //   | DELTA 0x400000 | INVERSE 0x1000000 | MULTI 0x2000000 | PERCENT 0x20000000 = 0x23510500
-        assert_eq!(0x100 | 0x400 | 0x1_0000 | 0x10_0000 | 0x40_0000 | 0x100_0000 | 0x200_0000 | 0x2000_0000, 0x2351_0500);
+        assert_eq!(
+            0x100
+                | 0x400
+                | 0x1_0000
+                | 0x10_0000
+                | 0x40_0000
+                | 0x100_0000
+                | 0x200_0000
+                | 0x2000_0000,
+            0x2351_0500
+        );
         let f = decode_fields(0x2351_0500);
         assert!(f.delta && f.inverse && f.multi && !f.delta_base);
         assert_eq!(f.timer, "PERF_TIMER_100NS");
@@ -423,9 +465,19 @@ mod tests {
         assert_eq!(f.subtype, "PERF_COUNTER_FRACTION");
         // PERF_COUNTER_TEXT = VARIABLE_LEN 0x300 | TYPE_TEXT 0x800 | TEXT_UNICODE 0 | NO_SUFFIX = 0xB00
         let f = decode_fields(0x0B00);
-        assert_eq!((f.size.as_str(), f.kind.as_str(), f.subtype.as_str()), ("PERF_SIZE_VARIABLE_LEN", "PERF_TYPE_TEXT", "PERF_TEXT_UNICODE"));
+        assert_eq!(
+            (f.size.as_str(), f.kind.as_str(), f.subtype.as_str()),
+            (
+                "PERF_SIZE_VARIABLE_LEN",
+                "PERF_TYPE_TEXT",
+                "PERF_TEXT_UNICODE"
+            )
+        );
         // PERF_ELAPSED_TIME = LARGE | COUNTER | ELAPSED 0x40000 | OBJECT_TIMER 0x200000 | SECONDS 0x30000000
-        assert_eq!(0x100 | 0x400 | 0x4_0000 | 0x20_0000 | 0x3000_0000, 0x3024_0500);
+        assert_eq!(
+            0x100 | 0x400 | 0x4_0000 | 0x20_0000 | 0x3000_0000,
+            0x3024_0500
+        );
         assert_eq!(decode_fields(0x3024_0500).timer, "PERF_OBJECT_TIMER");
     }
 
@@ -433,8 +485,14 @@ mod tests {
     fn every_two_sample_row_except_the_averages_has_the_delta_bit() {
         for r in TYPES {
             let fields = decode_fields(r.value);
-            if r.formula.samples() == 2 && !matches!(r.formula, Formula::AverageTimer | Formula::AverageBulk) {
-                assert!(fields.delta, "{} needs two samples but has no PERF_DELTA_COUNTER bit", r.name);
+            if r.formula.samples() == 2
+                && !matches!(r.formula, Formula::AverageTimer | Formula::AverageBulk)
+            {
+                assert!(
+                    fields.delta,
+                    "{} needs two samples but has no PERF_DELTA_COUNTER bit",
+                    r.name
+                );
             }
             if r.formula.samples() == 1 && r.formula != Formula::Text {
                 assert!(!fields.delta, "{}", r.name);
@@ -461,21 +519,50 @@ mod tests {
     #[test]
     fn parses_every_spelling() {
         let want = 0x1041_0400;
-        for s in ["0x10410400", "0X10410400", "272696320", "PERF_COUNTER_COUNTER", "perf_counter_counter",
-                  "RateOfCountsPerSecond32", "rateofcountspersecond32", "  PERF_COUNTER_COUNTER  "] {
+        for s in [
+            "0x10410400",
+            "0X10410400",
+            "272696320",
+            "PERF_COUNTER_COUNTER",
+            "perf_counter_counter",
+            "RateOfCountsPerSecond32",
+            "rateofcountspersecond32",
+            "  PERF_COUNTER_COUNTER  ",
+        ] {
             assert_eq!(parse_type(s).unwrap().value, want, "{s}");
         }
         // 0x21510500 = 558957824 = 2*16^7 + 1*16^6 + 5*16^5 + 1*16^4 + 5*16^2
         //            = 536870912 + 16777216 + 5242880 + 65536 + 1280 = 558957824 (capture-formats.md example)
         assert_eq!(parse_type("Timer100NsInverse").unwrap().value, 558_957_824);
-        assert_eq!(parse_type("PERF_PRECISION_TIMESTAMP").unwrap().name(), Some("PERF_LARGE_RAW_BASE"));
-        assert_eq!(parse_type("perf_counter_multi_base").unwrap().value, 0x4203_0500);
+        assert_eq!(
+            parse_type("PERF_PRECISION_TIMESTAMP").unwrap().name(),
+            Some("PERF_LARGE_RAW_BASE")
+        );
+        assert_eq!(
+            parse_type("perf_counter_multi_base").unwrap().value,
+            0x4203_0500
+        );
         assert_eq!(parse_type("0x12345678").unwrap().name(), None);
-        assert!(matches!(parse_type("0x100000000"), Err(TypeParseError::OutOfRange(_))));
-        assert!(matches!(parse_type("99999999999999999999999"), Err(TypeParseError::OutOfRange(_))));
-        assert!(matches!(parse_type("PERF_NOT_A_TYPE"), Err(TypeParseError::UnknownName(_))));
-        assert!(matches!(parse_type("0xZZ"), Err(TypeParseError::UnknownName(_))));
-        assert!(matches!(parse_type("-5"), Err(TypeParseError::UnknownName(_))));
+        assert!(matches!(
+            parse_type("0x100000000"),
+            Err(TypeParseError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            parse_type("99999999999999999999999"),
+            Err(TypeParseError::OutOfRange(_))
+        ));
+        assert!(matches!(
+            parse_type("PERF_NOT_A_TYPE"),
+            Err(TypeParseError::UnknownName(_))
+        ));
+        assert!(matches!(
+            parse_type("0xZZ"),
+            Err(TypeParseError::UnknownName(_))
+        ));
+        assert!(matches!(
+            parse_type("-5"),
+            Err(TypeParseError::UnknownName(_))
+        ));
         assert_eq!(parse_type(""), Err(TypeParseError::Empty));
     }
 
@@ -483,22 +570,42 @@ mod tests {
     fn every_dotnet_name_maps_to_its_documented_value() {
         // System.Diagnostics.PerformanceCounterType member values, as the .NET reference documents them.
         let expected: &[(&str, u32)] = &[
-            ("NumberOfItemsHEX32", 0), ("NumberOfItemsHEX64", 256), ("NumberOfItems32", 65536),
-            ("NumberOfItems64", 65792), ("CounterDelta32", 4195328), ("CounterDelta64", 4195584),
-            ("SampleCounter", 4260864), ("CountPerTimeInterval32", 4523008), ("CountPerTimeInterval64", 4523264),
-            ("RateOfCountsPerSecond32", 272696320), ("RateOfCountsPerSecond64", 272696576),
-            ("RawFraction", 537003008), ("CounterTimer", 541132032), ("Timer100Ns", 542180608),
-            ("SampleFraction", 549585920), ("CounterTimerInverse", 557909248), ("Timer100NsInverse", 558957824),
-            ("CounterMultiTimer", 574686464), ("CounterMultiTimer100Ns", 575735040),
-            ("CounterMultiTimerInverse", 591463680), ("CounterMultiTimer100NsInverse", 592512256),
-            ("AverageTimer32", 805438464), ("ElapsedTime", 807666944), ("AverageCount64", 1073874176),
-            ("SampleBase", 1073939457), ("AverageBase", 1073939458), ("RawBase", 1073939459),
+            ("NumberOfItemsHEX32", 0),
+            ("NumberOfItemsHEX64", 256),
+            ("NumberOfItems32", 65536),
+            ("NumberOfItems64", 65792),
+            ("CounterDelta32", 4195328),
+            ("CounterDelta64", 4195584),
+            ("SampleCounter", 4260864),
+            ("CountPerTimeInterval32", 4523008),
+            ("CountPerTimeInterval64", 4523264),
+            ("RateOfCountsPerSecond32", 272696320),
+            ("RateOfCountsPerSecond64", 272696576),
+            ("RawFraction", 537003008),
+            ("CounterTimer", 541132032),
+            ("Timer100Ns", 542180608),
+            ("SampleFraction", 549585920),
+            ("CounterTimerInverse", 557909248),
+            ("Timer100NsInverse", 558957824),
+            ("CounterMultiTimer", 574686464),
+            ("CounterMultiTimer100Ns", 575735040),
+            ("CounterMultiTimerInverse", 591463680),
+            ("CounterMultiTimer100NsInverse", 592512256),
+            ("AverageTimer32", 805438464),
+            ("ElapsedTime", 807666944),
+            ("AverageCount64", 1073874176),
+            ("SampleBase", 1073939457),
+            ("AverageBase", 1073939458),
+            ("RawBase", 1073939459),
             ("CounterMultiBase", 1107494144),
         ];
         for &(name, value) in expected {
             assert_eq!(parse_type(name).unwrap().value, value, "{name}");
         }
-        assert_eq!(TYPES.iter().filter(|r| r.dotnet.is_some()).count(), expected.len());
+        assert_eq!(
+            TYPES.iter().filter(|r| r.dotnet.is_some()).count(),
+            expected.len()
+        );
     }
 
     #[test]
@@ -506,7 +613,10 @@ mod tests {
         for r in TYPES.iter().filter(|r| r.formula.samples() == 0) {
             assert_eq!(r.display, Display::Hidden, "{}", r.name);
         }
-        assert_eq!(CounterType::from_value(0x4002_0500).display(), Display::Hidden);
+        assert_eq!(
+            CounterType::from_value(0x4002_0500).display(),
+            Display::Hidden
+        );
         assert_eq!(CounterType::from_value(0x4002_0500).samples(), 2);
     }
 }

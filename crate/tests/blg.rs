@@ -18,7 +18,11 @@ fn open(b: &[u8]) -> Capture {
 }
 
 fn series<'a>(c: &'a Capture, path: &str) -> &'a [f64] {
-    &c.series.iter().find(|s| s.path == path).unwrap_or_else(|| panic!("no series {path}")).values
+    &c.series
+        .iter()
+        .find(|s| s.path == path)
+        .unwrap_or_else(|| panic!("no series {path}"))
+        .values
 }
 
 fn finite(v: &[f64]) -> usize {
@@ -32,11 +36,29 @@ fn basic_reads_what_windows_pdh_reads() {
     // Tx (through PDH): 601 samples, the first gives no value: 600 per counter, 6000 in all.
     assert_eq!(c.timestamps.len(), 601);
     assert_eq!(c.series.len(), 10);
-    assert!(c.series.iter().all(|s| s.values[0].is_nan() && finite(&s.values) == 600), "600 values each");
-    let disk = c.series.iter().filter(|s| s.parsed.object == "PhysicalDisk").map(|s| finite(&s.values)).sum::<usize>();
-    let cpu = c.series.iter().filter(|s| s.parsed.object == "Processor").map(|s| finite(&s.values)).sum::<usize>();
+    assert!(
+        c.series
+            .iter()
+            .all(|s| s.values[0].is_nan() && finite(&s.values) == 600),
+        "600 values each"
+    );
+    let disk = c
+        .series
+        .iter()
+        .filter(|s| s.parsed.object == "PhysicalDisk")
+        .map(|s| finite(&s.values))
+        .sum::<usize>();
+    let cpu = c
+        .series
+        .iter()
+        .filter(|s| s.parsed.object == "Processor")
+        .map(|s| finite(&s.values))
+        .sum::<usize>();
     assert_eq!((disk, cpu), (3000, 3000));
-    assert_eq!(c.series[0].path, "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read");
+    assert_eq!(
+        c.series[0].path,
+        "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read"
+    );
     assert_eq!(c.series[0].counter_type, Some(0x4002_0500)); // PERF_AVERAGE_BULK
     assert_eq!(c.series[0].scale, Some(-2));
     // The first value's time: 2013-02-20 02:50:18.844 UTC = day 15756 * 86 400 000 + 10 218 844 ms
@@ -45,7 +67,10 @@ fn basic_reads_what_windows_pdh_reads() {
     let tz = c.time_zone.as_ref().unwrap();
     assert_eq!((tz.name.as_str(), tz.bias_minutes), ("UTC-08:00", 480));
     // One sample a second.
-    assert!(c.timestamps.windows(2).all(|w| (w[1] - w[0] - 1000.0).abs() < 50.0));
+    assert!(c
+        .timestamps
+        .windows(2)
+        .all(|w| (w[1] - w[0] - 1000.0).abs() < 50.0));
     // No trailer: the log was not closed, and the reader says so.
     assert!(c.notes.iter().any(|n| n.code == "not-closed"));
 }
@@ -57,10 +82,18 @@ fn basic_hand_computed_values() {
     // D 130 058 022 178 447 225 -> 130 058 022 188 447 585: dN = 9 062 500, dD = 10 000 360,
     // 100 * (1 - 9 062 500 / 10 000 360) = 9.37826...
     let total = series(&c, "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time");
-    assert!((total[1] - 100.0 * (1.0 - 9_062_500.0 / 10_000_360.0)).abs() < 1e-12, "{}", total[1]);
+    assert!(
+        (total[1] - 100.0 * (1.0 - 9_062_500.0 / 10_000_360.0)).abs() < 1e-12,
+        "{}",
+        total[1]
+    );
     // Avg. Disk Bytes/Read (AVERAGE_BULK): bytes per read, whole pages and sectors: 4096, 16384, 1024 ...
     let per_read = series(&c, "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read");
-    let reads: Vec<f64> = per_read.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+    let reads: Vec<f64> = per_read
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
     assert_eq!(reads[..3], [4096.0, 16384.0, 4096.0]);
     assert!(reads.contains(&1024.0));
     // An idle interval (no reads: dB = 0) shows 0, as Perfmon and relog show it.
@@ -69,14 +102,26 @@ fn basic_hand_computed_values() {
     let v: Vec<f64> = total[1..].to_vec();
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     assert!((mean - 11.5).abs() < 0.05, "{mean}");
-    let (lo, hi) = v.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    assert!((lo - 1.6).abs() < 0.05 && (hi - 53.9).abs() < 0.05, "{lo} {hi}");
+    let (lo, hi) = v
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(
+        (lo - 1.6).abs() < 0.05 && (hi - 53.9).abs() < 0.05,
+        "{lo} {hi}"
+    );
 }
 
 #[test]
 fn basic_total_is_the_mean_of_the_four_cpus() {
     let c = open(&bytes("BasicPerfCounters.blg"));
-    let cpu: Vec<&[f64]> = (0..4).map(|i| series(&c, &format!("\\\\GEORGIS3\\Processor({i})\\% Processor Time"))).collect();
+    let cpu: Vec<&[f64]> = (0..4)
+        .map(|i| {
+            series(
+                &c,
+                &format!("\\\\GEORGIS3\\Processor({i})\\% Processor Time"),
+            )
+        })
+        .collect();
     let total = series(&c, "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time");
     let mut clamped = 0;
     for k in 1..601 {
@@ -85,10 +130,18 @@ fn basic_total_is_the_mean_of_the_four_cpus() {
             // One CPU read -1.5625 % (one 15.625 ms clock tick of jitter in a 1 s interval), which cap100
             // shows as 0, as PDH does: the mean is then one tick / 4 = 0.390625 points above _Total.
             clamped += 1;
-            assert!((mean - total[k] - 1.5625 / 4.0).abs() < 0.01, "sample {k}: {mean} vs {}", total[k]);
+            assert!(
+                (mean - total[k] - 1.5625 / 4.0).abs() < 0.01,
+                "sample {k}: {mean} vs {}",
+                total[k]
+            );
         } else {
             // Each CPU's counter is read at its own instant: the mean and _Total differ by up to 5.1e-6 points.
-            assert!((mean - total[k]).abs() < 1e-5, "sample {k}: {mean} vs {}", total[k]);
+            assert!(
+                (mean - total[k]).abs() < 1e-5,
+                "sample {k}: {mean} vs {}",
+                total[k]
+            );
         }
     }
     assert_eq!(clamped, 1);
@@ -97,10 +150,19 @@ fn basic_total_is_the_mean_of_the_four_cpus() {
 #[test]
 fn basic_queue_length_is_read_plus_write() {
     let c = open(&bytes("BasicPerfCounters.blg"));
-    let q = |n: &str| series(&c, &format!("\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk {n}Queue Length")).to_vec();
+    let q = |n: &str| {
+        series(
+            &c,
+            &format!("\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk {n}Queue Length"),
+        )
+        .to_vec()
+    };
     let (all, read, write) = (q(""), q("Read "), q("Write "));
     for k in 1..601 {
-        assert!((all[k] - read[k] - write[k]).abs() <= 1e-12 * all[k].abs().max(1.0), "sample {k}");
+        assert!(
+            (all[k] - read[k] - write[k]).abs() <= 1e-12 * all[k].abs().max(1.0),
+            "sample {k}"
+        );
     }
 }
 
@@ -109,32 +171,71 @@ fn pal_reads_every_object_and_instance() {
     let c = open(&bytes("PAL_SampleLog.blg"));
     assert_eq!(c.timestamps.len(), 11);
     // 60 s apart, as logged (the logger's timer drifts by tens of milliseconds).
-    assert!(c.timestamps.windows(2).all(|w| (w[1] - w[0] - 60_000.0).abs() < 100.0), "{:?}", c.timestamps);
+    assert!(
+        c.timestamps
+            .windows(2)
+            .all(|w| (w[1] - w[0] - 60_000.0).abs() < 100.0),
+        "{:?}",
+        c.timestamps
+    );
     // The first sample: SystemTime 2007-08-14 15:40:38.659 local, EDT (bias 300 - 60 daylight = 240):
     // 19:40:38.659 UTC = day 13739 * 86 400 000 + 70 838 659 = 1 187 049 600 000 + 70 838 659.
     assert_eq!(c.timestamps[0], 1_187_120_438_659.0);
     assert_eq!(c.time_zone.as_ref().map(|z| z.bias_minutes), Some(240));
     let mut objects: Vec<&str> = c.series.iter().map(|s| s.parsed.object.as_str()).collect();
     objects.dedup();
-    assert_eq!(objects, ["LogicalDisk", "TCPv4", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System"]);
+    assert_eq!(
+        objects,
+        [
+            "LogicalDisk",
+            "TCPv4",
+            "Memory",
+            "Network Interface",
+            "PhysicalDisk",
+            "Process",
+            "Processor",
+            "System"
+        ]
+    );
     // 51 process instances in the first sample, duplicates numbered as PDH numbers them.
-    let first: std::collections::BTreeSet<&str> = c.series.iter()
+    let first: std::collections::BTreeSet<&str> = c
+        .series
+        .iter()
         .filter(|s| s.parsed.object == "Process" && s.values[0].is_finite())
-        .filter_map(|s| s.parsed.instance.as_deref()).collect();
+        .filter_map(|s| s.parsed.instance.as_deref())
+        .collect();
     assert_eq!(first.len(), 51);
     assert!(first.contains("svchost#12") && first.contains("csrss#1") && first.contains("_Total"));
     // Counter names come from the log's own name table; bases are not series.
-    assert!(c.series.iter().any(|s| s.path == "\\\\ZACH-PC\\LogicalDisk(C:)\\% Free Space"));
-    assert!(!c.series.iter().any(|s| s.counter_type.is_some_and(|t| t & 0x000F_0C00 == 0x0003_0400)));
+    assert!(c
+        .series
+        .iter()
+        .any(|s| s.path == "\\\\ZACH-PC\\LogicalDisk(C:)\\% Free Space"));
+    assert!(!c.series.iter().any(|s| s
+        .counter_type
+        .is_some_and(|t| t & 0x000F_0C00 == 0x0003_0400)));
     // The trailer counts the 11 samples: no note about it.
-    assert!(!c.notes.iter().any(|n| n.code == "not-closed" || n.code == "sample-count"), "{:?}", c.notes);
+    assert!(
+        !c.notes
+            .iter()
+            .any(|n| n.code == "not-closed" || n.code == "sample-count"),
+        "{:?}",
+        c.notes
+    );
     let avail = series(&c, "\\\\ZACH-PC\\Memory\\Available Bytes");
     // 84 to 223 MB (decimal): 83 587 072 to 222 715 904 bytes.
-    assert!(avail.iter().all(|v| (83.5e6..223e6).contains(v)), "{avail:?}");
+    assert!(
+        avail.iter().all(|v| (83.5e6..223e6).contains(v)),
+        "{avail:?}"
+    );
     // System Up Time (ELAPSED_TIME, object time in 100 ns): about 2002 s at the first sample, growing
     // with the clock: one minute later it reads one minute more.
     let up = series(&c, "\\\\ZACH-PC\\System\\System Up Time");
-    assert!((up[0] - 2002.16).abs() < 0.01 && ((up[1] - up[0]) - (c.timestamps[1] - c.timestamps[0]) / 1000.0).abs() < 0.01, "{up:?}");
+    assert!(
+        (up[0] - 2002.16).abs() < 0.01
+            && ((up[1] - up[0]) - (c.timestamps[1] - c.timestamps[0]) / 1000.0).abs() < 0.01,
+        "{up:?}"
+    );
 }
 
 #[test]
@@ -143,19 +244,39 @@ fn pal_user_plus_privileged_is_processor_time() {
     let p = |n: &str| series(&c, &format!("\\\\ZACH-PC\\Processor(_Total)\\% {n} Time")).to_vec();
     let (all, user, privileged) = (p("Processor"), p("User"), p("Privileged"));
     // 82.1, 86.9, 48.3 ... (blg-format.md section 4)
-    assert!((all[1] - 82.148).abs() < 0.001 && (all[2] - 86.898).abs() < 0.001 && (all[3] - 48.307).abs() < 0.001, "{all:?}");
+    assert!(
+        (all[1] - 82.148).abs() < 0.001
+            && (all[2] - 86.898).abs() < 0.001
+            && (all[3] - 48.307).abs() < 0.001,
+        "{all:?}"
+    );
     for k in 1..11 {
-        assert!((user[k] + privileged[k] - all[k]).abs() < 0.05, "sample {k}");
+        assert!(
+            (user[k] + privileged[k] - all[k]).abs() < 0.05,
+            "sample {k}"
+        );
     }
 }
 
 #[test]
 fn pal_disk_reads_plus_writes_are_transfers() {
     let c = open(&bytes("PAL_SampleLog.blg"));
-    let d = |n: &str| series(&c, &format!("\\\\ZACH-PC\\PhysicalDisk(_Total)\\Disk {n}/sec")).to_vec();
+    let d = |n: &str| {
+        series(
+            &c,
+            &format!("\\\\ZACH-PC\\PhysicalDisk(_Total)\\Disk {n}/sec"),
+        )
+        .to_vec()
+    };
     let (t, r, w) = (d("Transfers"), d("Reads"), d("Writes"));
     for k in 1..11 {
-        assert!((r[k] + w[k] - t[k]).abs() <= 1e-9 * t[k], "sample {k}: {} + {} vs {}", r[k], w[k], t[k]);
+        assert!(
+            (r[k] + w[k] - t[k]).abs() <= 1e-9 * t[k],
+            "sample {k}: {} + {} vs {}",
+            r[k],
+            w[k],
+            t[k]
+        );
     }
 }
 
@@ -174,7 +295,11 @@ fn streaming_in_any_chunks_gives_the_same_capture() {
             assert_eq!(c.series.len(), whole.series.len());
             for (a, b) in c.series.iter().zip(&whole.series) {
                 assert_eq!(a.path, b.path);
-                assert!(a.values.iter().zip(&b.values).all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
+                assert!(a
+                    .values
+                    .iter()
+                    .zip(&b.values)
+                    .all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
             }
         }
     }
@@ -186,12 +311,20 @@ fn relog_style_csv_reads_back() {
     let csv = write_csv(&c, None);
     assert!(csv.starts_with("\"(PDH-CSV 4.0) (UTC-08:00)(480)\",\"\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read\""));
     // The second row is local 02/19/2013 18:50:18.844 (UTC 02:50:18.844 on the 20th, minus 8 h).
-    assert!(csv.lines().nth(2).unwrap().starts_with("\"02/19/2013 18:50:18.844\""));
+    assert!(csv
+        .lines()
+        .nth(2)
+        .unwrap()
+        .starts_with("\"02/19/2013 18:50:18.844\""));
     let back = open(csv.as_bytes());
     assert_eq!(back.timestamps, c.timestamps);
     for (a, b) in back.series.iter().zip(&c.series) {
         assert_eq!(a.path, b.path);
-        assert!(a.values.iter().zip(&b.values).all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
+        assert!(a
+            .values
+            .iter()
+            .zip(&b.values)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan())));
     }
 }
 
@@ -208,7 +341,10 @@ fn a_file_cut_inside_a_buffer_is_an_error_naming_the_offset() {
     let e = error(&b[..0x2_1234]);
     assert_eq!(e.code, "bad-blg");
     assert_eq!(e.offset, Some(0x2_1234));
-    assert!(e.message.contains("buffer 2") && e.message.contains("cut short"), "{e}");
+    assert!(
+        e.message.contains("buffer 2") && e.message.contains("cut short"),
+        "{e}"
+    );
     // Cut at a buffer boundary the log reads like one that was stopped: its samples, and a note.
     let c = open(&b[..0x3_0000]);
     assert!(c.timestamps.len() > 100 && c.timestamps.len() < 601);
@@ -220,7 +356,13 @@ fn a_record_cut_between_fragments_is_left_out_with_a_note() {
     let b = bytes("PAL_SampleLog.blg");
     let c = open(&b[..0x4_0000]);
     assert_eq!(c.timestamps.len(), 3);
-    assert!(c.notes.iter().any(|n| n.code == "cut-short" && n.message.contains("1 of its 3 fragments")), "{:?}", c.notes);
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.code == "cut-short" && n.message.contains("1 of its 3 fragments")),
+        "{:?}",
+        c.notes
+    );
     // Cut before any sample is complete: nothing to show, and the error says why.
     let e = error(&b[..0x3_0000]);
     assert_eq!(e.code, "no-rows");
@@ -233,7 +375,10 @@ fn wrong_buffer_sizes_are_errors() {
     b[0x3_0000..0x3_0004].copy_from_slice(&0x8000u32.to_le_bytes());
     let e = error(&b);
     assert_eq!((e.code, e.offset), ("bad-blg", Some(0x3_0000)));
-    assert!(e.message.contains("buffer 3") && e.message.contains("65536"), "{e}");
+    assert!(
+        e.message.contains("buffer 3") && e.message.contains("65536"),
+        "{e}"
+    );
     // A first buffer size that is no ETW buffer size is refused before anything else.
     let mut b = bytes("BasicPerfCounters.blg");
     b[0..4].copy_from_slice(&0x1234u32.to_le_bytes());
@@ -242,7 +387,10 @@ fn wrong_buffer_sizes_are_errors() {
     let mut b = bytes("BasicPerfCounters.blg");
     b[0x1_0030..0x1_0034].copy_from_slice(&0x2_0000u32.to_le_bytes());
     let e = error(&b);
-    assert!(e.message.contains("buffer 1") && e.message.contains("end of the buffer's data"), "{e}");
+    assert!(
+        e.message.contains("buffer 1") && e.message.contains("end of the buffer's data"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -253,12 +401,18 @@ fn broken_blocks_name_the_buffer_and_event() {
     b[0x1_0490] = b'X';
     let e = error(&b);
     assert_eq!(e.code, "bad-blg");
-    assert!(e.message.contains("buffer 1, event at +0x448") && e.message.contains("\"BL\""), "{e}");
+    assert!(
+        e.message.contains("buffer 1, event at +0x448") && e.message.contains("\"BL\""),
+        "{e}"
+    );
     // A definition record whose flags are none of the three known shapes.
     let mut b = bytes("BasicPerfCounters.blg");
     b[0x1_009C] = 7;
     let e = error(&b);
-    assert!(e.message.contains("buffer 1, event at +0x48") && e.message.contains("flags"), "{e}");
+    assert!(
+        e.message.contains("buffer 1, event at +0x48") && e.message.contains("flags"),
+        "{e}"
+    );
     // An event of another provider: not a perfmon log.
     let mut b = bytes("BasicPerfCounters.blg");
     b[0x1_0060] ^= 0xFF;
@@ -271,9 +425,14 @@ fn flipped_bytes_never_panic() {
     // takes 10-40 ms to read in a debug build), every 61st byte of the first 68 KiB and every 997th byte
     // after, each set to 0x00, 0xFF and its complement: the reader returns a capture or an error.
     // cargo-fuzz covers the rest (fuzz/, docs/robustness.md).
-    for (name, keep) in [("BasicPerfCounters.blg", 0x2_0000), ("PAL_SampleLog.blg", 0x4_0000)] {
+    for (name, keep) in [
+        ("BasicPerfCounters.blg", 0x2_0000),
+        ("PAL_SampleLog.blg", 0x4_0000),
+    ] {
         let original = bytes(name)[..keep].to_vec();
-        let positions = (0..0x1_1000).step_by(61).chain((0x1_1000..keep).step_by(997));
+        let positions = (0..0x1_1000)
+            .step_by(61)
+            .chain((0x1_1000..keep).step_by(997));
         for at in positions {
             for value in [0x00, 0xFF, !original[at]] {
                 let mut b = original.clone();
@@ -297,7 +456,13 @@ fn an_error_status_is_a_gap_and_the_next_sample_has_no_older_one() {
     assert!(was[2].is_finite() && was[3].is_finite());
     assert!(now[2].is_nan() && now[3].is_nan(), "{:?}", &now[..5]);
     assert!(now[4..] == was[4..] && now[1] == was[1]);
-    assert!(c.notes.iter().any(|n| n.code == "bad-status" && n.message.starts_with("1 raw values")), "{:?}", c.notes);
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.code == "bad-status" && n.message.starts_with("1 raw values")),
+        "{:?}",
+        c.notes
+    );
 }
 
 #[test]
@@ -306,11 +471,19 @@ fn instances_that_appear_mid_log_are_gaps_before() {
     // Some process starts after the first sample: its series has no value until it appears, and every
     // series still has one value slot per sample.
     assert!(c.series.iter().all(|s| s.values.len() == 11));
-    let late = c.series.iter().filter(|s| s.parsed.object == "Process" && s.counter_type == Some(0x10000))
+    let late = c
+        .series
+        .iter()
+        .filter(|s| s.parsed.object == "Process" && s.counter_type == Some(0x10000))
         .find(|s| s.values[0].is_nan() && s.values.iter().any(|v| v.is_finite()))
         .expect("a process that appears after the first sample");
     let first = late.values.iter().position(|v| v.is_finite()).unwrap();
-    assert!(first > 0 && late.values[..first].iter().all(|v| v.is_nan()), "{}: {:?}", late.path, late.values);
+    assert!(
+        first > 0 && late.values[..first].iter().all(|v| v.is_nan()),
+        "{}: {:?}",
+        late.path,
+        late.values
+    );
 }
 
 #[test]
@@ -322,11 +495,24 @@ fn multi_timers_in_instance_arrays_have_no_values_rather_than_guessed_ones() {
     assert_eq!(b[0x1_03cc..0x1_03d0], 0x2151_0500u32.to_le_bytes());
     b[0x1_03cc..0x1_03d0].copy_from_slice(&0x2251_0500u32.to_le_bytes());
     let c = open(&b);
-    let cpu: Vec<_> = c.series.iter().filter(|s| s.parsed.object == "Processor").collect();
+    let cpu: Vec<_> = c
+        .series
+        .iter()
+        .filter(|s| s.parsed.object == "Processor")
+        .collect();
     assert_eq!(cpu.len(), 5);
     assert!(cpu.iter().all(|s| s.values.iter().all(|v| v.is_nan())));
-    let note = c.notes.iter().find(|n| n.code == "multi-unknown").expect("a note");
-    assert!(note.message.starts_with("Processor(*)\\% Processor Time are MULTI timers"), "{}", note.message);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "multi-unknown")
+        .expect("a note");
+    assert!(
+        note.message
+            .starts_with("Processor(*)\\% Processor Time are MULTI timers"),
+        "{}",
+        note.message
+    );
 }
 
 #[test]
@@ -340,7 +526,14 @@ fn a_time_zone_bias_of_i32_min_is_an_error_not_an_overflow() {
     assert_eq!(e.code, "bad-blg");
     assert!(e.message.contains("time zone biases within a day"), "{e}");
     // The fuzzer's own input, as it found it.
-    let found = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/fuzz/capture-bias-i32-min.blg")).unwrap();
+    let found = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/vectors/fuzz/capture-bias-i32-min.blg"
+    ))
+    .unwrap();
     let e = open_capture(&found, &OpenOptions::default()).unwrap_err();
-    assert!(e.code == "bad-blg" && e.message.contains("time zone biases within a day"), "{e}");
+    assert!(
+        e.code == "bad-blg" && e.message.contains("time zone biases within a day"),
+        "{e}"
+    );
 }

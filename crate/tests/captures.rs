@@ -24,10 +24,26 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
     let why = want["why"].as_str().unwrap();
     if let Some(e) = want.get("error") {
         let err = got.as_ref().expect_err(name);
-        assert_eq!(err.code, e["code"].as_str().unwrap(), "{name}: {err} ({why})");
+        assert_eq!(
+            err.code,
+            e["code"].as_str().unwrap(),
+            "{name}: {err} ({why})"
+        );
         if let Some(l) = e.get("line") {
-            assert_eq!((err.line, err.column), (l.as_u64().map(|v| v as u32), e["column"].as_u64().map(|v| v as u32)), "{name}: {err}");
-            assert!(err.message.starts_with(&format!("line {}, column {}: expected", l, e["column"])), "{}", err.message);
+            assert_eq!(
+                (err.line, err.column),
+                (
+                    l.as_u64().map(|v| v as u32),
+                    e["column"].as_u64().map(|v| v as u32)
+                ),
+                "{name}: {err}"
+            );
+            assert!(
+                err.message
+                    .starts_with(&format!("line {}, column {}: expected", l, e["column"])),
+                "{}",
+                err.message
+            );
         }
         return;
     }
@@ -38,10 +54,22 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         Value::Null => assert!(c.time_zone.is_none(), "{name}"),
         z => {
             let tz = c.time_zone.as_ref().unwrap();
-            assert_eq!((tz.name.as_str(), tz.bias_minutes as i64), (z["name"].as_str().unwrap(), z["biasMinutes"].as_i64().unwrap()), "{name}");
+            assert_eq!(
+                (tz.name.as_str(), tz.bias_minutes as i64),
+                (
+                    z["name"].as_str().unwrap(),
+                    z["biasMinutes"].as_i64().unwrap()
+                ),
+                "{name}"
+            );
         }
     }
-    let ts: Vec<f64> = want["timestamps"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let ts: Vec<f64> = want["timestamps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     assert_eq!(c.timestamps, ts, "{name}: {why}");
     let series = want["series"].as_array().unwrap();
     assert_eq!(c.series.len(), series.len(), "{name}");
@@ -50,14 +78,27 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         assert_eq!(s.parsed.machine, w["machine"].as_str().unwrap());
         assert_eq!(s.parsed.object, w["object"].as_str().unwrap());
         assert_eq!(s.parsed.counter, w["counter"].as_str().unwrap());
-        assert_eq!(s.parsed.instance.as_deref(), w.get("instance").and_then(Value::as_str), "{name} {}", s.path);
-        assert_eq!(s.parsed.parent.as_deref(), w.get("parent").and_then(Value::as_str));
+        assert_eq!(
+            s.parsed.instance.as_deref(),
+            w.get("instance").and_then(Value::as_str),
+            "{name} {}",
+            s.path
+        );
+        assert_eq!(
+            s.parsed.parent.as_deref(),
+            w.get("parent").and_then(Value::as_str)
+        );
         let values = w["values"].as_array().unwrap();
         assert_eq!(s.values.len(), values.len(), "{name} {}", s.path);
         for (a, b) in s.values.iter().zip(values) {
             assert!(same(*a, b), "{name} {}: {a} != {b}", s.path);
         }
-        assert_eq!(s.counter_type.map(u64::from), w.get("counterType").and_then(Value::as_u64), "{name} {}", s.path);
+        assert_eq!(
+            s.counter_type.map(u64::from),
+            w.get("counterType").and_then(Value::as_u64),
+            "{name} {}",
+            s.path
+        );
         match (w.get("reference"), &s.reference) {
             (None, None) => {}
             (Some(want), Some(got)) => {
@@ -71,7 +112,12 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         }
     }
     let notes: Vec<&str> = c.notes.iter().map(|n| n.code).collect();
-    let want_notes: Vec<&str> = want["notes"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let want_notes: Vec<&str> = want["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     assert_eq!(notes, want_notes, "{name}");
     if let Some(m) = want.get("noteMessage") {
         assert_eq!(c.notes[0].message, m.as_str().unwrap(), "{name}");
@@ -114,48 +160,95 @@ fn every_golden_file_in_chunks_of_every_size() {
 fn the_encoding_option_overrides_detection() {
     let bytes = std::fs::read(format!("{DIR}cp1251.csv")).unwrap();
     // Read as cp1252 the Cyrillic becomes Latin letters: wrong, but what the user asked for.
-    let c = open_capture(&bytes, &OpenOptions { encoding: Some("windows-1252".into()), ..Default::default() }).unwrap();
+    let c = open_capture(
+        &bytes,
+        &OpenOptions {
+            encoding: Some("windows-1252".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(c.encoding, "windows-1252");
     assert_eq!(c.series[0].parsed.machine, "ÑÅÐÂÅÐ");
-    let e = open_capture(&bytes, &OpenOptions { encoding: Some("nope".into()), ..Default::default() }).unwrap_err();
+    let e = open_capture(
+        &bytes,
+        &OpenOptions {
+            encoding: Some("nope".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert_eq!(e.code, "bad-encoding");
 }
 
 #[test]
 fn csv_written_reads_back_identically() {
-    for name in ["relog-pst.csv", "relog.tsv", "utf16le.csv", "cp1251.csv", "quirky-paths.csv", "typeperf.csv"] {
-        let a = open_capture(&std::fs::read(format!("{DIR}{name}")).unwrap(), &OpenOptions::default()).unwrap();
+    for name in [
+        "relog-pst.csv",
+        "relog.tsv",
+        "utf16le.csv",
+        "cp1251.csv",
+        "quirky-paths.csv",
+        "typeperf.csv",
+    ] {
+        let a = open_capture(
+            &std::fs::read(format!("{DIR}{name}")).unwrap(),
+            &OpenOptions::default(),
+        )
+        .unwrap();
         let csv = write_csv(&a, None);
         let b = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
         assert_eq!(b.format, "pdh-csv");
         assert_eq!(a.timestamps, b.timestamps, "{name}");
         for (x, y) in a.series.iter().zip(&b.series) {
             assert_eq!(x.path, y.path);
-            assert_eq!(x.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), y.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{name}");
+            assert_eq!(
+                x.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                y.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                "{name}"
+            );
         }
     }
     // A subset, in the order asked.
-    let a = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    let a = open_capture(
+        &std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
     let csv = write_csv(&a, Some(&[2, 0]));
     assert!(csv.starts_with("\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\",\"\\\\WEB01\\PhysicalDisk(0 C:)\\Disk Reads/sec\",\"\\\\WEB01\\Processor(_Total)\\% Processor Time\"\r\n"), "{csv}");
     // 20:00 UTC written back as 12:00 local; the first Disk Reads/sec has no value.
-    assert!(csv.contains("\r\n\"11/21/2026 12:00:00.000\",\" \",\"12.5\"\r\n"), "{csv}");
+    assert!(
+        csv.contains("\r\n\"11/21/2026 12:00:00.000\",\" \",\"12.5\"\r\n"),
+        "{csv}"
+    );
 }
 
 #[test]
 fn statistics_over_a_time_range() {
-    let a = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    let a = open_capture(
+        &std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
     // % Processor Time: 12.5, 100.00000000000003, 350. From the second sample on: count 2, min 100..., max 350.
     let s = a.stats(0, Some(1_795_291_201_000.0), None).unwrap();
     assert_eq!((s.count, s.max, s.last), (2, 350.0, 350.0));
     let s = a.stats(1, None, Some(1_795_291_201_000.0)).unwrap();
-    assert_eq!((s.count, s.min, s.max), (2, 8_589_930_000.0, 8_589_934_592.0));
+    assert_eq!(
+        (s.count, s.min, s.max),
+        (2, 8_589_930_000.0, 8_589_934_592.0)
+    );
     assert!(a.stats(9, None, None).is_none());
 }
 
 #[test]
 fn the_sample_nearest_a_time() {
-    let a = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    let a = open_capture(
+        &std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
     // Samples at t0, t0 + 1 s, t0 + 2.5 s: before the first is the first, after the last the last,
     // halfway between two the earlier (t0 + 500, t0 + 1750), just past halfway the later.
     let t0 = a.timestamps[0];
@@ -170,22 +263,58 @@ fn the_sample_nearest_a_time() {
 }
 
 fn arb_capture() -> impl Strategy<Value = Capture> {
-    let value = prop_oneof![any::<f64>().prop_filter("finite", |v| v.is_finite()), Just(f64::NAN), (0u32..1000).prop_map(f64::from)];
-    (1usize..6, 1usize..20, -720i32..=720, 1_000_000_000_000i64..2_000_000_000_000)
+    let value = prop_oneof![
+        any::<f64>().prop_filter("finite", |v| v.is_finite()),
+        Just(f64::NAN),
+        (0u32..1000).prop_map(f64::from)
+    ];
+    (
+        1usize..6,
+        1usize..20,
+        -720i32..=720,
+        1_000_000_000_000i64..2_000_000_000_000,
+    )
         .prop_flat_map(move |(cols, rows, bias, t0)| {
-            (prop::collection::vec(prop::collection::vec(value.clone(), rows), cols), prop::collection::vec(1i64..100_000, rows), Just(bias), Just(t0))
+            (
+                prop::collection::vec(prop::collection::vec(value.clone(), rows), cols),
+                prop::collection::vec(1i64..100_000, rows),
+                Just(bias),
+                Just(t0),
+            )
         })
         .prop_map(|(columns, steps, bias, t0)| {
             let mut t = t0 as f64;
-            let timestamps = steps.iter().map(|s| { t += *s as f64; t }).collect();
-            let series = columns.into_iter().enumerate().map(|(i, values)| {
-                let path = format!("\\\\HOST\\Object {i}(inst,{i}/x#{i})\\Counter \"{i}\" %/sec");
-                counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values, reference: None, raw: None }
-            }).collect();
+            let timestamps = steps
+                .iter()
+                .map(|s| {
+                    t += *s as f64;
+                    t
+                })
+                .collect();
+            let series = columns
+                .into_iter()
+                .enumerate()
+                .map(|(i, values)| {
+                    let path =
+                        format!("\\\\HOST\\Object {i}(inst,{i}/x#{i})\\Counter \"{i}\" %/sec");
+                    counterlens::capture::Series {
+                        parsed: counterlens::capture::path::parse(&path).unwrap(),
+                        path,
+                        counter_type: None,
+                        scale: None,
+                        values,
+                        reference: None,
+                        raw: None,
+                    }
+                })
+                .collect();
             Capture {
                 format: "pdh-csv",
                 encoding: "UTF-8",
-                time_zone: Some(counterlens::capture::TimeZone { name: "Somewhere Standard Time".into(), bias_minutes: bias }),
+                time_zone: Some(counterlens::capture::TimeZone {
+                    name: "Somewhere Standard Time".into(),
+                    bias_minutes: bias,
+                }),
                 timestamps,
                 series,
                 notes: vec![],
@@ -222,12 +351,30 @@ fn thousands_of_columns() {
     let series: Vec<counterlens::capture::Series> = (0..cols)
         .map(|i| {
             let path = format!("\\\\HOST\\Process(w3wp#{i})\\% Processor Time");
-            counterlens::capture::Series { parsed: counterlens::capture::path::parse(&path).unwrap(), path, counter_type: None, scale: None, values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64], reference: None, raw: None }
+            counterlens::capture::Series {
+                parsed: counterlens::capture::path::parse(&path).unwrap(),
+                path,
+                counter_type: None,
+                scale: None,
+                values: vec![i as f64 / 7.0, f64::NAN, 1e-7 * i as f64],
+                reference: None,
+                raw: None,
+            }
         })
         .collect();
-    let c = Capture { format: "pdh-csv", encoding: "UTF-8", time_zone: None, timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0], series, notes: vec![] };
+    let c = Capture {
+        format: "pdh-csv",
+        encoding: "UTF-8",
+        time_zone: None,
+        timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0],
+        series,
+        notes: vec![],
+    };
     let csv = write_csv(&c, None);
-    assert!(csv.find("\r\n").unwrap() > 64 << 10, "the header is longer than the sniffing window");
+    assert!(
+        csv.find("\r\n").unwrap() > 64 << 10,
+        "the header is longer than the sniffing window"
+    );
     let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
     for chunk in csv.as_bytes().chunks(10_000) {
         r.push(chunk).unwrap();
@@ -256,7 +403,10 @@ fn limits_are_clear_errors() {
     let e = open_capture(&endless, &OpenOptions::default()).unwrap_err();
     assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
     let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
-    let e = endless.chunks(1 << 20).find_map(|c| r.push(c).err()).expect("refused while pushing");
+    let e = endless
+        .chunks(1 << 20)
+        .find_map(|c| r.push(c).err())
+        .expect("refused while pushing");
     assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
 }
 
@@ -268,13 +418,25 @@ fn a_carried_line_completed_by_the_next_chunk_is_held_to_the_line_limit() {
     let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
     r.push(&head).unwrap();
     r.push(&vec![b'1'; MAX_LINE - 10]).unwrap();
-    let e = r.push(&[b'1'; 100].iter().copied().chain(*b"\"\r\n").collect::<Vec<u8>>()).unwrap_err();
+    let e = r
+        .push(
+            &[b'1'; 100]
+                .iter()
+                .copied()
+                .chain(*b"\"\r\n")
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap_err();
     assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
 }
 
 #[test]
 fn get_counter_points_explain_themselves_with_their_raw_numbers() {
-    let c = open_capture(&std::fs::read(format!("{DIR}get-counter-ps51.json")).unwrap(), &OpenOptions::default()).unwrap();
+    let c = open_capture(
+        &std::fs::read(format!("{DIR}get-counter-ps51.json")).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
     // _Total's % processor time (Timer100NsInverse) at set 2: N 1 170 381 757 812 -> 1 170 388 007 812
     // (dN = 6 250 000), D 134 082 303 090 000 000 -> 134 082 303 100 000 000 (dD = 10 000 000):
     // 100 * (1 - 6 250 000 / 10 000 000) = 37.5, written out with the file's own numbers.
@@ -285,6 +447,10 @@ fn get_counter_points_explain_themselves_with_their_raw_numbers() {
     // The first set has no older sample: explained as such, not computed.
     assert_eq!(c.explain_at(0, 0).unwrap().unwrap().result.value, None);
     // Formats without raw samples have nothing to explain.
-    let csv = open_capture(&std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(), &OpenOptions::default()).unwrap();
+    let csv = open_capture(
+        &std::fs::read(format!("{DIR}relog-pst.csv")).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
     assert!(csv.explain_at(0, 1).is_none());
 }

@@ -18,7 +18,12 @@ fn sample(v: &Value) -> Option<RawSample> {
     if v.is_null() {
         return None;
     }
-    Some(RawSample { value: int(&v["value"]).unwrap(), second: int(&v["second"]), frequency: int(&v["frequency"]), multi: int(&v["multi"]) })
+    Some(RawSample {
+        value: int(&v["value"]).unwrap(),
+        second: int(&v["second"]),
+        frequency: int(&v["frequency"]),
+        multi: int(&v["multi"]),
+    })
 }
 
 fn options(v: &Value) -> CookOptions {
@@ -32,7 +37,10 @@ fn options(v: &Value) -> CookOptions {
 }
 
 fn status(s: &str) -> Status {
-    *Status::ALL.iter().find(|x| x.as_str() == s).unwrap_or_else(|| panic!("unknown status {s}"))
+    *Status::ALL
+        .iter()
+        .find(|x| x.as_str() == s)
+        .unwrap_or_else(|| panic!("unknown status {s}"))
 }
 
 fn run(group: &str) -> usize {
@@ -40,22 +48,41 @@ fn run(group: &str) -> usize {
     let cases = all[group].as_array().unwrap();
     for case in cases {
         let ty = parse_type(case["type"].as_str().unwrap()).unwrap();
-        let got = cook(ty, sample(&case["older"]).as_ref(), &sample(&case["newer"]).unwrap(), &options(&case["options"]));
+        let got = cook(
+            ty,
+            sample(&case["older"]).as_ref(),
+            &sample(&case["newer"]).unwrap(),
+            &options(&case["options"]),
+        );
         let why = case["why"].as_str().unwrap();
         if let Some(field) = case["error"].as_str() {
             match got {
                 Err(CookError::MissingField { field: f, .. }) => assert_eq!(f, field, "{why}"),
                 Err(CookError::ScaleOutOfRange(_)) => assert_eq!("scale", field, "{why}"),
-                other => panic!("{}: expected an error on {field}, got {other:?} ({why})", case["type"]),
+                other => panic!(
+                    "{}: expected an error on {field}, got {other:?} ({why})",
+                    case["type"]
+                ),
             }
             continue;
         }
         let got = got.unwrap_or_else(|e| panic!("{}: {e} ({why})", case["type"]));
-        assert_eq!(got.status, status(case["status"].as_str().unwrap()), "{}: {why}", case["type"]);
+        assert_eq!(
+            got.status,
+            status(case["status"].as_str().unwrap()),
+            "{}: {why}",
+            case["type"]
+        );
         match case["value"].as_f64() {
             Some(want) => {
-                let v = got.value.unwrap_or_else(|| panic!("{}: no value ({why})", case["type"]));
-                assert!((v - want).abs() <= 1e-12 * want.abs().max(1.0), "{}: {v} != {want} ({why})", case["type"]);
+                let v = got
+                    .value
+                    .unwrap_or_else(|| panic!("{}: no value ({why})", case["type"]));
+                assert!(
+                    (v - want).abs() <= 1e-12 * want.abs().max(1.0),
+                    "{}: {v} != {want} ({why})",
+                    case["type"]
+                );
             }
             None => assert_eq!(got.value, None, "{}: {why}", case["type"]),
         }
@@ -70,7 +97,11 @@ fn every_row_of_the_table() {
     let all = vectors();
     for t in counterlens::types::TYPES {
         assert!(
-            all["rows"].as_array().unwrap().iter().any(|c| c["type"] == t.name),
+            all["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["type"] == t.name),
             "no vector for {}",
             t.name
         );

@@ -15,7 +15,10 @@ fn counter_types_doc_lists_every_row_as_the_code_has_it() {
             t.formula,
             t.display.as_str()
         );
-        assert!(doc.lines().any(|l| l == row), "docs/counter-types.md lacks the row\n{row}");
+        assert!(
+            doc.lines().any(|l| l == row),
+            "docs/counter-types.md lacks the row\n{row}"
+        );
     }
 }
 
@@ -23,6 +26,9 @@ fn counter_types_doc_lists_every_row_as_the_code_has_it() {
 fn registration_doc_lists_every_code() {
     let doc = include_str!("../../docs/registration-rules.md");
     for code in counterlens::registration::CODES {
-        assert!(doc.contains(&format!("`{code}`")), "docs/registration-rules.md does not document {code}");
+        assert!(
+            doc.contains(&format!("`{code}`")),
+            "docs/registration-rules.md does not document {code}"
+        );
     }
 }

@@ -2,7 +2,10 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use counterlens::{cook, cook_series, parse_type, CookOptions, CounterType, Frequency, RawColumns, RawSample, Status};
+use counterlens::{
+    cook, cook_series, parse_type, CookOptions, CounterType, Frequency, RawColumns, RawSample,
+    Status,
+};
 use proptest::prelude::*;
 
 fn ty(s: &str) -> CounterType {
@@ -10,21 +13,49 @@ fn ty(s: &str) -> CounterType {
 }
 
 fn no_cap() -> CookOptions {
-    CookOptions { cap100: false, ..Default::default() }
+    CookOptions {
+        cap100: false,
+        ..Default::default()
+    }
 }
 
 /// A pair of samples with every field set, so any type can be cooked from it.
 fn pair() -> impl Strategy<Value = (RawSample, RawSample)> {
-    (any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>(), any::<u64>()).prop_map(|(n0, n1, d0, d1, f, m)| {
-        (RawSample::new(n0).second(d0).frequency(f).multi(m), RawSample::new(n1).second(d1).frequency(f).multi(m))
-    })
+    (
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+    )
+        .prop_map(|(n0, n1, d0, d1, f, m)| {
+            (
+                RawSample::new(n0).second(d0).frequency(f).multi(m),
+                RawSample::new(n1).second(d1).frequency(f).multi(m),
+            )
+        })
 }
 
 /// Samples that are increasing, as a healthy counter's are.
 fn increasing() -> impl Strategy<Value = (RawSample, RawSample)> {
-    (0u64..u64::MAX / 2, 0u64..1 << 40, 0u64..u64::MAX / 2, 1u64..1 << 40, 1u64..1 << 40, 1u64..64).prop_map(|(n0, dn, d0, dd, f, m)| {
-        (RawSample::new(n0).second(d0).frequency(f).multi(m), RawSample::new(n0 + dn).second(d0 + dd).frequency(f).multi(m))
-    })
+    (
+        0u64..u64::MAX / 2,
+        0u64..1 << 40,
+        0u64..u64::MAX / 2,
+        1u64..1 << 40,
+        1u64..1 << 40,
+        1u64..64,
+    )
+        .prop_map(|(n0, dn, d0, dd, f, m)| {
+            (
+                RawSample::new(n0).second(d0).frequency(f).multi(m),
+                RawSample::new(n0 + dn)
+                    .second(d0 + dd)
+                    .frequency(f)
+                    .multi(m),
+            )
+        })
 }
 
 proptest! {

@@ -3,7 +3,10 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use counterlens::registration::{encode_binary, validate_registration, Counter, CounterSet, Format, Guid, Input, Report, Severity};
+use counterlens::registration::{
+    encode_binary, validate_registration, Counter, CounterSet, Format, Guid, Input, Report,
+    Severity,
+};
 
 fn codes(r: &Report) -> Vec<&'static str> {
     r.diagnostics.iter().map(|d| d.code).collect()
@@ -57,7 +60,11 @@ fn manifest_only_rules() {
     ];
     for (m, code, field, line) in cases {
         let r = text(m);
-        let d: Vec<_> = r.diagnostics.iter().map(|d| (d.code, d.field, d.line)).collect();
+        let d: Vec<_> = r
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.field, d.line))
+            .collect();
         assert_eq!(d, vec![(*code, Some(*field), Some(*line))], "{m}");
         assert_eq!(r.diagnostics[0].severity, Severity::Error);
     }
@@ -65,17 +72,33 @@ fn manifest_only_rules() {
 
 #[test]
 fn kernel_mode_providers_need_no_struct_or_field() {
-    let m = manifest(SET, &COUNTER.replace(r#" struct="S" field="f""#, "")).replace(r#"applicationIdentity="p.exe""#, r#"providerType="kernelMode""#);
+    let m = manifest(SET, &COUNTER.replace(r#" struct="S" field="f""#, "")).replace(
+        r#"applicationIdentity="p.exe""#,
+        r#"providerType="kernelMode""#,
+    );
     assert_eq!(codes(&text(&m)), Vec::<&str>::new());
 }
 
 #[test]
 fn six_counter_attributes_are_too_many() {
-    let attrs: String = ["reference", "noDisplay", "noDigitGrouping", "displayAsReal", "displayAsHex", "reference"]
-        .iter()
-        .map(|a| format!("<counterAttribute name=\"{a}\"/>"))
-        .collect();
-    let m = manifest(SET, &COUNTER.replace("/>", &format!("><counterAttributes>{attrs}</counterAttributes></counter>")));
+    let attrs: String = [
+        "reference",
+        "noDisplay",
+        "noDigitGrouping",
+        "displayAsReal",
+        "displayAsHex",
+        "reference",
+    ]
+    .iter()
+    .map(|a| format!("<counterAttribute name=\"{a}\"/>"))
+    .collect();
+    let m = manifest(
+        SET,
+        &COUNTER.replace(
+            "/>",
+            &format!("><counterAttributes>{attrs}</counterAttributes></counter>"),
+        ),
+    );
     let r = text(&m);
     assert!(codes(&r).contains(&"invalid-value"), "{:?}", codes(&r));
     assert!(codes(&r).contains(&"duplicate-attribute"));
@@ -105,22 +128,47 @@ fn json_errors_say_where() {
     assert_eq!(codes(&r), vec!["parse-error"]);
     // Line 4 is `  "counters": [ {"counterId": 1 "type": 65536} ]}`: the comma is missing after the 1
     // (column 31); the parser reports the column just after it.
-    assert_eq!((r.diagnostics[0].line, r.diagnostics[0].column), (Some(4), Some(32)));
+    assert_eq!(
+        (r.diagnostics[0].line, r.diagnostics[0].column),
+        (Some(4), Some(32))
+    );
 
-    let r = text(r#"{"counterSetGuid": "ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab", "instanceType": "two", "detailLevel": 100,
-                    "counters": [{"counterId": -1, "type": "PERF_NOPE", "detailLevel": 100, "bogus": 1}, 5]}"#);
+    let r = text(
+        r#"{"counterSetGuid": "ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab", "instanceType": "two", "detailLevel": 100,
+                    "counters": [{"counterId": -1, "type": "PERF_NOPE", "detailLevel": 100, "bogus": 1}, 5]}"#,
+    );
     let mut got = codes(&r);
     got.sort_unstable();
     // instanceType "two", counterId -1, type PERF_NOPE (said once, not again by the type rule), the
     // bogus key, the 5 that is not a counter.
-    assert_eq!(got, vec!["invalid-value", "invalid-value", "invalid-value", "invalid-value", "unknown-field"]);
+    assert_eq!(
+        got,
+        vec![
+            "invalid-value",
+            "invalid-value",
+            "invalid-value",
+            "invalid-value",
+            "unknown-field"
+        ]
+    );
     assert!(r.diagnostics.iter().all(|d| d.line.is_some()));
     let r = text(r#"{"counters": []}"#);
     let mut got = codes(&r);
     got.sort_unstable();
     // No GUID, instanceType, detailLevel: each missing once (an absent GUID is not an all-zero one).
-    assert_eq!(got, vec!["missing-field", "missing-field", "missing-field", "no-counters"]);
-    assert_eq!(codes(&text("[1, 2]")), vec!["invalid-value", "invalid-value"]);
+    assert_eq!(
+        got,
+        vec![
+            "missing-field",
+            "missing-field",
+            "missing-field",
+            "no-counters"
+        ]
+    );
+    assert_eq!(
+        codes(&text("[1, 2]")),
+        vec!["invalid-value", "invalid-value"]
+    );
     assert_eq!(codes(&text("{")), vec!["parse-error"]);
     let deep = "[".repeat(100_000);
     assert_eq!(codes(&text(&deep)), vec!["nesting-too-deep"]);
@@ -128,17 +176,29 @@ fn json_errors_say_where() {
 
 #[test]
 fn pascal_case_keys_references_as_null_and_guid_braces() {
-    let r = text(r#"{"CounterSetGuid": "{AB8E2B2B-1E5A-4C2A-9D1F-0123456789AB}", "InstanceType": 0, "DetailLevel": 100,
-        "Counters": [{"CounterId": 1, "Type": "NumberOfItems32", "DetailLevel": 100, "BaseCounterId": null, "MultiId": 4294967295}]}"#);
+    let r = text(
+        r#"{"CounterSetGuid": "{AB8E2B2B-1E5A-4C2A-9D1F-0123456789AB}", "InstanceType": 0, "DetailLevel": 100,
+        "Counters": [{"CounterId": 1, "Type": "NumberOfItems32", "DetailLevel": 100, "BaseCounterId": null, "MultiId": 4294967295}]}"#,
+    );
     assert_eq!(codes(&r), Vec::<&str>::new(), "{:#?}", r.diagnostics);
-    assert_eq!(r.counter_sets[0].guid, "ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab");
+    assert_eq!(
+        r.counter_sets[0].guid,
+        "ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab"
+    );
 }
 
 fn one_set(n: usize) -> CounterSet {
     CounterSet {
         guid: Guid::parse("ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab"),
         detail_level: 100,
-        counters: (0..n as u32).map(|i| Counter { counter_id: i, ty: 0x10000, detail_level: 100, ..Default::default() }).collect(),
+        counters: (0..n as u32)
+            .map(|i| Counter {
+                counter_id: i,
+                ty: 0x10000,
+                detail_level: 100,
+                ..Default::default()
+            })
+            .collect(),
         ..Default::default()
     }
 }
@@ -150,14 +210,26 @@ fn truncated_and_oversized_binary_blocks() {
     // Cut inside the header.
     let r = validate_registration(Input::Bytes(&bytes[..20]), None);
     assert_eq!(codes(&r), vec!["parse-error"]);
-    assert!(r.diagnostics[0].message.contains("20 bytes at byte 0"), "{}", r.diagnostics[0].message);
+    assert!(
+        r.diagnostics[0].message.contains("20 bytes at byte 0"),
+        "{}",
+        r.diagnostics[0].message
+    );
     // Cut inside the second counter: NumCounters 3 needs 144 bytes after byte 32, 100 follow.
     let r = validate_registration(Input::Bytes(&bytes[..132]), None);
     assert_eq!(codes(&r), vec!["parse-error"]);
     assert_eq!(r.diagnostics[0].offset, 24);
     assert_eq!(r.diagnostics[0].field, Some("NumCounters"));
-    assert!(r.diagnostics[0].message.contains("needs 144 bytes") && r.diagnostics[0].message.contains("only 100 follow"), "{}", r.diagnostics[0].message);
-    assert_eq!(r.counter_sets[0].counters, 2, "the complete counters are still read");
+    assert!(
+        r.diagnostics[0].message.contains("needs 144 bytes")
+            && r.diagnostics[0].message.contains("only 100 follow"),
+        "{}",
+        r.diagnostics[0].message
+    );
+    assert_eq!(
+        r.counter_sets[0].counters, 2,
+        "the complete counters are still read"
+    );
     // NumCounters of 4 billion on 176 bytes: no allocation beyond what the bytes hold.
     let mut huge = bytes.clone();
     huge[24..28].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -169,9 +241,18 @@ fn truncated_and_oversized_binary_blocks() {
     let r = validate_registration(Input::Bytes(&trailing), None);
     assert_eq!(codes(&r), vec!["parse-error"]);
     assert_eq!(r.diagnostics[0].offset, 176);
-    assert_eq!(codes(&validate_registration(Input::Bytes(&[]), None)), vec!["parse-error"]);
+    assert_eq!(
+        codes(&validate_registration(Input::Bytes(&[]), None)),
+        vec!["parse-error"]
+    );
     // Text that is not UTF-8 cannot be read as a manifest.
-    assert_eq!(codes(&validate_registration(Input::Bytes(&[0xff, 0xfe, 0x3c]), Some(Format::Manifest))), vec!["parse-error"]);
+    assert_eq!(
+        codes(&validate_registration(
+            Input::Bytes(&[0xff, 0xfe, 0x3c]),
+            Some(Format::Manifest)
+        )),
+        vec!["parse-error"]
+    );
 }
 
 #[test]
@@ -187,7 +268,9 @@ fn a_million_counters_in_binary_is_one_error_in_bounded_time() {
 #[test]
 fn many_counters_as_json_and_manifest() {
     // 70,000 counters in JSON text (about 4 MB): read, and one error for the count.
-    let counters: Vec<String> = (0..70_000).map(|i| format!("{{\"counterId\":{i},\"type\":65536,\"detailLevel\":100}}")).collect();
+    let counters: Vec<String> = (0..70_000)
+        .map(|i| format!("{{\"counterId\":{i},\"type\":65536,\"detailLevel\":100}}"))
+        .collect();
     let json = format!("{{\"counterSetGuid\":\"ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab\",\"instanceType\":0,\"detailLevel\":100,\"counters\":[{}]}}", counters.join(","));
     assert_eq!(codes(&text(&json)), vec!["too-many-counters"]);
     // A million counter objects (about 40 MB) are refused before the tree is built.
@@ -196,7 +279,9 @@ fn many_counters_as_json_and_manifest() {
         vec!["{\"counterId\":1,\"type\":65536}"; 1_000_000].join(",")
     );
     assert_eq!(codes(&text(&million)), vec!["input-too-large"]);
-    let counters: String = (0..70_000).map(|i| COUNTER.replace(r#"id="1""#, &format!("id=\"{i}\""))).collect();
+    let counters: String = (0..70_000)
+        .map(|i| COUNTER.replace(r#"id="1""#, &format!("id=\"{i}\"")))
+        .collect();
     let r = text(&manifest(SET, &counters));
     assert_eq!(codes(&r), vec!["too-many-counters"]);
 }
@@ -207,10 +292,20 @@ fn more_sets_or_xml_nodes_than_the_limits_are_clear_errors() {
     let sets: Vec<CounterSet> = (0..1025).map(|_| one_set(1)).collect();
     let r = validate_registration(Input::Bytes(&encode_binary(&sets)), None);
     assert!(codes(&r).contains(&"input-too-large"), "{:?}", codes(&r));
-    assert!(r.diagnostics.iter().any(|d| d.message.contains("more than 1024 counter sets")));
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("more than 1024 counter sets")));
     // A manifest of more than 4 million XML nodes is refused by the parser's node limit, not built.
     let body = "<x/>".repeat(4_000_001);
-    let r = text(&format!("<instrumentationManifest>{body}</instrumentationManifest>"));
+    let r = text(&format!(
+        "<instrumentationManifest>{body}</instrumentationManifest>"
+    ));
     assert_eq!(codes(&r), vec!["parse-error"]);
-    assert!(r.diagnostics[0].message.contains("not well-formed XML") && r.diagnostics[0].message.to_lowercase().contains("nodes"), "{}", r.diagnostics[0].message);
+    assert!(
+        r.diagnostics[0].message.contains("not well-formed XML")
+            && r.diagnostics[0].message.to_lowercase().contains("nodes"),
+        "{}",
+        r.diagnostics[0].message
+    );
 }

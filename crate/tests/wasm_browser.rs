@@ -31,7 +31,8 @@ fn series_in_chromium() {
 #[wasm_bindgen_test]
 fn chart_draws_the_series_colour_on_a_canvas() {
     let doc = web_sys::window().unwrap().document().unwrap();
-    let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
+    let canvas: web_sys::HtmlCanvasElement =
+        doc.create_element("canvas").unwrap().dyn_into().unwrap();
     canvas.style().set_property("width", "400px").unwrap();
     canvas.style().set_property("height", "200px").unwrap();
     doc.body().unwrap().append_child(&canvas).unwrap();
@@ -43,13 +44,33 @@ fn chart_draws_the_series_colour_on_a_canvas() {
     js_sys::Reflect::set(&s, &"label".into(), &"demo".into()).unwrap();
     js_sys::Reflect::set(&s, &"values".into(), &js_sys::Float64Array::from(&vs[..])).unwrap();
     series.push(&s);
-    let layout = counterlens::wasm::render_series_chart(canvas.clone(), &ts, series, wasm_bindgen::JsValue::UNDEFINED).unwrap();
-    let plot_w = js_sys::Reflect::get(&layout, &"plotWidth".into()).unwrap().as_f64().unwrap();
+    let layout = counterlens::wasm::render_series_chart(
+        canvas.clone(),
+        &ts,
+        series,
+        wasm_bindgen::JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let plot_w = js_sys::Reflect::get(&layout, &"plotWidth".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
     assert!(plot_w > 200.0 && plot_w < 400.0, "plot width {plot_w}");
     // Count pixels of the first palette colour (0, 114, 178), allowing for anti-aliasing.
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let data = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
-    let blue = data.chunks(4).filter(|p| p[0] < 60 && (90..140).contains(&p[1]) && p[2] > 150).count();
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = ctx
+        .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
+        .unwrap()
+        .data();
+    let blue = data
+        .chunks(4)
+        .filter(|p| p[0] < 60 && (90..140).contains(&p[1]) && p[2] > 150)
+        .count();
     assert!(blue > 500, "only {blue} series-coloured pixels");
 }
 

@@ -25,7 +25,9 @@ use crate::types::{CounterType, Formula};
 use std::collections::HashMap;
 
 /// PDH's logger provider, {933f3bb3-943e-490d-9ced-3cbb14c14479}, in the byte order of a GUID in memory.
-const PDH_PROVIDER: [u8; 16] = [0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79];
+const PDH_PROVIDER: [u8; 16] = [
+    0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79,
+];
 /// The WMI_BUFFER_HEADER at the start of every buffer.
 const BUFFER_HEADER: usize = 0x48;
 /// EVENT_TRACE_HEADER, the same 48 bytes from 32-bit and 64-bit loggers.
@@ -58,7 +60,12 @@ fn get<const N: usize>(b: &[u8], at: usize, what: &str) -> Result<[u8; N], Strin
     at.checked_add(N)
         .and_then(|end| b.get(at..end))
         .map(|s| s.try_into().unwrap_or([0; N]))
-        .ok_or_else(|| format!("expected {what} ({N} bytes) at +{at:#x}, but the block ends at +{:#x}", b.len()))
+        .ok_or_else(|| {
+            format!(
+                "expected {what} ({N} bytes) at +{at:#x}, but the block ends at +{:#x}",
+                b.len()
+            )
+        })
 }
 fn u16_at(b: &[u8], at: usize, what: &str) -> Result<u16, String> {
     get::<2>(b, at, what).map(u16::from_le_bytes)
@@ -80,21 +87,39 @@ const MAX_NAME_UNITS: usize = 4096;
 
 /// UTF-16LE bytes up to their first NUL unit (all of them if there is none).
 fn before_nul(b: &[u8]) -> &[u8] {
-    let units = b.chunks_exact(2).position(|c| c == [0, 0]).unwrap_or(b.len() / 2);
+    let units = b
+        .chunks_exact(2)
+        .position(|c| c == [0, 0])
+        .unwrap_or(b.len() / 2);
     &b[..2 * units]
 }
 
 /// The text of UTF-16LE bytes (unpaired surrogates become U+FFFD).
 fn utf16_text(b: &[u8]) -> String {
-    let units: Vec<u16> = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let units: Vec<u16> = b
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     String::from_utf16_lossy(&units)
 }
 
 /// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL, at most
 /// `max_units` long (`usize::MAX`: up to the end of `b`).
-fn utf16z_bytes<'b>(b: &'b [u8], at: usize, what: &str, max_units: usize) -> Result<&'b [u8], String> {
-    let rest = b.get(at..).ok_or_else(|| format!("expected {what} (UTF-16 text) at +{at:#x}, past the end +{:#x}", b.len()))?;
-    let window = &rest[..rest.len().min(max_units.saturating_add(1).saturating_mul(2))];
+fn utf16z_bytes<'b>(
+    b: &'b [u8],
+    at: usize,
+    what: &str,
+    max_units: usize,
+) -> Result<&'b [u8], String> {
+    let rest = b.get(at..).ok_or_else(|| {
+        format!(
+            "expected {what} (UTF-16 text) at +{at:#x}, past the end +{:#x}",
+            b.len()
+        )
+    })?;
+    let window = &rest[..rest
+        .len()
+        .min(max_units.saturating_add(1).saturating_mul(2))];
     let len = window.chunks_exact(2).position(|c| c == [0, 0]).ok_or_else(|| match max_units {
         usize::MAX => format!("expected {what} at +{at:#x} to end with a NUL before +{:#x}", b.len()),
         m => format!("expected {what} at +{at:#x} to end with a NUL within {m} characters and before +{:#x}", b.len()),
@@ -123,7 +148,14 @@ struct Transition {
 impl Transition {
     fn read(b: &[u8], at: usize) -> Result<Transition, String> {
         let f = |i: usize| u16_at(b, at + 2 * i, "a SYSTEMTIME field");
-        Ok(Transition { year: f(0)?, month: f(1)?, day_of_week: f(2)?, day: f(3)?, hour: f(4)?, minute: f(5)? })
+        Ok(Transition {
+            year: f(0)?,
+            month: f(1)?,
+            day_of_week: f(2)?,
+            day: f(3)?,
+            hour: f(4)?,
+            minute: f(5)?,
+        })
     }
 
     /// Local ms since the epoch of the transition in `year`; None for no rule or one out of range.
@@ -140,14 +172,19 @@ impl Transition {
             let first = days_from_civil(year, month, 1);
             let first_dow = (first + 4).rem_euclid(7) as u32;
             let wanted = u32::from(self.day_of_week % 7);
-            let mut d = 1 + (wanted + 7 - first_dow) % 7 + 7 * (u32::from(self.day.clamp(1, 5)) - 1);
+            let mut d =
+                1 + (wanted + 7 - first_dow) % 7 + 7 * (u32::from(self.day.clamp(1, 5)) - 1);
             while d > dim {
                 d -= 7;
             }
             d
         };
         let days = days_from_civil(year, month, day) as f64;
-        Some(days * 86_400_000.0 + f64::from(self.hour) * 3_600_000.0 + f64::from(self.minute) * 60_000.0)
+        Some(
+            days * 86_400_000.0
+                + f64::from(self.hour) * 3_600_000.0
+                + f64::from(self.minute) * 60_000.0,
+        )
     }
 }
 
@@ -166,7 +203,9 @@ struct Zone {
 impl Zone {
     fn read(b: &[u8], at: usize) -> Result<Zone, String> {
         let name = |o: usize| -> Result<String, String> {
-            let raw = b.get(at + o..at + o + 64).ok_or("expected a 32-character zone name")?;
+            let raw = b
+                .get(at + o..at + o + 64)
+                .ok_or("expected a 32-character zone name")?;
             Ok(utf16_text(before_nul(raw)))
         };
         Ok(Zone {
@@ -187,28 +226,54 @@ impl Zone {
             return false;
         }
         let year = crate::civil::civil_from_days((local_ms / 86_400_000.0).floor() as i64).0;
-        let (Some(start), Some(end)) = (self.daylight_date.in_year(year), self.standard_date.in_year(year)) else { return false };
+        let (Some(start), Some(end)) = (
+            self.daylight_date.in_year(year),
+            self.standard_date.in_year(year),
+        ) else {
+            return false;
+        };
         // `end` is written in daylight time: the wall clock reads `end` just before it goes back.
-        if start < end { local_ms >= start && local_ms < end } else { local_ms >= start || local_ms < end }
+        if start < end {
+            local_ms >= start && local_ms < end
+        } else {
+            local_ms >= start || local_ms < end
+        }
     }
 
     /// Minutes to add to local time to get UTC at local time `local_ms`.
     fn bias_at(&self, local_ms: f64) -> i32 {
-        self.bias + if self.is_daylight(local_ms) { self.daylight_bias } else { self.standard_bias }
+        self.bias
+            + if self.is_daylight(local_ms) {
+                self.daylight_bias
+            } else {
+                self.standard_bias
+            }
     }
 
     /// The zone as the capture model names it, at local time `local_ms`. Windows logs name zones by a
     /// tzres.dll resource ("@tzres.dll,-112") that only Windows can resolve, so those are named by offset.
     fn at(&self, local_ms: f64) -> TimeZone {
         let bias = self.bias_at(local_ms);
-        let name = if self.is_daylight(local_ms) { &self.daylight_name } else { &self.standard_name };
+        let name = if self.is_daylight(local_ms) {
+            &self.daylight_name
+        } else {
+            &self.standard_name
+        };
         let name = if name.is_empty() || name.starts_with('@') {
             let east = -bias;
-            format!("UTC{}{:02}:{:02}", if east < 0 { '-' } else { '+' }, east.abs() / 60, east.abs() % 60)
+            format!(
+                "UTC{}{:02}:{:02}",
+                if east < 0 { '-' } else { '+' },
+                east.abs() / 60,
+                east.abs() % 60
+            )
         } else {
             name.clone()
         };
-        TimeZone { name, bias_minutes: bias }
+        TimeZone {
+            name,
+            bias_minutes: bias,
+        }
     }
 }
 
@@ -247,7 +312,13 @@ struct Definition {
 impl Definition {
     /// The path of one series of this definition.
     fn path(&self, parent: Option<&str>, instance: Option<&str>, counter: &str) -> String {
-        let machine = if self.machine.is_empty() { String::new() } else if self.machine.starts_with("\\\\") { self.machine.clone() } else { format!("\\\\{}", self.machine) };
+        let machine = if self.machine.is_empty() {
+            String::new()
+        } else if self.machine.starts_with("\\\\") {
+            self.machine.clone()
+        } else {
+            format!("\\\\{}", self.machine)
+        };
         match instance {
             Some(i) => match parent {
                 Some(p) => format!("{machine}\\{}({p}/{i})\\{counter}", self.object),
@@ -331,8 +402,18 @@ pub(crate) struct BlgReader {
     first_sample_buffer: usize,
 }
 
-fn at_buffer(buffer: usize, buffer_size: usize, offset: usize, code: &'static str, what: String) -> CaptureError {
-    CaptureError::at_offset(code, buffer * buffer_size + offset, format!("buffer {buffer}, event at +{offset:#x}: {what}"))
+fn at_buffer(
+    buffer: usize,
+    buffer_size: usize,
+    offset: usize,
+    code: &'static str,
+    what: String,
+) -> CaptureError {
+    CaptureError::at_offset(
+        code,
+        buffer * buffer_size + offset,
+        format!("buffer {buffer}, event at +{offset:#x}: {what}"),
+    )
 }
 
 impl BlgReader {
@@ -369,7 +450,9 @@ impl BlgReader {
     }
 
     fn reserve(&mut self) {
-        let Some(size) = self.size_hint.take() else { return };
+        let Some(size) = self.size_hint.take() else {
+            return;
+        };
         // Bytes per sample from the buffers the samples so far took (not the name table's and definitions').
         let read = (self.buffers - self.first_sample_buffer) * self.buffer_size;
         let per_sample = (read / self.timestamps.len().max(1)).max(1);
@@ -392,7 +475,12 @@ impl BlgReader {
             if self.pending.len() < 4 {
                 return Ok(());
             }
-            let size = u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], self.pending[3]]) as usize;
+            let size = u32::from_le_bytes([
+                self.pending[0],
+                self.pending[1],
+                self.pending[2],
+                self.pending[3],
+            ]) as usize;
             if !valid_buffer_size(size) {
                 return Err(CaptureError::at_offset("bad-blg", 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
             }
@@ -421,15 +509,26 @@ impl BlgReader {
         let index = self.buffers;
         self.buffers += 1;
         let n = self.buffer_size;
-        let fail = |offset: usize, what: String| CaptureError::at_offset("bad-blg", index * n + offset, format!("buffer {index}: {what}"));
-        if b[..BUFFER_HEADER].iter().all(|&x| x == 0) || b[..BUFFER_HEADER].iter().all(|&x| x == 0xFF) {
+        let fail = |offset: usize, what: String| {
+            CaptureError::at_offset(
+                "bad-blg",
+                index * n + offset,
+                format!("buffer {index}: {what}"),
+            )
+        };
+        if b[..BUFFER_HEADER].iter().all(|&x| x == 0)
+            || b[..BUFFER_HEADER].iter().all(|&x| x == 0xFF)
+        {
             // Space a logger set aside and never wrote (a log that was not closed).
             self.empty_buffers += 1;
             return Ok(());
         }
         let size = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
         if size != n {
-            return Err(fail(0, format!("expected the buffer size {n} that buffer 0 gives, found {size}")));
+            return Err(fail(
+                0,
+                format!("expected the buffer size {n} that buffer 0 gives, found {size}"),
+            ));
         }
         let end = u32::from_le_bytes([b[0x30], b[0x31], b[0x32], b[0x33]]) as usize;
         if end < BUFFER_HEADER || end > n {
@@ -437,7 +536,8 @@ impl BlgReader {
         }
         let mut at = BUFFER_HEADER;
         if index == 0 {
-            let (header, next) = read_log_header(b, end).map_err(|what| fail(BUFFER_HEADER, what))?;
+            let (header, next) =
+                read_log_header(b, end).map_err(|what| fail(BUFFER_HEADER, what))?;
             self.header = Some(header);
             at = next;
         } else if self.header.is_none() {
@@ -451,7 +551,17 @@ impl BlgReader {
                 return Err(at_buffer(index, n, at, "bad-blg", format!("expected an event header (type 0x0A or 0x14, marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
             }
             if size < EVENT_HEADER + PREAMBLE || size > ev.len() {
-                return Err(at_buffer(index, n, at, "bad-blg", format!("expected an event of {} to {} bytes, found size {size}", EVENT_HEADER + PREAMBLE, ev.len())));
+                return Err(at_buffer(
+                    index,
+                    n,
+                    at,
+                    "bad-blg",
+                    format!(
+                        "expected an event of {} to {} bytes, found size {size}",
+                        EVENT_HEADER + PREAMBLE,
+                        ev.len()
+                    ),
+                ));
             }
             if ev[0x18..0x28] != PDH_PROVIDER {
                 return Err(at_buffer(index, n, at, "unsupported", format!("expected an event of PDH's perfmon logger {{933f3bb3-943e-490d-9ced-3cbb14c14479}}, found provider {}: this trace is not a perfmon log", guid_text(&ev[0x18..0x28]))));
@@ -460,17 +570,38 @@ impl BlgReader {
             let timestamp = u64::from_le_bytes(ev[0x10..0x18].try_into().unwrap_or([0; 8]));
             let fragment = u32::from_le_bytes(ev[0x40..0x44].try_into().unwrap_or([0; 4]));
             let count = u32::from_le_bytes(ev[0x44..0x48].try_into().unwrap_or([0; 4]));
-            self.fragment(kind, timestamp, fragment, count, &ev[EVENT_HEADER + PREAMBLE..size], (index, at))?;
+            self.fragment(
+                kind,
+                timestamp,
+                fragment,
+                count,
+                &ev[EVENT_HEADER + PREAMBLE..size],
+                (index, at),
+            )?;
             at += (size + 7) & !7;
         }
         Ok(())
     }
 
     /// Joins fragments; a record with one fragment is read in place.
-    fn fragment(&mut self, kind: u8, timestamp: u64, index: u32, count: u32, data: &[u8], at: (usize, usize)) -> Result<(), CaptureError> {
+    fn fragment(
+        &mut self,
+        kind: u8,
+        timestamp: u64,
+        index: u32,
+        count: u32,
+        data: &[u8],
+        at: (usize, usize),
+    ) -> Result<(), CaptureError> {
         let n = self.buffer_size;
         if count == 0 || index == 0 || index > count {
-            return Err(at_buffer(at.0, n, at.1, "bad-blg", format!("expected fragment i of n with 1 <= i <= n, found {index} of {count}")));
+            return Err(at_buffer(
+                at.0,
+                n,
+                at.1,
+                "bad-blg",
+                format!("expected fragment i of n with 1 <= i <= n, found {index} of {count}"),
+            ));
         }
         if let Some(p) = &self.partial {
             if index == 1 {
@@ -478,10 +609,22 @@ impl BlgReader {
             }
         }
         if index == 1 && count == 1 {
-            return self.record(Record { kind, timestamp, at, data });
+            return self.record(Record {
+                kind,
+                timestamp,
+                at,
+                data,
+            });
         }
         if index == 1 {
-            self.partial = Some(Partial { kind, count, next: 2, timestamp, at, data: data.to_vec() });
+            self.partial = Some(Partial {
+                kind,
+                count,
+                next: 2,
+                timestamp,
+                at,
+                data: data.to_vec(),
+            });
             return Ok(());
         }
         let Some(p) = &mut self.partial else {
@@ -492,13 +635,24 @@ impl BlgReader {
                 "expected fragment {} of {} of a type {:#04x} record, found fragment {index} of {count} of type {kind:#04x}", p.next, p.count, p.kind)));
         }
         if p.data.len() + data.len() > MAX_LINE {
-            return Err(at_buffer(at.0, n, at.1, "too-large", format!("a record of more than {MAX_LINE} bytes is not read")));
+            return Err(at_buffer(
+                at.0,
+                n,
+                at.1,
+                "too-large",
+                format!("a record of more than {MAX_LINE} bytes is not read"),
+            ));
         }
         p.data.extend_from_slice(data);
         p.next += 1;
         if index == count {
             if let Some(p) = self.partial.take() {
-                self.record(Record { kind: p.kind, timestamp: p.timestamp, at: p.at, data: &p.data })?;
+                self.record(Record {
+                    kind: p.kind,
+                    timestamp: p.timestamp,
+                    at: p.at,
+                    data: &p.data,
+                })?;
             }
         }
         Ok(())
@@ -541,18 +695,28 @@ impl BlgReader {
         while at + 2 <= b.len() && !(b[at] == 0 && b[at + 1] == 0) {
             let (index, next) = utf16z(b, at, "a counter index")?;
             let (name, next) = utf16z(b, next, "a counter name")?;
-            let index: u32 = index.trim().parse().map_err(|_| format!("expected a counter index (digits) at +{at:#x}, found {index:?}"))?;
+            let index: u32 = index.trim().parse().map_err(|_| {
+                format!("expected a counter index (digits) at +{at:#x}, found {index:?}")
+            })?;
             self.names.insert(index, name);
             at = next;
         }
         Ok(())
     }
 
-    fn read_sample(&mut self, defs: &[Definition], timestamp: u64, b: &[u8]) -> Result<(), (&'static str, String)> {
+    fn read_sample(
+        &mut self,
+        defs: &[Definition],
+        timestamp: u64,
+        b: &[u8],
+    ) -> Result<(), (&'static str, String)> {
         let bad = |w: String| ("bad-blg", w);
         let (kind, size) = block_header(b, 0).map_err(bad)?;
         if kind != 0 || size != b.len() {
-            return Err(bad(format!("expected a BL container (kind 0) of {} bytes, found kind {kind} of {size} bytes", b.len())));
+            return Err(bad(format!(
+                "expected a BL container (kind 0) of {} bytes, found kind {kind} of {size} bytes",
+                b.len()
+            )));
         }
         let k = self.timestamps.len();
         match k {
@@ -567,7 +731,8 @@ impl BlgReader {
         self.timestamps.push(local_ms + f64::from(bias) * 60_000.0);
         let mut at = 8;
         for (d, def) in defs.iter().enumerate() {
-            let (kind, size) = block_header(b, at).map_err(|w| bad(format!("definition {d}: {w}")))?;
+            let (kind, size) =
+                block_header(b, at).map_err(|w| bad(format!("definition {d}: {w}")))?;
             let body = &b[at + 8..at + size];
             let want = match def.shape {
                 Shape::Single => 1,
@@ -582,7 +747,8 @@ impl BlgReader {
                 Shape::Instances => self.instances(d, def, k, body),
                 Shape::Object => self.object(d, def, k, body),
             };
-            result.map_err(|(code, w)| (code, format!("definition {d}, block at +{at:#x}: {w}")))?;
+            result
+                .map_err(|(code, w)| (code, format!("definition {d}, block at +{at:#x}: {w}")))?;
             at += size;
         }
         if at != b.len() {
@@ -592,12 +758,21 @@ impl BlgReader {
     }
 
     /// The column of (definition, counter, instance key), made on first sight.
-    fn column(&mut self, d: usize, counter: usize, key: &str, make: impl FnOnce() -> (String, u32, i32)) -> Result<usize, (&'static str, String)> {
+    fn column(
+        &mut self,
+        d: usize,
+        counter: usize,
+        key: &str,
+        make: impl FnOnce() -> (String, u32, i32),
+    ) -> Result<usize, (&'static str, String)> {
         if let Some(&c) = self.keys.get(&(d, counter, key.to_string())) {
             return Ok(c);
         }
         if self.columns.len() >= MAX_COLUMNS {
-            return Err(("too-large", format!("a log of more than {MAX_COLUMNS} series is not read")));
+            return Err((
+                "too-large",
+                format!("a log of more than {MAX_COLUMNS} series is not read"),
+            ));
         }
         let (path, type_value, scale) = make();
         let ty = CounterType::from_value(type_value);
@@ -608,13 +783,17 @@ impl BlgReader {
             path,
             ty,
             two_samples: ty.samples() == 2,
-            average: matches!(ty.formula(), Some(Formula::AverageTimer | Formula::AverageBulk)),
+            average: matches!(
+                ty.formula(),
+                Some(Formula::AverageTimer | Formula::AverageBulk)
+            ),
             type_value,
             scale,
             values: Vec::with_capacity(self.expected_samples),
             last: None,
         });
-        self.keys.insert((d, counter, key.to_string()), self.columns.len() - 1);
+        self.keys
+            .insert((d, counter, key.to_string()), self.columns.len() - 1);
         Ok(self.columns.len() - 1)
     }
 
@@ -639,22 +818,48 @@ impl BlgReader {
             Ok(Cooked { value: Some(v), .. }) => v,
             // An average over an interval with no operations (Avg. Disk sec/Read of an idle disk): the
             // contract's zero-denominator, which Perfmon and relog show as 0 (docs/blg.md).
-            Ok(Cooked { status: Status::ZeroDenominator, .. }) if col.average => 0.0,
+            Ok(Cooked {
+                status: Status::ZeroDenominator,
+                ..
+            }) if col.average => 0.0,
             _ => f64::NAN,
         };
         col.values.push(v);
         col.last = Some((k, raw));
     }
 
-    fn single(&mut self, d: usize, def: &Definition, k: usize, b: &[u8]) -> Result<(), (&'static str, String)> {
+    fn single(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (&'static str, String)> {
         let bad = |w: String| ("bad-blg", w);
         let status = u32_at(b, 0, "CStatus").map_err(bad)?;
         let first = u64_at(b, 0x10, "FirstValue").map_err(bad)?;
         let second = u64_at(b, 0x18, "SecondValue").map_err(bad)?;
         let multi = u32_at(b, 0x20, "MultiCount").map_err(bad)?;
-        let instance = def.instance.as_ref().map(|i| if def.instance_index > 0 { format!("{i}#{}", def.instance_index) } else { i.clone() });
-        let c = self.column(d, 0, "", || (def.path(def.parent.as_deref(), instance.as_deref(), &def.counter), def.counter_type, def.scale))?;
-        let raw = RawSample { value: first, second: Some(second), frequency: Some(def.frequency), multi: Some(u64::from(multi)) };
+        let instance = def.instance.as_ref().map(|i| {
+            if def.instance_index > 0 {
+                format!("{i}#{}", def.instance_index)
+            } else {
+                i.clone()
+            }
+        });
+        let c = self.column(d, 0, "", || {
+            (
+                def.path(def.parent.as_deref(), instance.as_deref(), &def.counter),
+                def.counter_type,
+                def.scale,
+            )
+        })?;
+        let raw = RawSample {
+            value: first,
+            second: Some(second),
+            frequency: Some(def.frequency),
+            multi: Some(u64::from(multi)),
+        };
         // PDH_CSTATUS_VALID_DATA 0 and NEW_DATA 1 carry a value; the error statuses set the top bit.
         let raw = if status & 0x8000_0000 != 0 {
             self.bad_status += 1;
@@ -666,7 +871,13 @@ impl BlgReader {
         Ok(())
     }
 
-    fn instances(&mut self, d: usize, def: &Definition, k: usize, b: &[u8]) -> Result<(), (&'static str, String)> {
+    fn instances(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (&'static str, String)> {
         let bad = |w: String| ("bad-blg", w);
         let count = u32_at(b, 4, "the instance count").map_err(bad)? as usize;
         if count > (b.len().saturating_sub(0x18)) / 24 {
@@ -689,12 +900,25 @@ impl BlgReader {
             // The entries carry no MultiCount (the u32 after the name offset is 0 in both samples, where
             // a PDH_RAW_COUNTER's MultiCount is 1): MULTI timers in instance arrays get no value, and a
             // note says why, rather than a guessed count.
-            raws.push(RawSample { value: first, second: Some(second), frequency: Some(def.frequency), multi: None });
+            raws.push(RawSample {
+                value: first,
+                second: Some(second),
+                frequency: Some(def.frequency),
+                multi: None,
+            });
         }
-        self.relayout(d, &signature, 1, || instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>()));
+        self.relayout(d, &signature, 1, || {
+            instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>())
+        });
         self.signature = signature;
         for (i, raw) in raws.into_iter().enumerate() {
-            let c = self.cached_column(d, 0, i, |key| (def.path(None, Some(key), &def.counter), def.counter_type, def.scale))?;
+            let c = self.cached_column(d, 0, i, |key| {
+                (
+                    def.path(None, Some(key), &def.counter),
+                    def.counter_type,
+                    def.scale,
+                )
+            })?;
             self.put(c, k, Some(raw));
         }
         Ok(())
@@ -702,7 +926,13 @@ impl BlgReader {
 
     /// Starts a new instance layout for definition `d` when the instances (`signature`: their names'
     /// bytes) differ from the last sample's; `keys` names them then.
-    fn relayout(&mut self, d: usize, signature: &[u8], counters: usize, keys: impl FnOnce() -> Vec<String>) {
+    fn relayout(
+        &mut self,
+        d: usize,
+        signature: &[u8],
+        counters: usize,
+        keys: impl FnOnce() -> Vec<String>,
+    ) {
         let layout = &mut self.layouts[d];
         if layout.signature == signature && layout.columns.len() == counters {
             return;
@@ -710,18 +940,37 @@ impl BlgReader {
         // Carry the columns of instances that stay over to their new positions (one lookup per instance,
         // not per counter and instance): processes come and go between most samples of a busy server.
         let names = keys();
-        let old: HashMap<&str, usize> = layout.names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
-        let columns = (0..counters).map(|j| {
-            let before = layout.columns.get(j).filter(|_| layout.columns.len() == counters);
-            names.iter().map(|n| before.and_then(|b| old.get(n.as_str()).and_then(|&i| b[i]))).collect()
-        }).collect();
+        let old: HashMap<&str, usize> = layout
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let columns = (0..counters)
+            .map(|j| {
+                let before = layout
+                    .columns
+                    .get(j)
+                    .filter(|_| layout.columns.len() == counters);
+                names
+                    .iter()
+                    .map(|n| before.and_then(|b| old.get(n.as_str()).and_then(|&i| b[i])))
+                    .collect()
+            })
+            .collect();
         layout.columns = columns;
         layout.names = names;
         layout.signature = signature.to_vec();
     }
 
     /// The column of counter `j`, instance `i` of the current layout of definition `d`.
-    fn cached_column(&mut self, d: usize, j: usize, i: usize, make: impl FnOnce(&str) -> (String, u32, i32)) -> Result<usize, (&'static str, String)> {
+    fn cached_column(
+        &mut self,
+        d: usize,
+        j: usize,
+        i: usize,
+        make: impl FnOnce(&str) -> (String, u32, i32),
+    ) -> Result<usize, (&'static str, String)> {
         if let Some(c) = self.layouts[d].columns[j][i] {
             return Ok(c);
         }
@@ -731,33 +980,54 @@ impl BlgReader {
         Ok(c)
     }
 
-    fn object(&mut self, d: usize, def: &Definition, k: usize, b: &[u8]) -> Result<(), (&'static str, String)> {
-        let block = PerfDataBlock::read(b).map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
-        let object = block.object_for(def, &self.names).map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
+    fn object(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (&'static str, String)> {
+        let block =
+            PerfDataBlock::read(b).map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
+        let object = block
+            .object_for(def, &self.names)
+            .map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
         let mut signature = std::mem::take(&mut self.signature);
         block.signature(object, &mut signature);
-        self.relayout(d, &signature, object.counters.len(), || match &object.instances {
-            None => vec![String::new()],
-            Some(_) => instance_keys(&block.instance_names(object)),
+        self.relayout(d, &signature, object.counters.len(), || {
+            match &object.instances {
+                None => vec![String::new()],
+                Some(_) => instance_keys(&block.instance_names(object)),
+            }
         });
         self.signature = signature;
         let has_instances = object.instances.is_some();
         for (j, counter) in object.counters.iter().enumerate() {
-            let Some(plan) = block.plan(object, j) else { continue };
+            let Some(plan) = block.plan(object, j) else {
+                continue;
+            };
             for i in 0..self.layouts[d].names.len() {
                 let c = match self.layouts[d].columns[j][i] {
                     Some(c) => c,
                     None => {
-                        let name = self.names.get(&counter.name_index).cloned().unwrap_or_else(|| {
-                            self.unnamed.push(counter.name_index);
-                            format!("Counter {}", counter.name_index)
-                        });
+                        let name =
+                            self.names
+                                .get(&counter.name_index)
+                                .cloned()
+                                .unwrap_or_else(|| {
+                                    self.unnamed.push(counter.name_index);
+                                    format!("Counter {}", counter.name_index)
+                                });
                         self.cached_column(d, j, i, |key| {
                             let (parent, inst) = match key.split_once('/') {
                                 Some((p, i)) if has_instances => (Some(p), Some(i)),
                                 _ => (None, has_instances.then_some(key)),
                             };
-                            (def.path(parent, inst, &name), counter.counter_type, counter.scale)
+                            (
+                                def.path(parent, inst, &name),
+                                counter.counter_type,
+                                counter.scale,
+                            )
                         })?
                     }
                 };
@@ -776,14 +1046,26 @@ impl BlgReader {
                 "the file ends {} bytes into buffer {} of {n} bytes: it was cut short (copy the log again)", self.pending.len(), self.buffers)));
         }
         let Some(header) = self.header.take() else {
-            return Err(CaptureError::at_offset("empty", 0, "expected at least the log's first buffer".into()));
+            return Err(CaptureError::at_offset(
+                "empty",
+                0,
+                "expected at least the log's first buffer".into(),
+            ));
         };
         if self.defs.is_none() {
-            return Err(CaptureError::at_offset("no-rows", n, "the log holds no counter definitions: nothing was logged".into()));
+            return Err(CaptureError::at_offset(
+                "no-rows",
+                n,
+                "the log holds no counter definitions: nothing was logged".into(),
+            ));
         }
         let samples = self.timestamps.len();
         if samples == 0 {
-            return Err(CaptureError::at_offset("no-rows", n, "the log defines counters but holds no sample".into()));
+            return Err(CaptureError::at_offset(
+                "no-rows",
+                n,
+                "the log defines counters but holds no sample".into(),
+            ));
         }
         let mut notes = vec![Note {
             code: "blg",
@@ -800,7 +1082,14 @@ impl BlgReader {
             Some(_) => {}
         }
         if self.empty_buffers > 0 {
-            notes.push(Note { code: "empty-buffers", message: format!("{} buffers hold no data (space the logger set aside)", self.empty_buffers), line: None });
+            notes.push(Note {
+                code: "empty-buffers",
+                message: format!(
+                    "{} buffers hold no data (space the logger set aside)",
+                    self.empty_buffers
+                ),
+                line: None,
+            });
         }
         if self.bad_status > 0 {
             notes.push(Note { code: "bad-status", message: format!("{} raw values carried an error status (PDH CStatus with the top bit set); they are gaps", self.bad_status), line: None });
@@ -808,8 +1097,11 @@ impl BlgReader {
         self.unnamed.sort_unstable();
         self.unnamed.dedup();
         if let Some(defs) = &self.defs {
-            let multi: Vec<String> = defs.iter().filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
-                .map(|d| format!("{}(*)\\{}", d.object, d.counter)).collect();
+            let multi: Vec<String> = defs
+                .iter()
+                .filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
+                .map(|d| format!("{}(*)\\{}", d.object, d.counter))
+                .collect();
             if !multi.is_empty() {
                 notes.push(Note { code: "multi-unknown", message: format!("{} are MULTI timers logged as instance arrays, whose entries carry no MultiCount: they have no values rather than guessed ones", multi.join(", ")), line: None });
             }
@@ -818,41 +1110,79 @@ impl BlgReader {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
         let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
-        if header.zone.daylight_date.month != 0 && self.first_local_ms.is_some_and(|f| self.timestamps.last().is_some() && header.zone.bias_at(f) != header.zone.bias_at(f + (self.timestamps[samples - 1] - self.timestamps[0]))) {
+        if header.zone.daylight_date.month != 0
+            && self.first_local_ms.is_some_and(|f| {
+                self.timestamps.last().is_some()
+                    && header.zone.bias_at(f)
+                        != header
+                            .zone
+                            .bias_at(f + (self.timestamps[samples - 1] - self.timestamps[0]))
+            })
+        {
             notes.push(Note { code: "dst-change", message: "daylight saving time starts or ends within the log: times are UTC throughout; CSV exports write local times with the zone of the first sample".into(), line: None });
         }
         self.columns.sort_by_key(|c| c.order);
-        let series = self.columns.into_iter().map(|mut c| {
-            c.values.resize(samples, f64::NAN);
-            Series {
-                parsed: path::parse(&c.path).unwrap_or_default(),
-                path: c.path,
-                counter_type: Some(c.type_value),
-                scale: Some(c.scale),
-                values: c.values,
-                reference: None,
-                raw: None,
-            }
-        }).collect();
-        Ok(Capture { format: "blg", encoding: "binary", time_zone, timestamps: self.timestamps, series, notes })
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                c.values.resize(samples, f64::NAN);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path,
+                    counter_type: Some(c.type_value),
+                    scale: Some(c.scale),
+                    values: c.values,
+                    reference: None,
+                    raw: None,
+                }
+            })
+            .collect();
+        Ok(Capture {
+            format: "blg",
+            encoding: "binary",
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        })
     }
 }
 
 /// Instance names made unique as PDH does: the second "svchost" is "svchost#1", the third "svchost#2".
 fn instance_keys(names: &[String]) -> Vec<String> {
     let mut count: HashMap<&str, usize> = HashMap::new();
-    names.iter().map(|n| {
-        let c = count.entry(n.as_str()).or_insert(0);
-        let key = if *c == 0 { n.clone() } else { format!("{n}#{c}") };
-        *c += 1;
-        key
-    }).collect()
+    names
+        .iter()
+        .map(|n| {
+            let c = count.entry(n.as_str()).or_insert(0);
+            let key = if *c == 0 {
+                n.clone()
+            } else {
+                format!("{n}#{c}")
+            };
+            *c += 1;
+            key
+        })
+        .collect()
 }
 
 fn guid_text(b: &[u8]) -> String {
-    let u = |r: std::ops::Range<usize>| b[r].iter().rev().map(|x| format!("{x:02x}")).collect::<String>();
+    let u = |r: std::ops::Range<usize>| {
+        b[r].iter()
+            .rev()
+            .map(|x| format!("{x:02x}"))
+            .collect::<String>()
+    };
     let h = |r: std::ops::Range<usize>| b[r].iter().map(|x| format!("{x:02x}")).collect::<String>();
-    format!("{{{}-{}-{}-{}-{}}}", u(0..4), u(4..6), u(6..8), h(8..10), h(10..16))
+    format!(
+        "{{{}-{}-{}-{}-{}}}",
+        u(0..4),
+        u(4..6),
+        u(6..8),
+        h(8..10),
+        h(10..16)
+    )
 }
 
 /// The system header event at 0x48 of buffer 0 and the TRACE_LOGFILE_HEADER after it (evntrace.h).
@@ -881,10 +1211,21 @@ fn read_log_header(b: &[u8], end: usize) -> Result<(LogHeader, usize), String> {
     }
     let zone = Zone::read(h, l + 0x38 + 2 * pointer_size)?;
     // unsigned_abs: i32::MIN has no positive counterpart (found by fuzzing: `abs` overflowed).
-    if [zone.bias, zone.daylight_bias, zone.standard_bias].iter().any(|b| b.unsigned_abs() > 24 * 60) {
-        return Err(format!("expected time zone biases within a day, found {} / {} / {} minutes", zone.bias, zone.standard_bias, zone.daylight_bias));
+    if [zone.bias, zone.daylight_bias, zone.standard_bias]
+        .iter()
+        .any(|b| b.unsigned_abs() > 24 * 60)
+    {
+        return Err(format!(
+            "expected time zone biases within a day, found {} / {} / {} minutes",
+            zone.bias, zone.standard_bias, zone.daylight_bias
+        ));
     }
-    let header = LogHeader { pointer_size, version: (h[l + 4], h[l + 5]), build: u32_at(h, l + 8, "ProviderVersion")?, zone };
+    let header = LogHeader {
+        pointer_size,
+        version: (h[l + 4], h[l + 5]),
+        build: u32_at(h, l + 8, "ProviderVersion")?,
+        zone,
+    };
     Ok((header, e + ((size + 7) & !7)))
 }
 
@@ -892,11 +1233,17 @@ fn read_log_header(b: &[u8], end: usize) -> Result<(LogHeader, usize), String> {
 fn block_header(b: &[u8], at: usize) -> Result<(u8, usize), String> {
     let h = get::<8>(b, at, "a BL block header")?;
     if &h[..3] != b"BL\x03" {
-        return Err(format!("expected a block header \"BL\" 3 at +{at:#x}, found {:02x?}", &h[..4]));
+        return Err(format!(
+            "expected a block header \"BL\" 3 at +{at:#x}, found {:02x?}",
+            &h[..4]
+        ));
     }
     let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
     if size < 8 || size > b.len() - at {
-        return Err(format!("expected a block size from 8 to {} at +{at:#x}, found {size}", b.len() - at));
+        return Err(format!(
+            "expected a block size from 8 to {} at +{at:#x}, found {size}",
+            b.len() - at
+        ));
     }
     Ok((h[3], size))
 }
@@ -911,7 +1258,10 @@ fn read_definitions(b: &[u8]) -> Result<Vec<Definition>, String> {
             break; // padding
         }
         if size < 0x34 || size > b.len() - at {
-            return Err(format!("expected a definition of 52 to {} bytes at +{at:#x}, found {size}", b.len() - at));
+            return Err(format!(
+                "expected a definition of 52 to {} bytes at +{at:#x}, found {size}",
+                b.len() - at
+            ));
         }
         let r = &b[at..at + size];
         let flags = u32_at(r, 4, "the definition's flags")?;
@@ -927,10 +1277,22 @@ fn read_definitions(b: &[u8]) -> Result<Vec<Definition>, String> {
             if off == u32::MAX {
                 return Ok(None);
             }
-            utf16z(strings, off as usize, what).map(|(s, _)| Some(s)).map_err(|e| format!("definition {} at +{at:#x}: {e}", defs.len()))
+            utf16z(strings, off as usize, what)
+                .map(|(s, _)| Some(s))
+                .map_err(|e| format!("definition {} at +{at:#x}: {e}", defs.len()))
         };
-        let object = text(0x20, "the object name")?.ok_or_else(|| format!("definition {} at +{at:#x}: expected an object name", defs.len()))?;
-        let counter = text(0x30, "the counter name")?.ok_or_else(|| format!("definition {} at +{at:#x}: expected a counter name", defs.len()))?;
+        let object = text(0x20, "the object name")?.ok_or_else(|| {
+            format!(
+                "definition {} at +{at:#x}: expected an object name",
+                defs.len()
+            )
+        })?;
+        let counter = text(0x30, "the counter name")?.ok_or_else(|| {
+            format!(
+                "definition {} at +{at:#x}: expected a counter name",
+                defs.len()
+            )
+        })?;
         defs.push(Definition {
             shape,
             counter_type: u32_at(r, 0xC, "the counter type")?,
@@ -1003,7 +1365,10 @@ impl<'a> PerfDataBlock<'a> {
         }
         let total = u32_at(b, 0x14, "TotalByteLength")? as usize;
         if total > b.len() {
-            return Err(format!("TotalByteLength {total} is more than the block's {} bytes", b.len()));
+            return Err(format!(
+                "TotalByteLength {total} is more than the block's {} bytes",
+                b.len()
+            ));
         }
         let b = &b[..total];
         let header = u32_at(b, 0x18, "HeaderLength")? as usize;
@@ -1046,25 +1411,48 @@ impl<'a> PerfDataBlock<'a> {
 
     /// Instance names, "parent/instance" where the parent object is in the block to name the parent.
     fn instance_names(&self, o: &PerfObject) -> Vec<String> {
-        o.instances.iter().flatten().map(|i| {
-            let parent = i.parent.and_then(|(title, n)| {
-                let p = self.objects.iter().find(|x| x.name_index == title)?;
-                p.instances.as_ref()?.get(n as usize).map(|pi| self.name(pi))
-            });
-            match parent {
-                Some(p) => format!("{p}/{}", self.name(i)),
-                None => self.name(i),
-            }
-        }).collect()
+        o.instances
+            .iter()
+            .flatten()
+            .map(|i| {
+                let parent = i.parent.and_then(|(title, n)| {
+                    let p = self.objects.iter().find(|x| x.name_index == title)?;
+                    p.instances
+                        .as_ref()?
+                        .get(n as usize)
+                        .map(|pi| self.name(pi))
+                });
+                match parent {
+                    Some(p) => format!("{p}/{}", self.name(i)),
+                    None => self.name(i),
+                }
+            })
+            .collect()
     }
 
     /// The object a whole-object definition logs: the only one, or the one the name table names so.
-    fn object_for(&self, def: &Definition, names: &HashMap<u32, String>) -> Result<&PerfObject, String> {
+    fn object_for(
+        &self,
+        def: &Definition,
+        names: &HashMap<u32, String>,
+    ) -> Result<&PerfObject, String> {
         match self.objects.as_slice() {
             [one] => Ok(one),
             [] => Err("expected an object, found none".into()),
-            many => many.iter().find(|o| names.get(&o.name_index).is_some_and(|n| n.eq_ignore_ascii_case(&def.object)))
-                .ok_or_else(|| format!("expected the object {:?} among its {} objects", def.object, many.len())),
+            many => many
+                .iter()
+                .find(|o| {
+                    names
+                        .get(&o.name_index)
+                        .is_some_and(|n| n.eq_ignore_ascii_case(&def.object))
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "expected the object {:?} among its {} objects",
+                        def.object,
+                        many.len()
+                    )
+                }),
         }
     }
 
@@ -1102,8 +1490,16 @@ impl<'a> PerfDataBlock<'a> {
             return None;
         }
         // PERF_TYPE_COUNTER | PERF_COUNTER_BASE
-        let base = o.counters.get(j + 1).filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000).map(|_| j + 1);
-        let (object_time, object_freq) = if o.perf_freq != 0 { (o.perf_time, o.perf_freq) } else { (self.perf_time, self.perf_freq) };
+        let base = o
+            .counters
+            .get(j + 1)
+            .filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000)
+            .map(|_| j + 1);
+        let (object_time, object_freq) = if o.perf_freq != 0 {
+            (o.perf_time, o.perf_freq)
+        } else {
+            (self.perf_time, self.perf_freq)
+        };
         let timer = c.counter_type & 0x0030_0000;
         let subtype = c.counter_type & 0x000F_0000;
         let from_base = Source::Base(base);
@@ -1117,7 +1513,11 @@ impl<'a> PerfDataBlock<'a> {
             _ => (Source::Fixed(self.perf_time), Some(self.perf_freq)),
         };
         let multi = (c.counter_type & 0x0200_0000 != 0).then_some(from_base);
-        Some(Plan { second, frequency, multi })
+        Some(Plan {
+            second,
+            frequency,
+            multi,
+        })
     }
 
     /// The raw sample of counter `j` in instance `i` by its plan; None where a value is missing.
@@ -1157,7 +1557,10 @@ struct Plan {
 fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     let total = u32_at(b, at, "TotalByteLength")? as usize;
     if total < 0x40 || total > b.len() - at {
-        return Err(format!("expected TotalByteLength from 64 to {}, found {total}", b.len() - at));
+        return Err(format!(
+            "expected TotalByteLength from 64 to {}, found {total}",
+            b.len() - at
+        ));
     }
     let o = &b[at..at + total];
     let definition = u32_at(o, 4, "DefinitionLength")? as usize;
@@ -1172,7 +1575,10 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     for k in 0..counters_n {
         let len = u32_at(o, c, "a counter definition's ByteLength")? as usize;
         if len < 0x28 || len > definition - c {
-            return Err(format!("counter definition {k} at +{c:#x}: expected ByteLength from 40 to {}, found {len}", definition - c));
+            return Err(format!(
+                "counter definition {k} at +{c:#x}: expected ByteLength from 40 to {}, found {len}",
+                definition - c
+            ));
         }
         let counter_type = u32_at(o, c + 0x1C, "CounterType")?;
         counters.push(PerfCounter {
@@ -1187,7 +1593,10 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     let counter_block = |p: usize| -> Result<(usize, usize), String> {
         let len = u32_at(o, p, "a PERF_COUNTER_BLOCK's ByteLength")? as usize;
         if len < 4 || len > total - p {
-            return Err(format!("expected a counter block of 4 to {} bytes at +{p:#x}, found {len}", total - p));
+            return Err(format!(
+                "expected a counter block of 4 to {} bytes at +{p:#x}, found {len}",
+                total - p
+            ));
         }
         Ok((at + p, len))
     };
@@ -1209,18 +1618,25 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     for k in 0..instances_n as usize {
         let len = u32_at(o, p, "a PERF_INSTANCE_DEFINITION's ByteLength")? as usize;
         if len < 0x18 || len > total - p {
-            return Err(format!("instance {k} at +{p:#x}: expected ByteLength from 24 to {}, found {len}", total - p));
+            return Err(format!(
+                "instance {k} at +{p:#x}: expected ByteLength from 24 to {}, found {len}",
+                total - p
+            ));
         }
         let parent_title = u32_at(o, p + 4, "ParentObjectTitleIndex")?;
         let parent_instance = u32_at(o, p + 8, "ParentObjectInstance")?;
         let name_offset = u32_at(o, p + 0x10, "NameOffset")? as usize;
         let name_length = u32_at(o, p + 0x14, "NameLength")? as usize;
-        if name_offset.checked_add(name_length).map_or(true, |end| end > len) {
+        if name_offset
+            .checked_add(name_length)
+            .map_or(true, |end| end > len)
+        {
             return Err(format!("instance {k} at +{p:#x}: its name ({name_length} bytes at +{name_offset:#x}) runs past its {len} bytes"));
         }
         // NameLength counts the terminating NUL; the name ends at the first NUL in any case.
         let units = before_nul(&o[p + name_offset..p + name_offset + name_length]).len() / 2;
-        let (block, block_len) = counter_block(p + len).map_err(|w| format!("instance {k}: {w}"))?;
+        let (block, block_len) =
+            counter_block(p + len).map_err(|w| format!("instance {k}: {w}"))?;
         list.push(PerfInstance {
             name: (at + p + name_offset, at + p + name_offset + 2 * units),
             parent: (parent_title != 0).then_some((parent_title, parent_instance)),
@@ -1240,15 +1656,33 @@ mod tests {
     #[test]
     fn transitions_find_the_nth_weekday() {
         // US rules since 2007: second Sunday of March, first Sunday of November, 02:00.
-        let dst = Transition { month: 3, day_of_week: 0, day: 2, hour: 2, ..Default::default() };
-        let std = Transition { month: 11, day_of_week: 0, day: 1, hour: 2, ..Default::default() };
+        let dst = Transition {
+            month: 3,
+            day_of_week: 0,
+            day: 2,
+            hour: 2,
+            ..Default::default()
+        };
+        let std = Transition {
+            month: 11,
+            day_of_week: 0,
+            day: 1,
+            hour: 2,
+            ..Default::default()
+        };
         // 2013-03-10 is the second Sunday of March 2013 (March 1st was a Friday: Sundays 3, 10).
         let day = |y, m, d| days_from_civil(y, m, d) as f64 * 86_400_000.0;
         assert_eq!(dst.in_year(2013), Some(day(2013, 3, 10) + 7_200_000.0));
         // 2007-11-04 is the first Sunday of November 2007 (November 1st was a Thursday).
         assert_eq!(std.in_year(2007), Some(day(2007, 11, 4) + 7_200_000.0));
         // Week 5 is the last: the last Sunday of October 2026 is the 25th (October 31st is a Saturday).
-        let last = Transition { month: 10, day_of_week: 0, day: 5, hour: 3, ..Default::default() };
+        let last = Transition {
+            month: 10,
+            day_of_week: 0,
+            day: 5,
+            hour: 3,
+            ..Default::default()
+        };
         assert_eq!(last.in_year(2026), Some(day(2026, 10, 25) + 10_800_000.0));
         assert_eq!(Transition::default().in_year(2026), None);
     }
@@ -1258,8 +1692,20 @@ mod tests {
         let z = Zone {
             bias: 300,
             daylight_bias: -60,
-            daylight_date: Transition { month: 3, day_of_week: 0, day: 2, hour: 2, ..Default::default() },
-            standard_date: Transition { month: 11, day_of_week: 0, day: 1, hour: 2, ..Default::default() },
+            daylight_date: Transition {
+                month: 3,
+                day_of_week: 0,
+                day: 2,
+                hour: 2,
+                ..Default::default()
+            },
+            standard_date: Transition {
+                month: 11,
+                day_of_week: 0,
+                day: 1,
+                hour: 2,
+                ..Default::default()
+            },
             standard_name: "@tzres.dll,-112".into(),
             ..Default::default()
         };
@@ -1270,19 +1716,47 @@ mod tests {
         // The spring change at 02:00 on 2007-03-11: 01:59 is standard, 03:00 daylight.
         assert_eq!(z.bias_at(day(2007, 3, 11) + 7_140_000.0), 300);
         assert_eq!(z.bias_at(day(2007, 3, 11) + 10_800_000.0), 240);
-        assert_eq!(z.at(day(2007, 8, 14)), TimeZone { name: "UTC-04:00".into(), bias_minutes: 240 });
+        assert_eq!(
+            z.at(day(2007, 8, 14)),
+            TimeZone {
+                name: "UTC-04:00".into(),
+                bias_minutes: 240
+            }
+        );
         // Southern hemisphere: daylight from October to April wraps the year end.
-        let s = Zone { bias: -600, daylight_bias: -60,
-            daylight_date: Transition { month: 10, day_of_week: 0, day: 1, hour: 2, ..Default::default() },
-            standard_date: Transition { month: 4, day_of_week: 0, day: 1, hour: 3, ..Default::default() }, ..Default::default() };
+        let s = Zone {
+            bias: -600,
+            daylight_bias: -60,
+            daylight_date: Transition {
+                month: 10,
+                day_of_week: 0,
+                day: 1,
+                hour: 2,
+                ..Default::default()
+            },
+            standard_date: Transition {
+                month: 4,
+                day_of_week: 0,
+                day: 1,
+                hour: 3,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
         assert_eq!(s.bias_at(day(2026, 1, 15)), -660);
         assert_eq!(s.bias_at(day(2026, 7, 15)), -600);
     }
 
     #[test]
     fn duplicate_instances_are_numbered() {
-        let names: Vec<String> = ["svchost", "csrss", "svchost", "svchost"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(instance_keys(&names), vec!["svchost", "csrss", "svchost#1", "svchost#2"]);
+        let names: Vec<String> = ["svchost", "csrss", "svchost", "svchost"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            instance_keys(&names),
+            vec!["svchost", "csrss", "svchost#1", "svchost#2"]
+        );
     }
 
     #[test]
@@ -1292,7 +1766,9 @@ mod tests {
         r.buffer_size = 0x10000;
         let part = vec![0u8; 40 << 20];
         r.fragment(EVENT_SAMPLE, 1, 1, 3, &part, (1, 0x48)).unwrap();
-        let e = r.fragment(EVENT_SAMPLE, 1, 2, 3, &part, (2, 0x48)).unwrap_err();
+        let e = r
+            .fragment(EVENT_SAMPLE, 1, 2, 3, &part, (2, 0x48))
+            .unwrap_err();
         assert_eq!((e.code, e.offset), ("too-large", Some(2 * 0x10000 + 0x48)));
     }
 
@@ -1303,7 +1779,9 @@ mod tests {
         for j in 0..MAX_COLUMNS {
             r.column(0, j, "", || (String::new(), 0x10000, 0)).unwrap();
         }
-        let e = r.column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0)).unwrap_err();
+        let e = r
+            .column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0))
+            .unwrap_err();
         assert_eq!(e.0, "too-large");
     }
 
@@ -1312,12 +1790,22 @@ mod tests {
         // 5000 units without a NUL: refused at the bound, not scanned to the end of the block.
         let mut b = vec![0x41u8; 2 * 5000];
         b.extend_from_slice(&[0, 0]);
-        assert!(utf16z_bytes(&b, 0, "a name", MAX_NAME_UNITS).unwrap_err().contains("within 4096 characters"));
-        assert_eq!(utf16z_bytes(&b, 2 * 1000, "a name", MAX_NAME_UNITS).unwrap().len(), 2 * 4000);
+        assert!(utf16z_bytes(&b, 0, "a name", MAX_NAME_UNITS)
+            .unwrap_err()
+            .contains("within 4096 characters"));
+        assert_eq!(
+            utf16z_bytes(&b, 2 * 1000, "a name", MAX_NAME_UNITS)
+                .unwrap()
+                .len(),
+            2 * 4000
+        );
     }
 
     #[test]
     fn guids_print_in_registry_form() {
-        assert_eq!(guid_text(&PDH_PROVIDER), "{933f3bb3-943e-490d-9ced-3cbb14c14479}");
+        assert_eq!(
+            guid_text(&PDH_PROVIDER),
+            "{933f3bb3-943e-490d-9ced-3cbb14c14479}"
+        );
     }
 }

@@ -63,12 +63,19 @@ struct SampleSet {
 /// Returns UTC ms and the offset in minutes east of UTC when the text gave one.
 pub(crate) fn parse_time(s: &str) -> Option<(f64, Option<i32>)> {
     if let Some(inner) = s.strip_prefix("/Date(").and_then(|r| r.strip_suffix(")/")) {
-        let digits = inner.find(['+', '-']).filter(|&i| i > 0).map_or(inner, |i| &inner[..i]);
+        let digits = inner
+            .find(['+', '-'])
+            .filter(|&i| i > 0)
+            .map_or(inner, |i| &inner[..i]);
         return digits.parse::<i64>().ok().map(|ms| (ms as f64, None));
     }
     let (date, time) = s.split_once('T')?;
     let mut d = date.split('-');
-    let (y, mo, da): (i64, u32, u32) = (d.next()?.parse().ok()?, d.next()?.parse().ok()?, d.next()?.parse().ok()?);
+    let (y, mo, da): (i64, u32, u32) = (
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+    );
     if !(1..=12).contains(&mo) || da == 0 || da > crate::civil::days_in_month(y, mo) {
         return None;
     }
@@ -76,19 +83,34 @@ pub(crate) fn parse_time(s: &str) -> Option<(f64, Option<i32>)> {
         (c, Some(0))
     } else if let Some(i) = time.rfind(['+', '-']) {
         let (sign, hm) = (if &time[i..=i] == "-" { -1 } else { 1 }, &time[i + 1..]);
-        let (h, m) = hm.split_once(':').unwrap_or((hm.get(..2)?, hm.get(2..).unwrap_or("0")));
-        (&time[..i], Some(sign * (h.parse::<i32>().ok()? * 60 + m.parse::<i32>().ok()?)))
+        let (h, m) = hm
+            .split_once(':')
+            .unwrap_or((hm.get(..2)?, hm.get(2..).unwrap_or("0")));
+        (
+            &time[..i],
+            Some(sign * (h.parse::<i32>().ok()? * 60 + m.parse::<i32>().ok()?)),
+        )
     } else {
         (time, None)
     };
     let (hms, frac) = clock.split_once('.').unwrap_or((clock, ""));
     let mut t = hms.split(':');
-    let (h, mi, se): (u32, u32, u32) = (t.next()?.parse().ok()?, t.next()?.parse().ok()?, t.next()?.parse().ok()?);
+    let (h, mi, se): (u32, u32, u32) = (
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+    );
     if h > 23 || mi > 59 || se > 60 || !frac.bytes().all(|b| b.is_ascii_digit()) || frac.len() > 9 {
         return None;
     }
-    let frac_ms = if frac.is_empty() { 0.0 } else { frac.parse::<f64>().ok()? * 1000.0 / 10f64.powi(frac.len() as i32) };
-    let local = crate::civil::days_from_civil(y, mo, da) as f64 * 86_400_000.0 + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000) + frac_ms;
+    let frac_ms = if frac.is_empty() {
+        0.0
+    } else {
+        frac.parse::<f64>().ok()? * 1000.0 / 10f64.powi(frac.len() as i32)
+    };
+    let local = crate::civil::days_from_civil(y, mo, da) as f64 * 86_400_000.0
+        + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
+        + frac_ms;
     Some((local - f64::from(offset.unwrap_or(0)) * 60_000.0, offset))
 }
 
@@ -105,7 +127,14 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let json_error = |e: serde_json::Error| {
         // serde_json counts lines and columns in `body`; the skipped prefix is at most a BOM and blanks.
         let line = e.line() as u32 + text[..skipped].matches('\n').count() as u32;
-        CaptureError::at_line("bad-json", line, e.column() as u32, format!("expected Get-Counter JSON (sample sets with Timestamp and CounterSamples): {e}"))
+        CaptureError::at_line(
+            "bad-json",
+            line,
+            e.column() as u32,
+            format!(
+                "expected Get-Counter JSON (sample sets with Timestamp and CounterSamples): {e}"
+            ),
+        )
     };
     let sets: Vec<SampleSet> = if body.starts_with('[') {
         serde_json::from_str(body).map_err(json_error)?
@@ -130,7 +159,11 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
             let i = match index.get(s.path.as_str()) {
                 Some(&i) => i,
                 None => {
-                    raws.push(Raw { path: s.path.clone(), ty: None, samples: vec![None; sets.len()] });
+                    raws.push(Raw {
+                        path: s.path.clone(),
+                        ty: None,
+                        samples: vec![None; sets.len()],
+                    });
                     index.insert(s.path.clone(), raws.len() - 1);
                     raws.len() - 1
                 }
@@ -156,45 +189,60 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         }
     }
     // Cook each series against the previous sample set, as Get-Counter shows it: cap100 off, no scale.
-    let opts = CookOptions { cap100: false, ..CookOptions::default() };
+    let opts = CookOptions {
+        cap100: false,
+        ..CookOptions::default()
+    };
     let (mut compared, mut differ, mut errors) = (0usize, 0usize, 0usize);
-    let series = raws.into_iter().map(|r| {
-        let n = r.samples.len();
-        let (mut values, mut reference) = (vec![f64::NAN; n], vec![f64::NAN; n]);
-        let mut raw = super::RawColumn { options: opts, ..Default::default() };
-        for s in &r.samples {
-            raw.push(s.as_ref().map(|s| &s.0));
-        }
-        if let Some(ty) = r.ty {
-            for k in 0..n {
-                let Some((newer, pdh, pdh_ok)) = &r.samples[k] else { continue };
-                if *pdh_ok {
-                    reference[k] = pdh.unwrap_or(f64::NAN);
-                }
-                let older = if k > 0 { r.samples[k - 1].as_ref().map(|s| s.0) } else { None };
-                match cook(ty, older.as_ref(), newer, &opts) {
-                    Ok(c) => values[k] = c.value.unwrap_or(f64::NAN),
-                    Err(_) => errors += 1,
-                }
-                let (a, b) = (values[k], reference[k]);
-                if a.is_finite() && b.is_finite() {
-                    compared += 1;
-                    if (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1e-300) {
-                        differ += 1;
+    let series = raws
+        .into_iter()
+        .map(|r| {
+            let n = r.samples.len();
+            let (mut values, mut reference) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+            let mut raw = super::RawColumn {
+                options: opts,
+                ..Default::default()
+            };
+            for s in &r.samples {
+                raw.push(s.as_ref().map(|s| &s.0));
+            }
+            if let Some(ty) = r.ty {
+                for k in 0..n {
+                    let Some((newer, pdh, pdh_ok)) = &r.samples[k] else {
+                        continue;
+                    };
+                    if *pdh_ok {
+                        reference[k] = pdh.unwrap_or(f64::NAN);
+                    }
+                    let older = if k > 0 {
+                        r.samples[k - 1].as_ref().map(|s| s.0)
+                    } else {
+                        None
+                    };
+                    match cook(ty, older.as_ref(), newer, &opts) {
+                        Ok(c) => values[k] = c.value.unwrap_or(f64::NAN),
+                        Err(_) => errors += 1,
+                    }
+                    let (a, b) = (values[k], reference[k]);
+                    if a.is_finite() && b.is_finite() {
+                        compared += 1;
+                        if (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1e-300) {
+                            differ += 1;
+                        }
                     }
                 }
             }
-        }
-        Series {
-            parsed: path::parse(&r.path).unwrap_or_default(),
-            path: r.path,
-            counter_type: r.ty.map(|t| t.value),
-            scale: None,
-            values,
-            reference: Some(reference),
-            raw: r.ty.is_some().then_some(raw),
-        }
-    }).collect();
+            Series {
+                parsed: path::parse(&r.path).unwrap_or_default(),
+                path: r.path,
+                counter_type: r.ty.map(|t| t.value),
+                scale: None,
+                values,
+                reference: Some(reference),
+                raw: r.ty.is_some().then_some(raw),
+            }
+        })
+        .collect();
     let mut notes = vec![Note {
         code: "pdh-comparison",
         message: format!("{differ} of {compared} points where both have a value differ from PDH's CookedValue by more than 1e-9 relative"),
@@ -207,10 +255,22 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         notes.push(Note { code: "missing-raw-fields", message: format!("{errors} points lacked a raw field their type needs (SecondValue, TimeBase or MultipleCount); they are gaps"), line: None });
     }
     let time_zone = zone_offset.map(|m| TimeZone {
-        name: format!("UTC{}{:02}:{:02}", if m < 0 { '-' } else { '+' }, m.abs() / 60, m.abs() % 60),
+        name: format!(
+            "UTC{}{:02}:{:02}",
+            if m < 0 { '-' } else { '+' },
+            m.abs() / 60,
+            m.abs() % 60
+        ),
         bias_minutes: -m,
     });
-    Ok(Capture { format: "get-counter-json", encoding: "UTF-8", time_zone, timestamps, series, notes })
+    Ok(Capture {
+        format: "get-counter-json",
+        encoding: "UTF-8",
+        time_zone,
+        timestamps,
+        series,
+        notes,
+    })
 }
 
 #[cfg(test)]
@@ -219,16 +279,40 @@ mod tests {
 
     #[test]
     fn both_powershell_time_shapes() {
-        assert_eq!(parse_time("/Date(1763756708123)/"), Some((1_763_756_708_123.0, None)));
-        assert_eq!(parse_time("/Date(1763756708123+0100)/"), Some((1_763_756_708_123.0, None)));
+        assert_eq!(
+            parse_time("/Date(1763756708123)/"),
+            Some((1_763_756_708_123.0, None))
+        );
+        assert_eq!(
+            parse_time("/Date(1763756708123+0100)/"),
+            Some((1_763_756_708_123.0, None))
+        );
         // 2025-11-21T20:25:08.123+01:00 = 19:25:08.123 UTC. 2025-11-21 is day 20413:
         // 20413 * 86400000 + 19:25:08.123 (69908123 ms) = 1763683200000 + 69908123 = 1763753108123
-        assert_eq!(parse_time("2025-11-21T20:25:08.123+01:00"), Some((1_763_753_108_123.0, Some(60))));
-        assert_eq!(parse_time("2025-11-21T19:25:08.123Z"), Some((1_763_753_108_123.0, Some(0))));
+        assert_eq!(
+            parse_time("2025-11-21T20:25:08.123+01:00"),
+            Some((1_763_753_108_123.0, Some(60)))
+        );
+        assert_eq!(
+            parse_time("2025-11-21T19:25:08.123Z"),
+            Some((1_763_753_108_123.0, Some(0)))
+        );
         // Seven fractional digits (.NET's ticks): 0.1234567 s = 123.4567 ms.
-        assert_eq!(parse_time("2025-11-21T19:25:08.1234567Z").map(|t| t.0), Some(1_763_753_108_123.4567));
-        assert_eq!(parse_time("2025-11-21T14:25:08-05:00").map(|t| (t.0, t.1)), Some((1_763_753_108_000.0, Some(-300))));
-        for bad in ["", "/Date(x)/", "2025-13-01T00:00:00Z", "2025-11-21 19:25:08", "yesterday"] {
+        assert_eq!(
+            parse_time("2025-11-21T19:25:08.1234567Z").map(|t| t.0),
+            Some(1_763_753_108_123.4567)
+        );
+        assert_eq!(
+            parse_time("2025-11-21T14:25:08-05:00").map(|t| (t.0, t.1)),
+            Some((1_763_753_108_000.0, Some(-300)))
+        );
+        for bad in [
+            "",
+            "/Date(x)/",
+            "2025-13-01T00:00:00Z",
+            "2025-11-21 19:25:08",
+            "yesterday",
+        ] {
             assert_eq!(parse_time(bad), None, "{bad}");
         }
     }

@@ -56,10 +56,22 @@ pub struct CaptureError {
 
 impl CaptureError {
     pub fn at_line(code: &'static str, line: u32, column: u32, message: String) -> Self {
-        CaptureError { code, message: format!("line {line}, column {column}: {message}"), line: Some(line), column: Some(column), offset: None }
+        CaptureError {
+            code,
+            message: format!("line {line}, column {column}: {message}"),
+            line: Some(line),
+            column: Some(column),
+            offset: None,
+        }
     }
     pub fn at_offset(code: &'static str, offset: usize, message: String) -> Self {
-        CaptureError { code, message: format!("byte {offset}: {message}"), line: None, column: None, offset: Some(offset) }
+        CaptureError {
+            code,
+            message: format!("byte {offset}: {message}"),
+            line: None,
+            column: None,
+            offset: Some(offset),
+        }
     }
 }
 
@@ -116,9 +128,12 @@ impl RawColumn {
         let bit = |o: Option<u64>, b: u8| if o.is_some() { b } else { 0 };
         self.value.push(s.map_or(0, |s| s.value));
         self.second.push(s.and_then(|s| s.second).unwrap_or(0));
-        self.frequency.push(s.and_then(|s| s.frequency).unwrap_or(0));
+        self.frequency
+            .push(s.and_then(|s| s.frequency).unwrap_or(0));
         self.multi.push(s.and_then(|s| s.multi).unwrap_or(0));
-        self.present.push(s.map_or(0, |s| 1 | bit(s.second, 2) | bit(s.frequency, 4) | bit(s.multi, 8)));
+        self.present.push(s.map_or(0, |s| {
+            1 | bit(s.second, 2) | bit(s.frequency, 4) | bit(s.multi, 8)
+        }));
     }
 
     /// Sample `k`, if it exists.
@@ -149,13 +164,22 @@ pub struct Capture {
 impl Capture {
     /// How the value of series `index` at sample `k` was cooked: the formula with the raw numbers. None
     /// where the capture holds no raw samples (only Get-Counter captures carry them) or no type.
-    pub fn explain_at(&self, index: usize, k: usize) -> Option<Result<crate::explain::Explanation, crate::cook::CookError>> {
+    pub fn explain_at(
+        &self,
+        index: usize,
+        k: usize,
+    ) -> Option<Result<crate::explain::Explanation, crate::cook::CookError>> {
         let s = self.series.get(index)?;
         let raw = s.raw.as_ref()?;
         let ty = crate::types::CounterType::from_value(s.counter_type?);
         let newer = raw.get(k)?;
         let older = k.checked_sub(1).and_then(|j| raw.get(j));
-        Some(crate::explain::explain(ty, older.as_ref(), &newer, &raw.options))
+        Some(crate::explain::explain(
+            ty,
+            older.as_ref(),
+            &newer,
+            &raw.options,
+        ))
     }
 
     /// The sample nearest to `ms` (the earlier on a tie); None without samples or for NaN.
@@ -176,7 +200,9 @@ impl Capture {
     pub fn stats(&self, index: usize, from_ms: Option<f64>, to_ms: Option<f64>) -> Option<Stats> {
         let s = self.series.get(index)?;
         let lo = from_ms.map_or(0, |f| self.timestamps.partition_point(|&t| t < f));
-        let hi = to_ms.map_or(self.timestamps.len(), |t| self.timestamps.partition_point(|&x| x <= t));
+        let hi = to_ms.map_or(self.timestamps.len(), |t| {
+            self.timestamps.partition_point(|&x| x <= t)
+        });
         Some(stats(&s.values[lo..hi.max(lo)]))
     }
 }
@@ -204,7 +230,10 @@ pub struct OpenOptions {
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
 pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
-    let options = OpenOptions { size_hint: Some(bytes.len()), ..options.clone() };
+    let options = OpenOptions {
+        size_hint: Some(bytes.len()),
+        ..options.clone()
+    };
     let mut reader = CaptureReader::new(&options)?;
     reader.push(bytes)?;
     reader.finish()
@@ -230,6 +259,10 @@ pub(crate) fn sniff(text: &str) -> Result<Format, CaptureError> {
             "JSON, but neither Get-Counter sample sets (\"CounterSamples\") nor a counterlens raw capture (\"format\": \"counterlens-raw-capture\") near the start".into()));
     }
     let shown: String = t.chars().take(30).collect();
-    Err(CaptureError::at_line("not-a-capture", 1, 1,
-        format!("expected a PDH-CSV or PDH-TSV header starting \"(PDH-CSV 4.0)\", found {shown:?}")))
+    Err(CaptureError::at_line(
+        "not-a-capture",
+        1,
+        1,
+        format!("expected a PDH-CSV or PDH-TSV header starting \"(PDH-CSV 4.0)\", found {shown:?}"),
+    ))
 }

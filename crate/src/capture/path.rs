@@ -56,7 +56,13 @@ pub fn parse(path: &str) -> Option<CounterPath> {
         }
         _ => (object_part, None, None),
     };
-    Some(CounterPath { machine: machine.to_string(), object: object.to_string(), parent, instance, counter: counter.to_string() })
+    Some(CounterPath {
+        machine: machine.to_string(),
+        object: object.to_string(),
+        parent,
+        instance,
+        counter: counter.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -70,26 +76,57 @@ mod tests {
     #[test]
     fn machine_object_instance_counter() {
         let c = p(r"\\GEORGIS3\PhysicalDisk(0 C:)\Avg. Disk Bytes/Read");
-        assert_eq!((c.machine.as_str(), c.object.as_str(), c.instance.as_deref(), c.counter.as_str()),
-            ("GEORGIS3", "PhysicalDisk", Some("0 C:"), "Avg. Disk Bytes/Read"));
+        assert_eq!(
+            (
+                c.machine.as_str(),
+                c.object.as_str(),
+                c.instance.as_deref(),
+                c.counter.as_str()
+            ),
+            (
+                "GEORGIS3",
+                "PhysicalDisk",
+                Some("0 C:"),
+                "Avg. Disk Bytes/Read"
+            )
+        );
         let c = p(r"\\HOST\Memory\Available Bytes");
-        assert_eq!((c.object.as_str(), c.instance, c.counter.as_str()), ("Memory", None, "Available Bytes"));
+        assert_eq!(
+            (c.object.as_str(), c.instance, c.counter.as_str()),
+            ("Memory", None, "Available Bytes")
+        );
     }
 
     #[test]
     fn the_quirks_of_real_paths() {
         let c = p(r"\\H\Processor Information(0,_Total)\% Processor Time");
-        assert_eq!((c.object.as_str(), c.instance.as_deref()), ("Processor Information", Some("0,_Total")));
+        assert_eq!(
+            (c.object.as_str(), c.instance.as_deref()),
+            ("Processor Information", Some("0,_Total"))
+        );
         let c = p(r"\\H\Process(svchost (netsvcs)#2)\% Processor Time");
         assert_eq!(c.instance.as_deref(), Some("svchost (netsvcs)#2"));
         let c = p(r"\\H\Thread(chrome/12#3)\Context Switches/sec");
-        assert_eq!((c.parent.as_deref(), c.instance.as_deref(), c.counter.as_str()), (Some("chrome"), Some("12#3"), "Context Switches/sec"));
+        assert_eq!(
+            (
+                c.parent.as_deref(),
+                c.instance.as_deref(),
+                c.counter.as_str()
+            ),
+            (Some("chrome"), Some("12#3"), "Context Switches/sec")
+        );
         // A backslash inside the instance (a file share) does not end the object.
         let c = p(r"\\H\SMB Client Shares(\fs01\share)\Data Bytes/sec");
-        assert_eq!((c.instance.as_deref(), c.counter.as_str()), (Some(r"\fs01\share"), "Data Bytes/sec"));
+        assert_eq!(
+            (c.instance.as_deref(), c.counter.as_str()),
+            (Some(r"\fs01\share"), "Data Bytes/sec")
+        );
         // Get-Counter writes lower case; no machine at all is possible too.
         let c = p(r"\\host\processor(_total)\% processor time");
-        assert_eq!((c.machine.as_str(), c.instance.as_deref()), ("host", Some("_total")));
+        assert_eq!(
+            (c.machine.as_str(), c.instance.as_deref()),
+            ("host", Some("_total"))
+        );
         let c = p(r"\Memory\Pages/sec");
         assert_eq!((c.machine.as_str(), c.object.as_str()), ("", "Memory"));
     }

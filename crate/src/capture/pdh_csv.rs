@@ -22,7 +22,9 @@ struct Cell<'a> {
 
 /// The character column (1-based) of byte `i` of `line`.
 fn column(line: &str, i: usize) -> u32 {
-    line.get(..i.min(line.len())).map_or(i, |s| s.chars().count()) as u32 + 1
+    line.get(..i.min(line.len()))
+        .map_or(i, |s| s.chars().count()) as u32
+        + 1
 }
 
 /// Splits one line into cells. Err(byte index) where a quoted cell is not closed.
@@ -46,7 +48,9 @@ fn split(line: &str, delim: u8) -> Result<Vec<Cell<'_>>, usize> {
                     }
                     Some(k) => {
                         let end = j + k;
-                        let cell = if text.is_empty() { std::borrow::Cow::Borrowed(&line[run..end]) } else {
+                        let cell = if text.is_empty() {
+                            std::borrow::Cow::Borrowed(&line[run..end])
+                        } else {
                             text.push_str(&line[run..end]);
                             std::borrow::Cow::Owned(text)
                         };
@@ -57,8 +61,14 @@ fn split(line: &str, delim: u8) -> Result<Vec<Cell<'_>>, usize> {
                 }
             }
         } else {
-            let end = b[i..].iter().position(|&c| c == delim).map_or(b.len(), |k| i + k);
-            cells.push(Cell { text: std::borrow::Cow::Borrowed(&line[i..end]), start });
+            let end = b[i..]
+                .iter()
+                .position(|&c| c == delim)
+                .map_or(b.len(), |k| i + k);
+            cells.push(Cell {
+                text: std::borrow::Cow::Borrowed(&line[i..end]),
+                start,
+            });
             i = end;
         }
         if i >= b.len() {
@@ -70,7 +80,10 @@ fn split(line: &str, delim: u8) -> Result<Vec<Cell<'_>>, usize> {
         }
         i += 1;
         if i == b.len() {
-            cells.push(Cell { text: std::borrow::Cow::Borrowed(""), start: i });
+            cells.push(Cell {
+                text: std::borrow::Cow::Borrowed(""),
+                start: i,
+            });
             return Ok(cells);
         }
     }
@@ -80,18 +93,45 @@ fn split(line: &str, delim: u8) -> Result<Vec<Cell<'_>>, usize> {
 pub(crate) fn parse_local_time(s: &str) -> Option<f64> {
     let (date, time) = s.trim().split_once(' ')?;
     let mut d = date.split('/');
-    let (mo, da, y): (u32, u32, i64) = (d.next()?.parse().ok()?, d.next()?.parse().ok()?, d.next()?.parse().ok()?);
-    if d.next().is_some() || !(1..=12).contains(&mo) || da == 0 || da > days_in_month(y, mo) || !(1601..=9999).contains(&y) {
+    let (mo, da, y): (u32, u32, i64) = (
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+    );
+    if d.next().is_some()
+        || !(1..=12).contains(&mo)
+        || da == 0
+        || da > days_in_month(y, mo)
+        || !(1601..=9999).contains(&y)
+    {
         return None;
     }
     let (hms, frac) = time.split_once('.').unwrap_or((time, ""));
     let mut t = hms.split(':');
-    let (h, mi, se): (u32, u32, u32) = (t.next()?.parse().ok()?, t.next()?.parse().ok()?, t.next()?.parse().ok()?);
-    if t.next().is_some() || h > 23 || mi > 59 || se > 59 || frac.len() > 7 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+    let (h, mi, se): (u32, u32, u32) = (
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+    );
+    if t.next().is_some()
+        || h > 23
+        || mi > 59
+        || se > 59
+        || frac.len() > 7
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
-    let frac_ms = if frac.is_empty() { 0.0 } else { frac.parse::<f64>().ok()? / 10f64.powi(frac.len() as i32 - 3) };
-    Some(days_from_civil(y, mo, da) as f64 * MS_PER_DAY + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000) + frac_ms)
+    let frac_ms = if frac.is_empty() {
+        0.0
+    } else {
+        frac.parse::<f64>().ok()? / 10f64.powi(frac.len() as i32 - 3)
+    };
+    Some(
+        days_from_civil(y, mo, da) as f64 * MS_PER_DAY
+            + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
+            + frac_ms,
+    )
 }
 
 /// Parses the first header cell: `(PDH-CSV 4.0) (zone name)(bias)`. Returns the zone, and a note when
@@ -112,11 +152,24 @@ fn parse_zone(cell: &str) -> (Option<TimeZone>, Option<Note>) {
         }
     }
     let unclosed = open.is_some();
-    let bias = groups.last().and_then(|g| g.trim().parse::<i32>().ok()).filter(|b| (-1440..=1440).contains(b));
+    let bias = groups
+        .last()
+        .and_then(|g| g.trim().parse::<i32>().ok())
+        .filter(|b| (-1440..=1440).contains(b));
     match bias {
         Some(b) => {
-            let name = if groups.len() >= 2 { groups[0].to_string() } else { String::new() };
-            (Some(TimeZone { name, bias_minutes: b }), None)
+            let name = if groups.len() >= 2 {
+                groups[0].to_string()
+            } else {
+                String::new()
+            };
+            (
+                Some(TimeZone {
+                    name,
+                    bias_minutes: b,
+                }),
+                None,
+            )
         }
         None => {
             let why = if rest.is_empty() {
@@ -126,7 +179,14 @@ fn parse_zone(cell: &str) -> (Option<TimeZone>, Option<Note>) {
             } else {
                 "the header's time zone has no bias in minutes"
             };
-            (None, Some(Note { code: "no-time-zone", message: format!("{why}: times are read as UTC"), line: Some(1) }))
+            (
+                None,
+                Some(Note {
+                    code: "no-time-zone",
+                    message: format!("{why}: times are read as UTC"),
+                    line: Some(1),
+                }),
+            )
         }
     }
 }
@@ -175,7 +235,9 @@ impl CsvParser {
     /// Once the first rows show how long a row is, reserves every column for the rows the rest of the
     /// input will hold (2% spare), so they are never copied by a doubling.
     fn reserve(&mut self) {
-        let Some(size) = self.size_hint.take() else { return };
+        let Some(size) = self.size_hint.take() else {
+            return;
+        };
         let rows = self.timestamps.len();
         let per_row = (self.read / rows).max(1);
         let expected = size.saturating_sub(self.read) / per_row;
@@ -191,23 +253,60 @@ impl CsvParser {
     }
 
     pub fn header(&mut self, line: &str, n: u32) -> Result<(), CaptureError> {
-        let line = line.strip_suffix('\r').unwrap_or(line).trim_start_matches('\u{feff}');
-        let cells = split(line, self.delim)
-            .map_err(|i| CaptureError::at_line("bad-header", n, column(line, i), "expected a closing quote in the header".into()))?;
+        let line = line
+            .strip_suffix('\r')
+            .unwrap_or(line)
+            .trim_start_matches('\u{feff}');
+        let cells = split(line, self.delim).map_err(|i| {
+            CaptureError::at_line(
+                "bad-header",
+                n,
+                column(line, i),
+                "expected a closing quote in the header".into(),
+            )
+        })?;
         let first = &cells[0].text;
-        let want = if self.delim == b'\t' { "(PDH-TSV" } else { "(PDH-CSV" };
+        let want = if self.delim == b'\t' {
+            "(PDH-TSV"
+        } else {
+            "(PDH-CSV"
+        };
         if !first.starts_with(want) {
-            return Err(CaptureError::at_line("bad-header", n, 1, format!("expected the first header cell to start {want:?}, found {:?}", first.chars().take(30).collect::<String>())));
+            return Err(CaptureError::at_line(
+                "bad-header",
+                n,
+                1,
+                format!(
+                    "expected the first header cell to start {want:?}, found {:?}",
+                    first.chars().take(30).collect::<String>()
+                ),
+            ));
         }
         let (zone, note) = parse_zone(first);
-        self.bias_ms = zone.as_ref().map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
+        self.bias_ms = zone
+            .as_ref()
+            .map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
         self.time_zone = zone;
         self.notes.extend(note);
         if cells.len() - 1 > super::limits::MAX_COLUMNS {
-            return Err(CaptureError::at_line("too-large", n, 1, format!("the header has {} counter columns; at most {} are read", cells.len() - 1, super::limits::MAX_COLUMNS)));
+            return Err(CaptureError::at_line(
+                "too-large",
+                n,
+                1,
+                format!(
+                    "the header has {} counter columns; at most {} are read",
+                    cells.len() - 1,
+                    super::limits::MAX_COLUMNS
+                ),
+            ));
         }
         if cells.len() < 2 {
-            return Err(CaptureError::at_line("bad-header", n, column(line, line.len()), "expected counter paths after the first header cell, found none".into()));
+            return Err(CaptureError::at_line(
+                "bad-header",
+                n,
+                column(line, line.len()),
+                "expected counter paths after the first header cell, found none".into(),
+            ));
         }
         for c in &cells[1..] {
             if path::parse(&c.text).is_none() {
@@ -263,8 +362,16 @@ impl CsvParser {
             // The common case, a quoted number, is read in place; anything with an escaped quote goes
             // through the general splitter.
             let (s, e) = if i < b.len() && b[i] == b'"' {
-                let close = memchr::memchr(b'"', &b[i + 1..]).map(|k| i + 1 + k)
-                    .ok_or_else(|| CaptureError::at_line("bad-quote", n, column(line, start), "expected a closing quote".into()))?;
+                let close = memchr::memchr(b'"', &b[i + 1..])
+                    .map(|k| i + 1 + k)
+                    .ok_or_else(|| {
+                        CaptureError::at_line(
+                            "bad-quote",
+                            n,
+                            column(line, start),
+                            "expected a closing quote".into(),
+                        )
+                    })?;
                 i = close + 1;
                 (start + 1, close)
             } else {
@@ -275,7 +382,15 @@ impl CsvParser {
             let text = &line[s..e];
             if cell == 0 {
                 time = parse_local_time(text).ok_or_else(|| {
-                    CaptureError::at_line("bad-time", n, column(line, start), format!("expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}", text.chars().take(40).collect::<String>()))
+                    CaptureError::at_line(
+                        "bad-time",
+                        n,
+                        column(line, start),
+                        format!(
+                            "expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}",
+                            text.chars().take(40).collect::<String>()
+                        ),
+                    )
                 })? + self.bias_ms;
             } else if cell < want {
                 // Numbers first: they are nearly every cell; a gap is only looked for when parsing fails.
@@ -283,7 +398,16 @@ impl CsvParser {
                     Ok(v) => v,
                     Err(_) if text.bytes().all(|c| c == b' ') => f64::NAN,
                     Err(_) => {
-                        return Err(CaptureError::at_line("bad-number", n, column(line, start), format!("expected a number or \" \" (no value) for {}, found {:?}", self.paths[cell - 1], text.chars().take(40).collect::<String>())));
+                        return Err(CaptureError::at_line(
+                            "bad-number",
+                            n,
+                            column(line, start),
+                            format!(
+                                "expected a number or \" \" (no value) for {}, found {:?}",
+                                self.paths[cell - 1],
+                                text.chars().take(40).collect::<String>()
+                            ),
+                        ));
                     }
                 };
             }
@@ -292,7 +416,12 @@ impl CsvParser {
                 break;
             }
             if b[i] != self.delim {
-                return Err(CaptureError::at_line("bad-quote", n, column(line, i), "expected a delimiter after a quoted cell".into()));
+                return Err(CaptureError::at_line(
+                    "bad-quote",
+                    n,
+                    column(line, i),
+                    "expected a delimiter after a quoted cell".into(),
+                ));
             }
             i += 1;
             if i == b.len() {
@@ -312,26 +441,41 @@ impl CsvParser {
 
     pub fn finish(self, encoding: &'static str) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
-            return Err(CaptureError::at_line("empty", 1, 1, "expected a PDH-CSV header line, found no complete line".into()));
+            return Err(CaptureError::at_line(
+                "empty",
+                1,
+                1,
+                "expected a PDH-CSV header line, found no complete line".into(),
+            ));
         }
         if self.timestamps.is_empty() {
             // A capture of nothing is refused rather than shown as an empty chart.
-            return Err(CaptureError::at_line("no-rows", 2, 1, "expected data rows after the header; the file has only a header".into()));
+            return Err(CaptureError::at_line(
+                "no-rows",
+                2,
+                1,
+                "expected data rows after the header; the file has only a header".into(),
+            ));
         }
         let notes = self.notes;
         Ok(Capture {
             format: self.format,
             encoding,
             time_zone: self.time_zone,
-            series: self.paths.into_iter().zip(self.columns).map(|(p, values)| Series {
-                parsed: path::parse(&p).unwrap_or_default(),
-                path: p,
-                counter_type: None,
-                scale: None,
-                values,
-                reference: None,
-                raw: None,
-            }).collect(),
+            series: self
+                .paths
+                .into_iter()
+                .zip(self.columns)
+                .map(|(p, values)| Series {
+                    parsed: path::parse(&p).unwrap_or_default(),
+                    path: p,
+                    counter_type: None,
+                    scale: None,
+                    values,
+                    reference: None,
+                    raw: None,
+                })
+                .collect(),
             timestamps: self.timestamps,
             notes,
         })
@@ -348,15 +492,31 @@ fn format_local_time(ms: f64) -> String {
     let days = (ms / MS_PER_DAY).floor();
     let (y, mo, d) = civil_from_days(days as i64);
     let in_day = (ms - days * MS_PER_DAY) as i64;
-    format!("{mo:02}/{d:02}/{y:04} {:02}:{:02}:{:02}.{:03}", in_day / 3_600_000, in_day / 60_000 % 60, in_day / 1000 % 60, in_day % 1000)
+    format!(
+        "{mo:02}/{d:02}/{y:04} {:02}:{:02}:{:02}.{:03}",
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000
+    )
 }
 
 /// PDH-CSV (relog's dialect: a zone and bias in the header, quoted cells, CRLF) of the chosen series,
 /// or of all. Values are written in the shortest form that reads back to the same double.
 pub fn write_csv(capture: &Capture, indices: Option<&[usize]>) -> String {
     let all: Vec<usize> = (0..capture.series.len()).collect();
-    let indices: Vec<usize> = indices.unwrap_or(&all).iter().copied().filter(|&i| i < capture.series.len()).collect();
-    let (zone, bias) = capture.time_zone.as_ref().map_or(("Coordinated Universal Time", 0), |z| (z.name.as_str(), z.bias_minutes));
+    let indices: Vec<usize> = indices
+        .unwrap_or(&all)
+        .iter()
+        .copied()
+        .filter(|&i| i < capture.series.len())
+        .collect();
+    let (zone, bias) = capture
+        .time_zone
+        .as_ref()
+        .map_or(("Coordinated Universal Time", 0), |z| {
+            (z.name.as_str(), z.bias_minutes)
+        });
     let mut out = String::with_capacity(64 + capture.timestamps.len() * (26 + 12 * indices.len()));
     out.push_str(&quote(&format!("(PDH-CSV 4.0) ({zone})({bias})")));
     for &i in &indices {
@@ -392,19 +552,45 @@ mod tests {
     fn local_times() {
         // 02/20/2013 18:50:18.844 = day 15756 (2013-02-20) + 18 h 50 min 18.844 s
         //   = 15756 * 86400000 + 67818844 = 1361318400000 + 67818844 = 1361386218844
-        assert_eq!(parse_local_time("02/20/2013 18:50:18.844"), Some(1_361_386_218_844.0));
-        assert_eq!(parse_local_time("2/20/2013 18:50:18"), Some(1_361_386_218_000.0));
-        assert_eq!(parse_local_time("02/20/2013 18:50:18.8"), Some(1_361_386_218_800.0));
-        for bad in ["", "02/30/2013 00:00:00.000", "13/01/2013 00:00:00", "02/20/2013 24:00:00", "02/20/2013", "2013-02-20 18:50:18", "02/20/2013 18:50:18.x"] {
+        assert_eq!(
+            parse_local_time("02/20/2013 18:50:18.844"),
+            Some(1_361_386_218_844.0)
+        );
+        assert_eq!(
+            parse_local_time("2/20/2013 18:50:18"),
+            Some(1_361_386_218_000.0)
+        );
+        assert_eq!(
+            parse_local_time("02/20/2013 18:50:18.8"),
+            Some(1_361_386_218_800.0)
+        );
+        for bad in [
+            "",
+            "02/30/2013 00:00:00.000",
+            "13/01/2013 00:00:00",
+            "02/20/2013 24:00:00",
+            "02/20/2013",
+            "2013-02-20 18:50:18",
+            "02/20/2013 18:50:18.x",
+        ] {
             assert_eq!(parse_local_time(bad), None, "{bad}");
         }
-        assert_eq!(format_local_time(1_361_386_218_844.0), "02/20/2013 18:50:18.844");
+        assert_eq!(
+            format_local_time(1_361_386_218_844.0),
+            "02/20/2013 18:50:18.844"
+        );
     }
 
     #[test]
     fn zones() {
         let (z, n) = parse_zone("(PDH-CSV 4.0) (Pacific Standard Time)(480)");
-        assert_eq!(z, Some(TimeZone { name: "Pacific Standard Time".into(), bias_minutes: 480 }));
+        assert_eq!(
+            z,
+            Some(TimeZone {
+                name: "Pacific Standard Time".into(),
+                bias_minutes: 480
+            })
+        );
         assert!(n.is_none());
         let (z, _) = parse_zone("(PDH-CSV 4.0) (Romance Standard Time)(-60)");
         assert_eq!(z.unwrap().bias_minutes, -60);
@@ -413,7 +599,13 @@ mod tests {
         let (z, n) = parse_zone("(PDH-CSV 4.0) (Pacific Standard Ti");
         assert!(z.is_none() && n.unwrap().message.contains("cut short"));
         let (z, _) = parse_zone("(PDH-CSV 4.0) (W. Europe Standard Tim)(-60)");
-        assert_eq!(z, Some(TimeZone { name: "W. Europe Standard Tim".into(), bias_minutes: -60 }));
+        assert_eq!(
+            z,
+            Some(TimeZone {
+                name: "W. Europe Standard Tim".into(),
+                bias_minutes: -60
+            })
+        );
     }
 
     #[test]

@@ -21,7 +21,9 @@
 
 use super::{path, Capture, CaptureError, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
-use crate::registration::{read_registration, Counter, CounterSet, Format as RegFormat, Input, Severity};
+use crate::registration::{
+    read_registration, Counter, CounterSet, Format as RegFormat, Input, Severity,
+};
 use crate::types::{CounterType, Formula, PERF_DELTA_COUNTER};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
@@ -80,16 +82,23 @@ enum Source {
 /// D and F sources of counter `c` (an index into the set's counters by id).
 fn sources(c: &Counter, by_id: &HashMap<u32, usize>) -> (Source, Source) {
     let ty = CounterType::from_value(c.ty);
-    let counter = |id: Option<u32>| id.and_then(|i| by_id.get(&i).copied()).map_or(Source::None, Source::Counter);
+    let counter = |id: Option<u32>| {
+        id.and_then(|i| by_id.get(&i).copied())
+            .map_or(Source::None, Source::Counter)
+    };
     let timer = c.ty & 0x0030_0000;
     let subtype = c.ty & 0x000F_0000;
     match ty.formula() {
         Some(Formula::Elapsed) => (counter(c.perf_time_id), counter(c.perf_freq_id)),
         Some(Formula::AverageTimer) => (counter(c.base_counter_id), Source::PerfFreq),
-        Some(Formula::AverageBulk | Formula::RawFraction) => (counter(c.base_counter_id), Source::None),
+        Some(Formula::AverageBulk | Formula::RawFraction) => {
+            (counter(c.base_counter_id), Source::None)
+        }
         Some(_) if timer == 0x0020_0000 => (counter(c.perf_time_id), counter(c.perf_freq_id)),
         // SAMPLE_FRACTION and the PRECISION system/100 ns timers divide by their base counter.
-        Some(_) if subtype == 0x0002_0000 || subtype == 0x0007_0000 => (counter(c.base_counter_id), Source::None),
+        Some(_) if subtype == 0x0002_0000 || subtype == 0x0007_0000 => {
+            (counter(c.base_counter_id), Source::None)
+        }
         Some(_) if timer == 0x0010_0000 => (Source::PerfTime100Ns, Source::TenMillion),
         Some(_) => (Source::PerfTime, Source::PerfFreq),
         None => (Source::None, Source::None),
@@ -97,7 +106,13 @@ fn sources(c: &Counter, by_id: &HashMap<u32, usize>) -> (Source, Source) {
 }
 
 fn err(message: String) -> CaptureError {
-    CaptureError { code: "bad-raw-capture", message, line: None, column: None, offset: None }
+    CaptureError {
+        code: "bad-raw-capture",
+        message,
+        line: None,
+        column: None,
+        offset: None,
+    }
 }
 
 pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
@@ -106,27 +121,67 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         CaptureError::at_line("bad-json", e.line() as u32, e.column() as u32, format!("expected a counterlens raw capture (schema/counterlens-raw-capture-v1.schema.json): {e}"))
     })?;
     if raw.format != "counterlens-raw-capture" || raw.version != 1 {
-        return Err(err(format!("format {:?} version {}: this reader knows \"counterlens-raw-capture\" version 1", raw.format, raw.version)));
+        return Err(err(format!(
+            "format {:?} version {}: this reader knows \"counterlens-raw-capture\" version 1",
+            raw.format, raw.version
+        )));
     }
     // The registration first: invalid sets are not cooked.
     let reg_text = serde_json::json!({ "counterSets": raw.counter_sets }).to_string();
     let (sets, report) = read_registration(Input::Text(&reg_text), Some(RegFormat::Json));
     if report.errors > 0 {
-        let first = report.diagnostics.iter().find(|d| d.severity == Severity::Error).map_or(String::new(), |d| {
-            format!("{}{}: {}", d.code, d.counter_id.map_or(String::new(), |i| format!(" (counter {i})")), d.message)
+        let first = report
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map_or(String::new(), |d| {
+                format!(
+                    "{}{}: {}",
+                    d.code,
+                    d.counter_id
+                        .map_or(String::new(), |i| format!(" (counter {i})")),
+                    d.message
+                )
+            });
+        return Err(CaptureError {
+            code: "registration-invalid",
+            message: format!(
+                "the capture's registration has {} error(s); the first: {first}",
+                report.errors
+            ),
+            line: None,
+            column: None,
+            offset: None,
         });
-        return Err(CaptureError { code: "registration-invalid", message: format!("the capture's registration has {} error(s); the first: {first}", report.errors), line: None, column: None, offset: None });
     }
-    let mut notes: Vec<Note> = report.diagnostics.iter().map(|d| {
-        let severity = if d.severity == Severity::Warning { "warning" } else { "info" };
-        Note { code: "registration", message: format!("registration {severity} {}: {}", d.code, d.message), line: None }
-    }).collect();
+    let mut notes: Vec<Note> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let severity = if d.severity == Severity::Warning {
+                "warning"
+            } else {
+                "info"
+            };
+            Note {
+                code: "registration",
+                message: format!("registration {severity} {}: {}", d.code, d.message),
+                line: None,
+            }
+        })
+        .collect();
 
     let n = raw.samples.len();
     let mut timestamps = Vec::with_capacity(n);
     for (k, s) in raw.samples.iter().enumerate() {
-        let t = super::get_counter::parse_time(&s.system_time).map(|t| t.0)
-            .ok_or_else(|| err(format!("sample {k}: systemTime {:?} is not an ISO 8601 time", s.system_time)))?;
+        let t = super::get_counter::parse_time(&s.system_time)
+            .map(|t| t.0)
+            .ok_or_else(|| {
+                err(format!(
+                    "sample {k}: systemTime {:?} is not an ISO 8601 time",
+                    s.system_time
+                ))
+            })?;
         if timestamps.last().is_some_and(|&p| t < p) {
             return Err(err(format!("sample {k}: systemTime goes back in time")));
         }
@@ -144,45 +199,82 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     };
     // Each sample's data keyed by the GUID in registry form, worked out once per sample: the capture may
     // write a GUID with braces or in upper case.
-    let data: Vec<HashMap<String, &HashMap<String, Vec<Int>>>> =
-        raw.samples.iter().map(|s| s.data.iter().map(|(g, v)| (normalise_guid(g), v)).collect()).collect();
+    let data: Vec<HashMap<String, &HashMap<String, Vec<Int>>>> = raw
+        .samples
+        .iter()
+        .map(|s| s.data.iter().map(|(g, v)| (normalise_guid(g), v)).collect())
+        .collect();
     let mut series = Vec::new();
     let mut bad_rows = 0usize;
     for set in &sets {
         let guid = set.guid.map(|g| g.to_string()).unwrap_or_default();
         let set_name = set.name.clone().unwrap_or_else(|| guid.clone());
-        let by_id: HashMap<u32, usize> = set.counters.iter().enumerate().map(|(i, c)| (c.counter_id, i)).collect();
+        let by_id: HashMap<u32, usize> = set
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.counter_id, i))
+            .collect();
         // Instances in order of first appearance.
         let mut instances: Vec<&str> = Vec::new();
         for d in &data {
             let Some(inst) = d.get(&guid) else { continue };
-            let mut names: Vec<&str> = inst.keys().map(String::as_str).filter(|k| !instances.contains(k)).collect();
+            let mut names: Vec<&str> = inst
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !instances.contains(k))
+                .collect();
             names.sort_unstable();
             instances.extend(names);
         }
         for inst in instances {
             // Raw rows of this instance per sample (None where absent or malformed).
-            let rows: Vec<Option<Vec<Option<u64>>>> = data.iter().map(|d| {
-                let row = d.get(&guid)?.get(inst)?;
-                if row.len() != set.counters.len() {
-                    bad_rows += 1;
-                    return None;
-                }
-                Some(row.iter().map(Int::get).collect())
-            }).collect();
+            let rows: Vec<Option<Vec<Option<u64>>>> = data
+                .iter()
+                .map(|d| {
+                    let row = d.get(&guid)?.get(inst)?;
+                    if row.len() != set.counters.len() {
+                        bad_rows += 1;
+                        return None;
+                    }
+                    Some(row.iter().map(Int::get).collect())
+                })
+                .collect();
             for (me, c) in set.counters.iter().enumerate() {
                 let ty = CounterType::from_value(c.ty);
                 if ty.samples() == 0 || ty.formula() == Some(Formula::Text) {
                     continue;
                 }
-                series.push(cook_counter(&raw.machine, &set_name, set, inst, me, &by_id, &rows, &header));
+                series.push(cook_counter(
+                    &raw.machine,
+                    &set_name,
+                    set,
+                    inst,
+                    me,
+                    &by_id,
+                    &rows,
+                    &header,
+                ));
             }
         }
     }
     if bad_rows > 0 {
-        notes.push(Note { code: "bad-rows", message: format!("{bad_rows} instance rows did not have one raw value per counter; they are gaps"), line: None });
+        notes.push(Note {
+            code: "bad-rows",
+            message: format!(
+                "{bad_rows} instance rows did not have one raw value per counter; they are gaps"
+            ),
+            line: None,
+        });
     }
-    Ok(Capture { format: "counterlens-json", encoding: "UTF-8", time_zone: raw.time_zone, timestamps, series, notes })
+    Ok(Capture {
+        format: "counterlens-json",
+        encoding: "UTF-8",
+        time_zone: raw.time_zone,
+        timestamps,
+        series,
+        notes,
+    })
 }
 
 fn normalise_guid(g: &str) -> String {
@@ -211,22 +303,48 @@ fn cook_counter(
             Source::None => None,
             other => header(k, other),
         };
-        Some(RawSample { value: row[me]?, second: get(d_src), frequency: get(f_src), multi: m_idx.and_then(|i| row[i]) })
+        Some(RawSample {
+            value: row[me]?,
+            second: get(d_src),
+            frequency: get(f_src),
+            multi: m_idx.and_then(|i| row[i]),
+        })
     };
-    let opts = CookOptions { scale: (c.default_scale != 0).then_some(c.default_scale.clamp(-10, 10)), ..CookOptions::default() };
+    let opts = CookOptions {
+        scale: (c.default_scale != 0).then_some(c.default_scale.clamp(-10, 10)),
+        ..CookOptions::default()
+    };
     let two = ty.samples() == 2 || c.ty & PERF_DELTA_COUNTER != 0;
-    let values = (0..rows.len()).map(|k| {
-        let Some(newer) = sample(k) else { return f64::NAN };
-        let older = if two && k > 0 { sample(k - 1) } else { None };
-        cook(ty, older.as_ref(), &newer, &opts).ok().and_then(|r| r.value).unwrap_or(f64::NAN)
-    }).collect();
-    let counter_name = c.name.clone().unwrap_or_else(|| format!("Counter {}", c.counter_id));
+    let values = (0..rows.len())
+        .map(|k| {
+            let Some(newer) = sample(k) else {
+                return f64::NAN;
+            };
+            let older = if two && k > 0 { sample(k - 1) } else { None };
+            cook(ty, older.as_ref(), &newer, &opts)
+                .ok()
+                .and_then(|r| r.value)
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let counter_name = c
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("Counter {}", c.counter_id));
     let path = if set.instance_type == 0 || set.instance_type == 4 {
         format!("\\\\{machine}\\{set_name}\\{counter_name}")
     } else {
         format!("\\\\{machine}\\{set_name}({inst})\\{counter_name}")
     };
-    Series { parsed: path::parse(&path).unwrap_or_default(), path, counter_type: Some(c.ty), scale: None, values, reference: None, raw: None }
+    Series {
+        parsed: path::parse(&path).unwrap_or_default(),
+        path,
+        counter_type: Some(c.ty),
+        scale: None,
+        values,
+        reference: None,
+        raw: None,
+    }
 }
 
 #[cfg(test)]
@@ -234,7 +352,12 @@ mod tests {
     use super::*;
 
     fn counter(id: u32, ty: u32) -> Counter {
-        Counter { counter_id: id, ty, detail_level: 100, ..Default::default() }
+        Counter {
+            counter_id: id,
+            ty,
+            detail_level: 100,
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -243,7 +366,10 @@ mod tests {
         let mut c = counter(1, 0x1041_0400); // COUNTER_COUNTER: system time and frequency
         assert_eq!(sources(&c, &ids), (Source::PerfTime, Source::PerfFreq));
         c.ty = 0x2151_0500; // 100NSEC_TIMER_INV
-        assert_eq!(sources(&c, &ids), (Source::PerfTime100Ns, Source::TenMillion));
+        assert_eq!(
+            sources(&c, &ids),
+            (Source::PerfTime100Ns, Source::TenMillion)
+        );
         c.ty = 0x20C2_0400; // SAMPLE_FRACTION -> base
         c.base_counter_id = Some(2);
         assert_eq!(sources(&c, &ids), (Source::Counter(1), Source::None));

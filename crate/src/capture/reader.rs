@@ -7,9 +7,9 @@
 //! before any decoding and handed to its reader, which reads each buffer as it completes.
 
 use super::blg::{looks_like_blg, BlgReader};
+use super::limits::{MAX_JSON, MAX_LINE};
 use super::pdh_csv::CsvParser;
 use super::text::{detect, TextDecoder, SNIFF_BYTES};
-use super::limits::{MAX_JSON, MAX_LINE};
 use super::{sniff, Capture, CaptureError, Format, OpenOptions};
 use encoding_rs::{Encoding, UTF_8};
 
@@ -61,8 +61,16 @@ fn too_long(line: u32) -> CaptureError {
 
 fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
     std::str::from_utf8(bytes).map_err(|e| {
-        let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).chars().count() as u32 + 1;
-        CaptureError::at_line("bad-encoding", line, col, "expected UTF-8 text (the encoding detected from the start of the file)".into())
+        let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+            .chars()
+            .count() as u32
+            + 1;
+        CaptureError::at_line(
+            "bad-encoding",
+            line,
+            col,
+            "expected UTF-8 text (the encoding detected from the start of the file)".into(),
+        )
     })
 }
 
@@ -113,7 +121,8 @@ impl Reading {
                     self.carry.extend_from_slice(&chunk[..k]);
                     self.line += 1;
                     let carried = std::mem::take(&mut self.carry);
-                    self.parser.line(utf8(&carried, self.line)?, self.line, false)?;
+                    self.parser
+                        .line(utf8(&carried, self.line)?, self.line, false)?;
                     rest = &chunk[k + 1..];
                 }
             }
@@ -136,10 +145,18 @@ impl Reading {
                 std::mem::take(&mut self.decoded)
             }
             None => String::from_utf8(std::mem::take(&mut self.carry)).map_err(|e| {
-                CaptureError::at_offset("bad-encoding", e.utf8_error().valid_up_to(), "expected UTF-8 text".into())
+                CaptureError::at_offset(
+                    "bad-encoding",
+                    e.utf8_error().valid_up_to(),
+                    "expected UTF-8 text".into(),
+                )
             })?,
         };
-        let mut c = if format == Format::CounterlensJson { super::raw_json::read(&text)? } else { super::get_counter::read(&text)? };
+        let mut c = if format == Format::CounterlensJson {
+            super::raw_json::read(&text)?
+        } else {
+            super::get_counter::read(&text)?
+        };
         c.encoding = self.encoding.name();
         Ok(c)
     }
@@ -172,7 +189,13 @@ impl CaptureReader {
         if let Some(l) = &options.encoding {
             detect(b"", Some(l), true)?; // an unknown label fails now, not at the first chunk
         }
-        Ok(CaptureReader { options: options.clone(), head: Vec::new(), reading: None, blg: None, bytes: 0 })
+        Ok(CaptureReader {
+            options: options.clone(),
+            head: Vec::new(),
+            reading: None,
+            blg: None,
+            bytes: 0,
+        })
     }
 
     /// Bytes pushed so far.
@@ -192,10 +215,18 @@ impl CaptureReader {
             self.blg = Some(blg);
             return Ok(());
         }
-        let encoding = detect(&head[..head.len().min(SNIFF_BYTES)], self.options.encoding.as_deref(), complete)?;
+        let encoding = detect(
+            &head[..head.len().min(SNIFF_BYTES)],
+            self.options.encoding.as_deref(),
+            complete,
+        )?;
         // Decode a sample of the start to see the format; the whole head is then read normally.
         let mut sample = String::new();
-        TextDecoder::new(encoding).decode(&head[..head.len().min(4096)], &mut sample, complete && head.len() <= 4096);
+        TextDecoder::new(encoding).decode(
+            &head[..head.len().min(4096)],
+            &mut sample,
+            complete && head.len() <= 4096,
+        );
         let format = match self.options.format.as_deref() {
             Some("pdh-csv") => Format::PdhCsv,
             Some("pdh-tsv") => Format::PdhTsv,
@@ -212,7 +243,13 @@ impl CaptureReader {
         };
         if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
             // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
-            p.expect_bytes(if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE { size / 2 } else { size });
+            p.expect_bytes(
+                if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+                    size / 2
+                } else {
+                    size
+                },
+            );
         }
         let mut reading = Reading {
             encoding,
@@ -223,7 +260,11 @@ impl CaptureReader {
             decoded: String::new(),
             line: 0,
         };
-        let body = if encoding == UTF_8 { head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head) } else { &head };
+        let body = if encoding == UTF_8 {
+            head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head)
+        } else {
+            &head
+        };
         reading.push(body)?;
         self.reading = Some(reading);
         Ok(())
@@ -258,13 +299,26 @@ impl CaptureReader {
     pub fn finish(mut self) -> Result<Capture, CaptureError> {
         if self.reading.is_none() && self.blg.is_none() {
             if self.head.is_empty() {
-                return Err(CaptureError::at_offset("empty", 0, "the input is empty: expected a PDH-CSV or PDH-TSV capture".into()));
+                return Err(CaptureError::at_offset(
+                    "empty",
+                    0,
+                    "the input is empty: expected a PDH-CSV or PDH-TSV capture".into(),
+                ));
             }
             self.start(true)?;
         }
         if let Some(b) = self.blg.take() {
             return b.finish();
         }
-        self.reading.take().map_or_else(|| Err(CaptureError::at_offset("empty", 0, "nothing was read".into())), Reading::finish)
+        self.reading.take().map_or_else(
+            || {
+                Err(CaptureError::at_offset(
+                    "empty",
+                    0,
+                    "nothing was read".into(),
+                ))
+            },
+            Reading::finish,
+        )
     }
 }

@@ -50,30 +50,53 @@ pub struct Summary {
 impl Summary {
     pub fn new(xs: &[f64], ys: &[f64]) -> Summary {
         let n = xs.len().min(ys.len());
-        let blocks = (0..n).step_by(BLOCK).map(|start| {
-            let end = (start + BLOCK).min(n);
-            let mut b = Block { first: 0, last: 0, min: 0, max: 0, lead_gap: false, trail_gap: false, any: false };
-            for i in start..end {
-                let y = ys[i];
-                if y.is_nan() || xs[i].is_nan() {
-                    if b.any { b.trail_gap = true } else { b.lead_gap = true }
-                    continue;
+        let blocks = (0..n)
+            .step_by(BLOCK)
+            .map(|start| {
+                let end = (start + BLOCK).min(n);
+                let mut b = Block {
+                    first: 0,
+                    last: 0,
+                    min: 0,
+                    max: 0,
+                    lead_gap: false,
+                    trail_gap: false,
+                    any: false,
+                };
+                for i in start..end {
+                    let y = ys[i];
+                    if y.is_nan() || xs[i].is_nan() {
+                        if b.any {
+                            b.trail_gap = true
+                        } else {
+                            b.lead_gap = true
+                        }
+                        continue;
+                    }
+                    if !b.any {
+                        b = Block {
+                            first: i,
+                            last: i,
+                            min: i,
+                            max: i,
+                            lead_gap: b.lead_gap,
+                            trail_gap: false,
+                            any: true,
+                        };
+                        continue;
+                    }
+                    b.last = i;
+                    b.trail_gap = false;
+                    if y < ys[b.min] {
+                        b.min = i;
+                    }
+                    if y > ys[b.max] {
+                        b.max = i;
+                    }
                 }
-                if !b.any {
-                    b = Block { first: i, last: i, min: i, max: i, lead_gap: b.lead_gap, trail_gap: false, any: true };
-                    continue;
-                }
-                b.last = i;
-                b.trail_gap = false;
-                if y < ys[b.min] {
-                    b.min = i;
-                }
-                if y > ys[b.max] {
-                    b.max = i;
-                }
-            }
-            b
-        }).collect();
+                b
+            })
+            .collect();
         Summary { blocks, len: n }
     }
 }
@@ -104,7 +127,12 @@ impl Column<'_> {
                 false
             }
             None => {
-                self.bucket = Some(Bucket { first: i, last: i, min: i, max: i });
+                self.bucket = Some(Bucket {
+                    first: i,
+                    last: i,
+                    min: i,
+                    max: i,
+                });
                 (self.min_y, self.max_y) = (y, y);
                 true
             }
@@ -141,7 +169,14 @@ pub fn m4(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segme
 /// `m4`, reading whole blocks from `summary` (built by `Summary::new` from the same `xs` and `ys`)
 /// where a column covers them: the same result, at a cost that depends on the columns and blocks
 /// drawn rather than on the points.
-pub fn m4_summarised(xs: &[f64], ys: &[f64], summary: Option<&Summary>, x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
+pub fn m4_summarised(
+    xs: &[f64],
+    ys: &[f64],
+    summary: Option<&Summary>,
+    x0: f64,
+    x1: f64,
+    columns: usize,
+) -> Vec<Segment> {
     let n = xs.len().min(ys.len());
     let mut segments: Vec<Segment> = Vec::new();
     if n == 0 || columns == 0 || !(x1 > x0) {
@@ -152,7 +187,8 @@ pub fn m4_summarised(xs: &[f64], ys: &[f64], summary: Option<&Summary>, x0: f64,
     let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
     let hi = (lower_bound(&xs[..n], x1) + 1).min(n);
     let width = (x1 - x0) / columns as f64;
-    let column_of = |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
+    let column_of =
+        |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
 
     let mut current: Segment = Vec::new();
     let mut gap_since_last = false;
@@ -172,8 +208,17 @@ pub fn m4_summarised(xs: &[f64], ys: &[f64], summary: Option<&Summary>, x0: f64,
     // from the summary.
     let mut start = lo;
     for col in -1..=columns as i64 {
-        let end = if col == columns as i64 { hi } else { start + xs[start..hi].partition_point(|&x| column_of(x) <= col) };
-        let mut c = Column { ys, bucket: None, min_y: f64::INFINITY, max_y: f64::NEG_INFINITY };
+        let end = if col == columns as i64 {
+            hi
+        } else {
+            start + xs[start..hi].partition_point(|&x| column_of(x) <= col)
+        };
+        let mut c = Column {
+            ys,
+            bucket: None,
+            min_y: f64::INFINITY,
+            max_y: f64::NEG_INFINITY,
+        };
         let mut i = start;
         while i < end {
             if let Some(s) = summary.filter(|_| i % BLOCK == 0 && i + BLOCK <= end) {
@@ -228,7 +273,8 @@ mod tests {
         let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
         let hi = (lower_bound(&xs[..n], x1) + 1).min(n);
         let width = (x1 - x0) / columns as f64;
-        let column_of = |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
+        let column_of =
+            |x: f64| -> i64 { ((x - x0) / width).floor().clamp(-1.0, columns as f64) as i64 };
         let mut current: Segment = Vec::new();
         let mut bucket: Option<(i64, Bucket)> = None;
         let mut gap = false;
@@ -266,7 +312,15 @@ mod tests {
                     if gap && !current.is_empty() {
                         segments.push(std::mem::take(&mut current));
                     }
-                    bucket = Some((col, Bucket { first: i, last: i, min: i, max: i }));
+                    bucket = Some((
+                        col,
+                        Bucket {
+                            first: i,
+                            last: i,
+                            min: i,
+                            max: i,
+                        },
+                    ));
                 }
             }
             gap = false;
@@ -321,7 +375,18 @@ mod tests {
         let s = m4(&xs, &ys, 0.0, 10.0, 2);
         assert_eq!(s.len(), 1);
         // column 0: first (0,1), max (1,9), min (2,-3), last (4,4); column 1: first/min (5,0), max (7,7), last (9,5)
-        assert_eq!(s[0], vec![(0.0, 1.0), (1.0, 9.0), (2.0, -3.0), (4.0, 4.0), (5.0, 0.0), (7.0, 7.0), (9.0, 5.0)]);
+        assert_eq!(
+            s[0],
+            vec![
+                (0.0, 1.0),
+                (1.0, 9.0),
+                (2.0, -3.0),
+                (4.0, 4.0),
+                (5.0, 0.0),
+                (7.0, 7.0),
+                (9.0, 5.0)
+            ]
+        );
     }
 
     #[test]
@@ -332,7 +397,10 @@ mod tests {
         ys[654_321] = 1e9; // a one-sample spike
         let s = m4(&xs, &ys, 0.0, n as f64, 800);
         assert!(points(&s) <= 4 * 800, "{}", points(&s));
-        assert!(s[0].iter().any(|&(x, y)| x == 654_321.0 && y == 1e9), "the spike survives");
+        assert!(
+            s[0].iter().any(|&(x, y)| x == 654_321.0 && y == 1e9),
+            "the spike survives"
+        );
     }
 
     #[test]
@@ -344,7 +412,10 @@ mod tests {
         let ys = [1.0, f64::NAN, 2.0, 3.0, f64::NAN, f64::NAN, 4.0, 5.0];
         let s = m4(&xs, &ys, 0.0, 8.0, 2);
         // column 0: first = min = (0,1), max = last = (3,3); column 1: (6,4) and (7,5)
-        assert_eq!(s, vec![vec![(0.0, 1.0), (3.0, 3.0)], vec![(6.0, 4.0), (7.0, 5.0)]]);
+        assert_eq!(
+            s,
+            vec![vec![(0.0, 1.0), (3.0, 3.0)], vec![(6.0, 4.0), (7.0, 5.0)]]
+        );
         // With columns of width 2 the NaN at 1 falls between column 0 (x 0) and column 1 (x 2): a break.
         let s = m4(&xs, &ys, 0.0, 8.0, 4);
         assert_eq!(s.len(), 3);

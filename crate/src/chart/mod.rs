@@ -10,8 +10,8 @@ pub mod time_axis;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
-use std::ops::Range;
 use plotters::prelude::*;
+use std::ops::Range;
 
 /// Colours by series index, stable across redraws: the Okabe-Ito palette (distinguishable with the
 /// common colour-vision deficiencies) followed by a few darker tones.
@@ -90,7 +90,16 @@ pub struct View {
 
 impl Default for View {
     fn default() -> Self {
-        View { x_range: None, y_range: None, offset_minutes: 0, unit: String::new(), dark: false, pixel_ratio: 1.0, legend: true, highlight: None }
+        View {
+            x_range: None,
+            y_range: None,
+            offset_minutes: 0,
+            unit: String::new(),
+            dark: false,
+            pixel_ratio: 1.0,
+            legend: true,
+            highlight: None,
+        }
     }
 }
 
@@ -133,7 +142,11 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
     if hi > lo {
         let pad = (hi - lo) * 0.05;
         // Counters are mostly non-negative: do not invent a negative axis for them.
-        let bottom = if lo >= 0.0 && lo - pad < 0.0 { 0.0 } else { lo - pad };
+        let bottom = if lo >= 0.0 && lo - pad < 0.0 {
+            0.0
+        } else {
+            lo - pad
+        };
         (bottom, hi + pad)
     } else {
         (lo - 1.0, hi + 1.0)
@@ -162,18 +175,30 @@ fn err<E: std::fmt::Debug>(e: E) -> ChartError {
 /// `label`, or "…" and the longest end of it that `measure`s at most `max` wide: the end of a counter
 /// path (object, instance, counter) is what tells series apart. A binary search over the kept length,
 /// so a 100 KB path costs about 17 measurements, not one per character.
-fn fit_from_left(label: &str, max: u32, measure: &dyn Fn(&str) -> Result<u32, ChartError>) -> Result<String, ChartError> {
+fn fit_from_left(
+    label: &str,
+    max: u32,
+    measure: &dyn Fn(&str) -> Result<u32, ChartError>,
+) -> Result<String, ChartError> {
     // No glyph is narrower than a pixel in practice: more characters than `max` cannot fit, so the
     // search (and each measured string) starts at most that long.
     let chars: Vec<char> = label.chars().collect();
     if chars.len() <= max as usize && measure(label)? <= max {
         return Ok(label.to_string());
     }
-    let with_end = |keep: usize| -> String { std::iter::once('…').chain(chars[chars.len() - keep..].iter().copied()).collect() };
+    let with_end = |keep: usize| -> String {
+        std::iter::once('…')
+            .chain(chars[chars.len() - keep..].iter().copied())
+            .collect()
+    };
     let (mut lo, mut hi) = (1usize, chars.len().min(max as usize).max(1)); // lo always fits or is the floor
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if measure(&with_end(mid))? <= max { lo = mid } else { hi = mid - 1 }
+        if measure(&with_end(mid))? <= max {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
     }
     Ok(with_end(lo.min(chars.len())))
 }
@@ -197,10 +222,17 @@ fn draw_legend<DB: DrawingBackend>(
     let sample = (16.0 * pr) as i32;
     let line_h = (16.0 * pr) as i32;
     let max_text = ((right - left) as f64 * 0.6) as u32;
-    let measure = |t: &str| area.estimate_text_size(t, font).map(|(w, _)| w).map_err(err);
+    let measure = |t: &str| {
+        area.estimate_text_size(t, font)
+            .map(|(w, _)| w)
+            .map_err(err)
+    };
     let mut entries: Vec<(String, Option<RGBColor>)> = Vec::new();
     for s in series.iter().take(LEGEND_MAX) {
-        entries.push((fit_from_left(&s.label, max_text, &measure)?, Some(series_color(s.color_index))));
+        entries.push((
+            fit_from_left(&s.label, max_text, &measure)?,
+            Some(series_color(s.color_index)),
+        ));
     }
     if series.len() > LEGEND_MAX {
         entries.push((format!("+{} more", series.len() - LEGEND_MAX), None));
@@ -212,8 +244,13 @@ fn draw_legend<DB: DrawingBackend>(
     let (x0, y0) = (left + pad, top + pad);
     let x1 = x0 + pad * 3 + sample + width as i32;
     let y1 = y0 + pad * 2 + line_h * entries.len() as i32;
-    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], bg.mix(0.85).filled())).map_err(err)?;
-    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], ShapeStyle::from(&border).stroke_width(1))).map_err(err)?;
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], bg.mix(0.85).filled()))
+        .map_err(err)?;
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x1, y1)],
+        ShapeStyle::from(&border).stroke_width(1),
+    ))
+    .map_err(err)?;
     let text = font.pos(plotters::style::text_anchor::Pos::new(
         plotters::style::text_anchor::HPos::Left,
         plotters::style::text_anchor::VPos::Center,
@@ -222,9 +259,14 @@ fn draw_legend<DB: DrawingBackend>(
         let y = y0 + pad + line_h * i as i32 + line_h / 2;
         if let Some(c) = color {
             let stroke = ShapeStyle::from(c).stroke_width((2.0 * pr).round().max(1.0) as u32);
-            area.draw(&PathElement::new(vec![(x0 + pad, y), (x0 + pad + sample, y)], stroke)).map_err(err)?;
+            area.draw(&PathElement::new(
+                vec![(x0 + pad, y), (x0 + pad + sample, y)],
+                stroke,
+            ))
+            .map_err(err)?;
         }
-        area.draw_text(label, &text, (x0 + pad * 2 + sample, y)).map_err(err)?;
+        area.draw_text(label, &text, (x0 + pad * 2 + sample, y))
+            .map_err(err)?;
     }
     Ok(())
 }
@@ -236,10 +278,18 @@ pub fn draw<DB: DrawingBackend>(
     series: &[ChartSeries<'_>],
     view: &View,
 ) -> Result<Layout, ChartError> {
-    let pr = if view.pixel_ratio.is_finite() && view.pixel_ratio > 0.0 { view.pixel_ratio.min(8.0) } else { 1.0 };
+    let pr = if view.pixel_ratio.is_finite() && view.pixel_ratio > 0.0 {
+        view.pixel_ratio.min(8.0)
+    } else {
+        1.0
+    };
     let px = |v: f64| (v * pr).round() as u32;
     let (bg, fg, grid) = if view.dark {
-        (RGBColor(24, 24, 27), RGBColor(220, 220, 225), RGBColor(60, 60, 66))
+        (
+            RGBColor(24, 24, 27),
+            RGBColor(220, 220, 225),
+            RGBColor(60, 60, 66),
+        )
     } else {
         (WHITE, RGBColor(40, 40, 45), RGBColor(225, 225, 230))
     };
@@ -251,8 +301,10 @@ pub fn draw<DB: DrawingBackend>(
     };
     let (width, _) = area.dim_in_pixel();
     let columns = (width as usize).max(1);
-    let decimated: Vec<Vec<m4::Segment>> =
-        series.iter().map(|s| m4::m4_summarised(timestamps, s.values, s.summary, x0, x1, columns)).collect();
+    let decimated: Vec<Vec<m4::Segment>> = series
+        .iter()
+        .map(|s| m4::m4_summarised(timestamps, s.values, s.summary, x0, x1, columns))
+        .collect();
     let (y0, y1) = match view.y_range {
         Some((a, b)) if a.is_finite() && b.is_finite() && b > a => (a, b),
         _ => {
@@ -278,7 +330,13 @@ pub fn draw<DB: DrawingBackend>(
         .margin(px(10.0))
         .x_label_area_size(px(28.0))
         .y_label_area_size(px(if view.unit.is_empty() { 52.0 } else { 70.0 }))
-        .build_cartesian_2d(TimeCoord { linear: (x0..x1).into(), ticks }, y0..y1)
+        .build_cartesian_2d(
+            TimeCoord {
+                linear: (x0..x1).into(),
+                ticks,
+            },
+            y0..y1,
+        )
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     mesh.x_label_formatter(&x_fmt)
@@ -289,7 +347,8 @@ pub fn draw<DB: DrawingBackend>(
         .bold_line_style(ShapeStyle::from(&grid).stroke_width(px(1.0)))
         .light_line_style(TRANSPARENT);
     if !view.unit.is_empty() {
-        mesh.y_desc(view.unit.as_str()).axis_desc_style(font.clone());
+        mesh.y_desc(view.unit.as_str())
+            .axis_desc_style(font.clone());
     }
     mesh.draw().map_err(err)?;
 
@@ -308,24 +367,48 @@ pub fn draw<DB: DrawingBackend>(
         // 8 lines of 1 150 columns, 7 ms against 108 ms), and what Perfmon draws.
         let style = match view.highlight {
             Some(h) if h == k => ShapeStyle::from(&color).stroke_width(px(3.0).max(2)),
-            Some(h) if h < series.len() => ShapeStyle::from(&color.mix(0.3)).stroke_width(px(1.0).max(1)),
+            Some(h) if h < series.len() => {
+                ShapeStyle::from(&color.mix(0.3)).stroke_width(px(1.0).max(1))
+            }
             _ => ShapeStyle::from(&color).stroke_width(px(1.0).max(1)),
         };
         for seg in segments {
             points_drawn += seg.len();
             // A lone point between gaps has no line to draw: mark it so it is not lost.
             if seg.len() == 1 {
-                chart.draw_series(std::iter::once(Circle::new(seg[0], px(2.0), style.filled()))).map_err(err)?;
+                chart
+                    .draw_series(std::iter::once(Circle::new(
+                        seg[0],
+                        px(2.0),
+                        style.filled(),
+                    )))
+                    .map_err(err)?;
             } else if s.dashed {
-                chart.draw_series(DashedLineSeries::new(seg.iter().copied(), px(6.0), px(4.0), style)).map_err(err)?;
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        seg.iter().copied(),
+                        px(6.0),
+                        px(4.0),
+                        style,
+                    ))
+                    .map_err(err)?;
             } else {
-                chart.draw_series(LineSeries::new(seg.iter().copied(), style)).map_err(err)?;
+                chart
+                    .draw_series(LineSeries::new(seg.iter().copied(), style))
+                    .map_err(err)?;
             }
         }
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     if view.legend && !series.is_empty() {
-        draw_legend(area, (xr.start, yr.start, xr.end), series, &font, (bg, grid), pr)?;
+        draw_legend(
+            area,
+            (xr.start, yr.start, xr.end),
+            series,
+            &font,
+            (bg, grid),
+            pr,
+        )?;
     }
     area.present().map_err(err)?;
     Ok(Layout {

@@ -11,11 +11,37 @@ const DAY: f64 = 24.0 * HOUR;
 
 /// Steps a tick may take, in ms: round numbers of each unit.
 const STEPS: &[f64] = &[
-    1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
-    SECOND, 2.0 * SECOND, 5.0 * SECOND, 10.0 * SECOND, 15.0 * SECOND, 30.0 * SECOND,
-    MINUTE, 2.0 * MINUTE, 5.0 * MINUTE, 10.0 * MINUTE, 15.0 * MINUTE, 30.0 * MINUTE,
-    HOUR, 2.0 * HOUR, 3.0 * HOUR, 6.0 * HOUR, 12.0 * HOUR,
-    DAY, 2.0 * DAY, 7.0 * DAY, 14.0 * DAY, 28.0 * DAY,
+    1.0,
+    2.0,
+    5.0,
+    10.0,
+    20.0,
+    50.0,
+    100.0,
+    200.0,
+    500.0,
+    SECOND,
+    2.0 * SECOND,
+    5.0 * SECOND,
+    10.0 * SECOND,
+    15.0 * SECOND,
+    30.0 * SECOND,
+    MINUTE,
+    2.0 * MINUTE,
+    5.0 * MINUTE,
+    10.0 * MINUTE,
+    15.0 * MINUTE,
+    30.0 * MINUTE,
+    HOUR,
+    2.0 * HOUR,
+    3.0 * HOUR,
+    6.0 * HOUR,
+    12.0 * HOUR,
+    DAY,
+    2.0 * DAY,
+    7.0 * DAY,
+    14.0 * DAY,
+    28.0 * DAY,
 ];
 
 /// Ticks every `step` ms on round boundaries of local time (`offset_min` minutes east of UTC).
@@ -24,10 +50,14 @@ pub fn ticks(x0: f64, x1: f64, max_ticks: usize, offset_min: i32) -> (Vec<f64>, 
     if !(span > 0.0) || !span.is_finite() {
         return (vec![], 0.0);
     }
-    let step = STEPS.iter().copied().find(|s| span / s <= max_ticks.max(1) as f64).unwrap_or_else(|| {
-        // Longer than 28 days a tick: round to whole weeks.
-        (span / max_ticks.max(1) as f64 / (7.0 * DAY)).ceil() * 7.0 * DAY
-    });
+    let step = STEPS
+        .iter()
+        .copied()
+        .find(|s| span / s <= max_ticks.max(1) as f64)
+        .unwrap_or_else(|| {
+            // Longer than 28 days a tick: round to whole weeks.
+            (span / max_ticks.max(1) as f64 / (7.0 * DAY)).ceil() * 7.0 * DAY
+        });
     let offset = f64::from(offset_min) * MINUTE;
     let first = ((x0 + offset) / step).ceil() * step - offset;
     let mut out = Vec::new();
@@ -45,7 +75,12 @@ pub fn label(ms: f64, step: f64, span: f64, offset_min: i32) -> String {
     let days = (local / DAY).floor();
     let (y, mo, d) = civil_from_days(days as i64);
     let in_day = (local - days * DAY).round() as i64; // ms since local midnight
-    let (h, mi, s, milli) = (in_day / 3_600_000, in_day / 60_000 % 60, in_day / 1000 % 60, in_day % 1000);
+    let (h, mi, s, milli) = (
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000,
+    );
     if step >= DAY {
         format!("{y:04}-{mo:02}-{d:02}")
     } else if span > DAY {

@@ -2,7 +2,9 @@
 //! (48 bytes each), little-endian, as PerfQueryCounterSetRegistrationInfo returns them; several sets may
 //! follow each other. Also hex text of those bytes, as pasted from a debugger.
 
-use super::{Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER};
+use super::{
+    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER,
+};
 
 const SET_SIZE: usize = 32;
 const COUNTER_SIZE: usize = 48;
@@ -17,20 +19,35 @@ fn reference(v: u32) -> Option<u32> {
 }
 
 fn parse_error(offset: usize, message: String) -> Diagnostic {
-    Diagnostic::new("parse-error", Severity::Error, Pos::at(offset), message, SRC)
+    Diagnostic::new(
+        "parse-error",
+        Severity::Error,
+        Pos::at(offset),
+        message,
+        SRC,
+    )
 }
 
 /// Reads every counter-set block; what cannot be read becomes a diagnostic naming the byte offset.
 pub fn read(b: &[u8], diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     let mut sets = Vec::new();
     if b.is_empty() {
-        diags.push(parse_error(0, "the input is empty: expected a 32-byte PERF_COUNTERSET_REG_INFO".into()));
+        diags.push(parse_error(
+            0,
+            "the input is empty: expected a 32-byte PERF_COUNTERSET_REG_INFO".into(),
+        ));
         return sets;
     }
     let mut off = 0;
     while off < b.len() {
         if sets.len() == MAX_SETS {
-            diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(off), format!("more than {MAX_SETS} counter sets: reading stopped at byte {off}"), SRC));
+            diags.push(Diagnostic::new(
+                "input-too-large",
+                Severity::Error,
+                Pos::at(off),
+                format!("more than {MAX_SETS} counter sets: reading stopped at byte {off}"),
+                SRC,
+            ));
             break;
         }
         let remaining = b.len() - off;
@@ -118,10 +135,19 @@ pub fn read(b: &[u8], diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
 
 /// The binary blocks of `sets` (NumCounters is the number of counters present; names are dropped).
 pub fn encode(sets: &[CounterSet]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(sets.iter().map(|s| SET_SIZE + COUNTER_SIZE * s.counters.len()).sum());
+    let mut out = Vec::with_capacity(
+        sets.iter()
+            .map(|s| SET_SIZE + COUNTER_SIZE * s.counters.len())
+            .sum(),
+    );
     for s in sets {
         out.extend_from_slice(&s.guid.unwrap_or_default().0);
-        for v in [s.counter_set_type, s.detail_level, s.counters.len() as u32, s.instance_type] {
+        for v in [
+            s.counter_set_type,
+            s.detail_level,
+            s.counters.len() as u32,
+            s.instance_type,
+        ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for c in &s.counters {
@@ -130,7 +156,12 @@ pub fn encode(sets: &[CounterSet]) -> Vec<u8> {
             out.extend_from_slice(&c.attrib.to_le_bytes());
             out.extend_from_slice(&c.detail_level.to_le_bytes());
             out.extend_from_slice(&c.default_scale.to_le_bytes());
-            for r in [c.base_counter_id, c.perf_time_id, c.perf_freq_id, c.multi_id] {
+            for r in [
+                c.base_counter_id,
+                c.perf_time_id,
+                c.perf_freq_id,
+                c.multi_id,
+            ] {
                 out.extend_from_slice(&r.unwrap_or(NO_COUNTER).to_le_bytes());
             }
             out.extend_from_slice(&c.aggregate_func.to_le_bytes());
@@ -167,12 +198,27 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, Diagnostic> {
             if dump_line && bytes_on_line >= 16 {
                 break; // the ASCII column
             }
-            let digits = token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")).unwrap_or(token);
-            if digits.is_empty() || digits.len() % 2 != 0 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let digits = token
+                .strip_prefix("0x")
+                .or_else(|| token.strip_prefix("0X"))
+                .unwrap_or(token);
+            if digits.is_empty()
+                || digits.len() % 2 != 0
+                || !digits.bytes().all(|b| b.is_ascii_hexdigit())
+            {
                 let pos = Pos::in_text(text, token_at);
                 let shown: String = token.chars().take(20).collect();
-                return Err(Diagnostic::new("parse-error", Severity::Error, pos,
-                    format!("expected pairs of hex digits at line {} column {}, found {shown:?}", pos.line.unwrap_or(1), pos.column.unwrap_or(1)), "counterlens"));
+                return Err(Diagnostic::new(
+                    "parse-error",
+                    Severity::Error,
+                    pos,
+                    format!(
+                        "expected pairs of hex digits at line {} column {}, found {shown:?}",
+                        pos.line.unwrap_or(1),
+                        pos.column.unwrap_or(1)
+                    ),
+                    "counterlens",
+                ));
             }
             for i in (0..digits.len()).step_by(2) {
                 out.push(u8::from_str_radix(&digits[i..i + 2], 16).unwrap_or(0));
@@ -182,8 +228,13 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, Diagnostic> {
         line_start += line.len();
     }
     if out.is_empty() {
-        return Err(Diagnostic::new("parse-error", Severity::Error, Pos::in_text(text, 0),
-            "the text holds no hex bytes: expected PERF_COUNTERSET_REG_INFO blocks as hex".into(), "counterlens"));
+        return Err(Diagnostic::new(
+            "parse-error",
+            Severity::Error,
+            Pos::in_text(text, 0),
+            "the text holds no hex bytes: expected PERF_COUNTERSET_REG_INFO blocks as hex".into(),
+            "counterlens",
+        ));
     }
     Ok(out)
 }
@@ -194,9 +245,15 @@ mod tests {
 
     #[test]
     fn hex_forms() {
-        assert_eq!(parse_hex("b3 3b 3f 93").unwrap(), vec![0xb3, 0x3b, 0x3f, 0x93]);
+        assert_eq!(
+            parse_hex("b3 3b 3f 93").unwrap(),
+            vec![0xb3, 0x3b, 0x3f, 0x93]
+        );
         assert_eq!(parse_hex("b33b3f93").unwrap(), vec![0xb3, 0x3b, 0x3f, 0x93]);
-        assert_eq!(parse_hex("0xb3, 0x3b,0x3f\n0x93").unwrap(), vec![0xb3, 0x3b, 0x3f, 0x93]);
+        assert_eq!(
+            parse_hex("0xb3, 0x3b,0x3f\n0x93").unwrap(),
+            vec![0xb3, 0x3b, 0x3f, 0x93]
+        );
         // WinDbg db: address with a backtick, a '-' in the middle, an ASCII column after 16 bytes.
         let dump = "00000000`00a1b2c0  b3 3b 3f 93 43 94 0d 49-9c ed 3c bb 14 c1 44 79  .;?.C..I..<...Dy\n\
                     00000000`00a1b2d0  00 00 00 00 64 00 00 00-01 00 00 00 02 00 00 00  ....d...........\n";

@@ -2,7 +2,9 @@
 //! fields in camelCase (PascalCase too: keys match without regard to case). jsonc-parser keeps the
 //! position of every value, so each diagnostic points at the line and column of what it is about.
 
-use super::{Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER};
+use super::{
+    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER,
+};
 use crate::types::{parse_type, CounterType};
 use jsonc_parser::ast::{Object, Value};
 use jsonc_parser::{parse_to_ast, CollectOptions, CommentCollectionStrategy, ParseOptions};
@@ -46,20 +48,34 @@ fn scan(text: &str, limit: usize) -> Scan {
                 depth += 1;
                 objects += usize::from(b == b'{');
                 if depth > limit {
-                    return Scan { too_deep_at: Some(i), objects };
+                    return Scan {
+                        too_deep_at: Some(i),
+                        objects,
+                    };
                 }
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    Scan { too_deep_at: None, objects }
+    Scan {
+        too_deep_at: None,
+        objects,
+    }
 }
 
 pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     if text.len() > MAX_TEXT {
-        diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(0),
-            format!("the JSON text is {} bytes; at most {MAX_TEXT} are read", text.len()), SRC));
+        diags.push(Diagnostic::new(
+            "input-too-large",
+            Severity::Error,
+            Pos::at(0),
+            format!(
+                "the JSON text is {} bytes; at most {MAX_TEXT} are read",
+                text.len()
+            ),
+            SRC,
+        ));
         return vec![];
     }
     let found = scan(text, MAX_DEPTH);
@@ -85,50 +101,94 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Off,
+        tokens: false,
+    };
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let skipped = text.len() - body.len();
     let value = match parse_to_ast(body, &collect, &options) {
         Ok(r) => r.value,
         Err(e) => {
             let pos = Pos::in_text(text, e.range().start + skipped);
-            diags.push(Diagnostic::new("parse-error", Severity::Error, pos,
-                format!("not valid JSON at line {} column {}: {}", pos.line.unwrap_or(1), pos.column.unwrap_or(1), e.kind()), SRC));
+            diags.push(Diagnostic::new(
+                "parse-error",
+                Severity::Error,
+                pos,
+                format!(
+                    "not valid JSON at line {} column {}: {}",
+                    pos.line.unwrap_or(1),
+                    pos.column.unwrap_or(1),
+                    e.kind()
+                ),
+                SRC,
+            ));
             return vec![];
         }
     };
     let mut r = Reader { text, diags };
     let Some(value) = value else {
-        r.error("parse-error", 0, "the JSON text is empty: expected a counter set or {\"counterSets\": [...]}".into());
+        r.error(
+            "parse-error",
+            0,
+            "the JSON text is empty: expected a counter set or {\"counterSets\": [...]}".into(),
+        );
         return vec![];
     };
     // Positions from the parser are in `body`; shift them back to `text`.
     let shift = |v: usize| v + skipped;
     let sets: Vec<&Object> = match &value {
         Value::Object(o) if key(o, "counterSets").is_some() => match key(o, "counterSets") {
-            Some(Value::Array(a)) => a.elements.iter().filter_map(|e| r.object(e, "a counter set", &shift)).collect(),
+            Some(Value::Array(a)) => a
+                .elements
+                .iter()
+                .filter_map(|e| r.object(e, "a counter set", &shift))
+                .collect(),
             Some(other) => {
-                r.error("invalid-value", shift(range(other).0), "counterSets must be an array of counter sets".into());
+                r.error(
+                    "invalid-value",
+                    shift(range(other).0),
+                    "counterSets must be an array of counter sets".into(),
+                );
                 vec![]
             }
             None => vec![],
         },
         Value::Object(o) => vec![o],
-        Value::Array(a) => a.elements.iter().filter_map(|e| r.object(e, "a counter set", &shift)).collect(),
+        Value::Array(a) => a
+            .elements
+            .iter()
+            .filter_map(|e| r.object(e, "a counter set", &shift))
+            .collect(),
         other => {
-            r.error("invalid-value", shift(range(other).0), "expected a counter set object, an array of them, or {\"counterSets\": [...]}".into());
+            r.error(
+                "invalid-value",
+                shift(range(other).0),
+                "expected a counter set object, an array of them, or {\"counterSets\": [...]}"
+                    .into(),
+            );
             vec![]
         }
     };
     if sets.len() > MAX_SETS {
-        r.error("input-too-large", 0, format!("{} counter sets; at most {MAX_SETS} are read", sets.len()));
+        r.error(
+            "input-too-large",
+            0,
+            format!("{} counter sets; at most {MAX_SETS} are read", sets.len()),
+        );
     }
-    sets.into_iter().take(MAX_SETS).map(|o| r.set(o, &shift)).collect()
+    sets.into_iter()
+        .take(MAX_SETS)
+        .map(|o| r.set(o, &shift))
+        .collect()
 }
 
 /// A property by key, matched without regard to case (camelCase and PascalCase alike).
 fn key<'a, 'b>(o: &'b Object<'a>, name: &str) -> Option<&'b Value<'a>> {
-    o.properties.iter().find(|p| p.name.as_str().eq_ignore_ascii_case(name)).map(|p| &p.value)
+    o.properties
+        .iter()
+        .find(|p| p.name.as_str().eq_ignore_ascii_case(name))
+        .map(|p| &p.value)
 }
 
 fn range(v: &Value) -> (usize, usize) {
@@ -165,49 +225,104 @@ fn field_of(name: &str) -> Option<Field> {
     })
 }
 
-const SET_KEYS: &[&str] = &["counterSetGuid", "counterSetType", "detailLevel", "numCounters", "instanceType", "counters", "name", "description"];
-const COUNTER_KEYS: &[&str] = &["counterId", "type", "attrib", "detailLevel", "defaultScale", "baseCounterId", "perfTimeId",
-    "perfFreqId", "multiId", "aggregateFunc", "reserved", "name", "description"];
+const SET_KEYS: &[&str] = &[
+    "counterSetGuid",
+    "counterSetType",
+    "detailLevel",
+    "numCounters",
+    "instanceType",
+    "counters",
+    "name",
+    "description",
+];
+const COUNTER_KEYS: &[&str] = &[
+    "counterId",
+    "type",
+    "attrib",
+    "detailLevel",
+    "defaultScale",
+    "baseCounterId",
+    "perfTimeId",
+    "perfFreqId",
+    "multiId",
+    "aggregateFunc",
+    "reserved",
+    "name",
+    "description",
+];
 
 impl Reader<'_> {
     fn error(&mut self, code: &'static str, offset: usize, message: String) {
         let pos = Pos::at(offset);
-        self.diags.push(Diagnostic::new(code, Severity::Error, pos, message, SRC));
+        self.diags
+            .push(Diagnostic::new(code, Severity::Error, pos, message, SRC));
     }
 
     /// An unreadable value of the key `name`: an error on that struct field.
     fn value_error(&mut self, offset: usize, name: &str, message: String) {
-        let mut d = Diagnostic::new("invalid-value", Severity::Error, Pos::at(offset), message, SRC);
+        let mut d = Diagnostic::new(
+            "invalid-value",
+            Severity::Error,
+            Pos::at(offset),
+            message,
+            SRC,
+        );
         if let Some(f) = field_of(name) {
             d = d.field(f);
         }
         self.diags.push(d);
     }
 
-    fn object<'a, 'b>(&mut self, v: &'b Value<'a>, what: &str, shift: &dyn Fn(usize) -> usize) -> Option<&'b Object<'a>> {
+    fn object<'a, 'b>(
+        &mut self,
+        v: &'b Value<'a>,
+        what: &str,
+        shift: &dyn Fn(usize) -> usize,
+    ) -> Option<&'b Object<'a>> {
         match v {
             Value::Object(o) => Some(o),
             other => {
-                self.error("invalid-value", shift(range(other).0), format!("expected {what} (an object)"));
+                self.error(
+                    "invalid-value",
+                    shift(range(other).0),
+                    format!("expected {what} (an object)"),
+                );
                 None
             }
         }
     }
 
-    fn unknown_keys(&mut self, o: &Object, known: &[&str], shift: &dyn Fn(usize) -> usize, owner: &str) {
+    fn unknown_keys(
+        &mut self,
+        o: &Object,
+        known: &[&str],
+        shift: &dyn Fn(usize) -> usize,
+        owner: &str,
+    ) {
         for p in &o.properties {
             let name = p.name.as_str();
             if !known.iter().any(|k| k.eq_ignore_ascii_case(name)) {
                 let pos = Pos::at(shift(p.range.start));
-                self.diags.push(Diagnostic::new("unknown-field", Severity::Warning, pos,
-                    format!("{owner} has no field {name:?}: it is ignored (a typo?)"), SRC));
+                self.diags.push(Diagnostic::new(
+                    "unknown-field",
+                    Severity::Warning,
+                    pos,
+                    format!("{owner} has no field {name:?}: it is ignored (a typo?)"),
+                    SRC,
+                ));
             }
         }
     }
 
     /// An unsigned integer from a number literal or a decimal / 0x-hex string; `None` and a
     /// diagnostic if it is anything else or above `max`.
-    fn uint(&mut self, v: &Value, field: &str, max: u64, shift: &dyn Fn(usize) -> usize) -> Option<u64> {
+    fn uint(
+        &mut self,
+        v: &Value,
+        field: &str,
+        max: u64,
+        shift: &dyn Fn(usize) -> usize,
+    ) -> Option<u64> {
         let text: Option<&str> = match v {
             Value::NumberLit(n) => Some(n.value),
             Value::StringLit(s) => Some(s.value.as_ref()),
@@ -223,8 +338,18 @@ impl Reader<'_> {
         match parsed {
             Some(n) if n <= max => Some(n),
             _ => {
-                let shown: String = self.text.get(shift(range(v).0)..shift(range(v).1)).unwrap_or("").chars().take(40).collect();
-                self.value_error(shift(range(v).0), field, format!("{field} must be an integer from 0 to {max}, not {shown}"));
+                let shown: String = self
+                    .text
+                    .get(shift(range(v).0)..shift(range(v).1))
+                    .unwrap_or("")
+                    .chars()
+                    .take(40)
+                    .collect();
+                self.value_error(
+                    shift(range(v).0),
+                    field,
+                    format!("{field} must be an integer from 0 to {max}, not {shown}"),
+                );
                 None
             }
         }
@@ -241,7 +366,11 @@ impl Reader<'_> {
                 return Some(i);
             }
         }
-        self.value_error(shift(range(v).0), field, format!("{field} must be an integer"));
+        self.value_error(
+            shift(range(v).0),
+            field,
+            format!("{field} must be an integer"),
+        );
         None
     }
 
@@ -250,7 +379,11 @@ impl Reader<'_> {
             Value::StringLit(s) => Some(s.value.to_string()),
             Value::NullKeyword(_) => None,
             other => {
-                self.value_error(shift(range(other).0), field, format!("{field} must be a string"));
+                self.value_error(
+                    shift(range(other).0),
+                    field,
+                    format!("{field} must be a string"),
+                );
                 None
             }
         }
@@ -259,12 +392,28 @@ impl Reader<'_> {
     fn set(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> CounterSet {
         self.unknown_keys(o, SET_KEYS, shift, "a counter set");
         let start = Pos::at(shift(o.range.start));
-        let mut set = CounterSet { spans: Spans { start, fields: vec![] }, ..Default::default() };
+        let mut set = CounterSet {
+            spans: Spans {
+                start,
+                fields: vec![],
+            },
+            ..Default::default()
+        };
         let mut fields = Vec::new();
-        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, Pos::at(shift(range(v).0))));
+        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+            fields.push((f, Pos::at(shift(range(v).0))))
+        };
         let missing = |r: &mut Self, name: &str, f: Field| {
-            r.diags.push(Diagnostic::new("missing-field", Severity::Error, start,
-                format!("the counter set has no {name}"), SRC).field(f));
+            r.diags.push(
+                Diagnostic::new(
+                    "missing-field",
+                    Severity::Error,
+                    start,
+                    format!("the counter set has no {name}"),
+                    SRC,
+                )
+                .field(f),
+            );
         };
         match key(o, "counterSetGuid") {
             Some(v) => {
@@ -317,11 +466,17 @@ impl Reader<'_> {
                     }
                 }
             }
-            Some(other) => self.error("invalid-value", shift(range(other).0), "counters must be an array of counters".into()),
+            Some(other) => self.error(
+                "invalid-value",
+                shift(range(other).0),
+                "counters must be an array of counters".into(),
+            ),
             None => missing(self, "counters", Field::NumCounters),
         }
         // Diagnostics made while reading the set's own fields belong to it.
-        for d in self.diags.iter_mut().filter(|d| d.counter_set.is_none() && d.offset >= start.offset && d.offset <= shift(o.range.end)) {
+        for d in self.diags.iter_mut().filter(|d| {
+            d.counter_set.is_none() && d.offset >= start.offset && d.offset <= shift(o.range.end)
+        }) {
             d.counter_set = guid.map(|g| g.to_string());
         }
         set
@@ -331,15 +486,35 @@ impl Reader<'_> {
         self.unknown_keys(o, COUNTER_KEYS, shift, "a counter");
         let start = Pos::at(shift(o.range.start));
         let first_diag = self.diags.len();
-        let mut c = Counter { detail_level: 100, spans: Spans { start, fields: vec![] }, ..Default::default() };
+        let mut c = Counter {
+            detail_level: 100,
+            spans: Spans {
+                start,
+                fields: vec![],
+            },
+            ..Default::default()
+        };
         let mut fields = Vec::new();
-        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| fields.push((f, Pos::at(shift(range(v).0))));
+        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+            fields.push((f, Pos::at(shift(range(v).0))))
+        };
         match key(o, "counterId") {
             Some(v) => {
                 seen(&mut fields, Field::CounterId, v);
-                c.counter_id = self.uint(v, "counterId", u32::MAX as u64, shift).unwrap_or(0) as u32;
+                c.counter_id = self
+                    .uint(v, "counterId", u32::MAX as u64, shift)
+                    .unwrap_or(0) as u32;
             }
-            None => self.diags.push(Diagnostic::new("missing-field", Severity::Error, start, "the counter has no counterId".into(), SRC).field(Field::CounterId)),
+            None => self.diags.push(
+                Diagnostic::new(
+                    "missing-field",
+                    Severity::Error,
+                    start,
+                    "the counter has no counterId".into(),
+                    SRC,
+                )
+                .field(Field::CounterId),
+            ),
         }
         match key(o, "type") {
             Some(v) => {
@@ -352,15 +527,35 @@ impl Reader<'_> {
                             CounterType::from_value(0x4000_0200).value // NODATA: reported as invalid by the rules too
                         }
                     },
-                    other => self.uint(other, "type", u32::MAX as u64, shift).unwrap_or(0x4000_0200) as u32,
+                    other => self
+                        .uint(other, "type", u32::MAX as u64, shift)
+                        .unwrap_or(0x4000_0200) as u32,
                 };
             }
-            None => self.diags.push(Diagnostic::new("missing-field", Severity::Error, start, "the counter has no type".into(), SRC).field(Field::Type)),
+            None => self.diags.push(
+                Diagnostic::new(
+                    "missing-field",
+                    Severity::Error,
+                    start,
+                    "the counter has no type".into(),
+                    SRC,
+                )
+                .field(Field::Type),
+            ),
         }
-        for (name, f) in [("attrib", Field::Attrib), ("detailLevel", Field::DetailLevel), ("aggregateFunc", Field::AggregateFunc), ("reserved", Field::Reserved)] {
+        for (name, f) in [
+            ("attrib", Field::Attrib),
+            ("detailLevel", Field::DetailLevel),
+            ("aggregateFunc", Field::AggregateFunc),
+            ("reserved", Field::Reserved),
+        ] {
             if let Some(v) = key(o, name) {
                 seen(&mut fields, f, v);
-                let max = if f == Field::Attrib { u64::MAX } else { u32::MAX as u64 };
+                let max = if f == Field::Attrib {
+                    u64::MAX
+                } else {
+                    u32::MAX as u64
+                };
                 let n = self.uint(v, name, max, shift);
                 match f {
                     Field::Attrib => c.attrib = n.unwrap_or(0),
@@ -372,14 +567,24 @@ impl Reader<'_> {
         }
         if let Some(v) = key(o, "defaultScale") {
             seen(&mut fields, Field::DefaultScale, v);
-            c.default_scale = self.int(v, "defaultScale", shift).map_or(0, |i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            c.default_scale = self
+                .int(v, "defaultScale", shift)
+                .map_or(0, |i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
         }
-        for (name, f) in [("baseCounterId", Field::BaseCounterId), ("perfTimeId", Field::PerfTimeId), ("perfFreqId", Field::PerfFreqId), ("multiId", Field::MultiId)] {
+        for (name, f) in [
+            ("baseCounterId", Field::BaseCounterId),
+            ("perfTimeId", Field::PerfTimeId),
+            ("perfFreqId", Field::PerfFreqId),
+            ("multiId", Field::MultiId),
+        ] {
             let Some(v) = key(o, name) else { continue };
             seen(&mut fields, f, v);
             let id = match v {
                 Value::NullKeyword(_) => None,
-                other => self.uint(other, name, u32::MAX as u64, shift).map(|n| n as u32).filter(|&n| n != NO_COUNTER),
+                other => self
+                    .uint(other, name, u32::MAX as u64, shift)
+                    .map(|n| n as u32)
+                    .filter(|&n| n != NO_COUNTER),
             };
             match f {
                 Field::BaseCounterId => c.base_counter_id = id,
@@ -420,7 +625,12 @@ pub fn to_json(sets: &[CounterSet]) -> String {
                         m.insert("name".into(), J::from(n.clone()));
                     }
                     m.insert("counterId".into(), J::from(c.counter_id));
-                    m.insert("type".into(), CounterType::from_value(c.ty).name().map_or(J::from(c.ty), J::from));
+                    m.insert(
+                        "type".into(),
+                        CounterType::from_value(c.ty)
+                            .name()
+                            .map_or(J::from(c.ty), J::from),
+                    );
                     m.insert("attrib".into(), J::from(c.attrib));
                     m.insert("detailLevel".into(), J::from(c.detail_level));
                     m.insert("defaultScale".into(), J::from(c.default_scale));
@@ -440,7 +650,10 @@ pub fn to_json(sets: &[CounterSet]) -> String {
             if let Some(n) = &s.name {
                 m.insert("name".into(), J::from(n.clone()));
             }
-            m.insert("counterSetGuid".into(), s.guid.map_or(J::Null, |g| J::from(g.to_string())));
+            m.insert(
+                "counterSetGuid".into(),
+                s.guid.map_or(J::Null, |g| J::from(g.to_string())),
+            );
             m.insert("counterSetType".into(), J::from(s.counter_set_type));
             m.insert("detailLevel".into(), J::from(s.detail_level));
             m.insert("numCounters".into(), J::from(s.counters.len()));

@@ -3,7 +3,9 @@
 //! the model, with the manifest-only rules checked on the way (required attributes, value lists,
 //! symbols, counter attributes). Every diagnostic points at the element's or attribute's line and column.
 
-use super::{Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_COUNTERS, MAX_SETS};
+use super::{
+    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_COUNTERS, MAX_SETS,
+};
 use crate::types::TYPES;
 use roxmltree::{Document, Node, ParsingOptions};
 
@@ -18,7 +20,8 @@ struct Reader<'t> {
 
 fn c_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic()) && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
+    matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
 }
 
 fn braced_guid(s: &str) -> bool {
@@ -41,18 +44,30 @@ impl Reader<'_> {
 
     /// The position of an attribute's value, or of its element when absent.
     fn at_attr(&self, n: Node, name: &str) -> Pos {
-        n.attribute_node(name).map_or_else(|| self.at_node(n), |a| Pos::at(a.range_value().start))
+        n.attribute_node(name)
+            .map_or_else(|| self.at_node(n), |a| Pos::at(a.range_value().start))
     }
 
     fn diag(&mut self, code: &'static str, pos: Pos, field: Field, message: String) {
-        self.diags.push(Diagnostic::new(code, Severity::Error, pos, message, SRC).field(field));
+        self.diags
+            .push(Diagnostic::new(code, Severity::Error, pos, message, SRC).field(field));
     }
 
-    fn required<'a>(&mut self, n: Node<'a, '_>, name: &'static str, field: Field) -> Option<&'a str> {
+    fn required<'a>(
+        &mut self,
+        n: Node<'a, '_>,
+        name: &'static str,
+        field: Field,
+    ) -> Option<&'a str> {
         let v = n.attribute(name);
         if v.is_none() {
             let pos = self.at_node(n);
-            self.diag("missing-attribute", pos, field, format!("<{}> needs the attribute {name}", n.tag_name().name()));
+            self.diag(
+                "missing-attribute",
+                pos,
+                field,
+                format!("<{}> needs the attribute {name}", n.tag_name().name()),
+            );
         }
         v
     }
@@ -60,12 +75,25 @@ impl Reader<'_> {
     fn invalid(&mut self, n: Node, name: &'static str, field: Field, expected: &str) {
         let pos = self.at_attr(n, name);
         let shown: String = n.attribute(name).unwrap_or("").chars().take(60).collect();
-        self.diag("invalid-value", pos, field, format!("{name}=\"{shown}\" is not valid: expected {expected}"));
+        self.diag(
+            "invalid-value",
+            pos,
+            field,
+            format!("{name}=\"{shown}\" is not valid: expected {expected}"),
+        );
     }
 
     /// The number `table` gives the text of attribute `name`, or an invalid-value diagnostic saying what
     /// was `expected`: the manifest's value lists (instances, detailLevel, aggregate).
-    fn one_of(&mut self, n: Node, name: &'static str, field: Field, text: &str, table: &[(&str, u32)], expected: &str) -> Option<u32> {
+    fn one_of(
+        &mut self,
+        n: Node,
+        name: &'static str,
+        field: Field,
+        text: &str,
+        table: &[(&str, u32)],
+        expected: &str,
+    ) -> Option<u32> {
         let v = table.iter().find(|(t, _)| *t == text).map(|&(_, v)| v);
         if v.is_none() {
             self.invalid(n, name, field, expected);
@@ -76,14 +104,26 @@ impl Reader<'_> {
     fn symbol(&mut self, n: Node, name: &'static str) {
         if let Some(s) = n.attribute(name) {
             if !c_identifier(s) {
-                self.invalid(n, name, Field::Manifest(name), "a C identifier (letters, digits and _, not starting with a digit)");
+                self.invalid(
+                    n,
+                    name,
+                    Field::Manifest(name),
+                    "a C identifier (letters, digits and _, not starting with a digit)",
+                );
             }
         }
     }
 
     fn counter_set(&mut self, n: Node, user_mode: bool) -> CounterSet {
         let start = self.at_node(n);
-        let mut set = CounterSet { detail_level: 100, spans: Spans { start, fields: vec![] }, ..Default::default() };
+        let mut set = CounterSet {
+            detail_level: 100,
+            spans: Spans {
+                start,
+                fields: vec![],
+            },
+            ..Default::default()
+        };
         let first_diag = self.diags.len();
         self.required(n, "symbol", Field::Manifest("symbol"));
         self.symbol(n, "symbol");
@@ -92,22 +132,52 @@ impl Reader<'_> {
         if let Some(name) = self.required(n, "name", Field::Manifest("name")) {
             if name.chars().count() > 1023 {
                 let pos = self.at_attr(n, "name");
-                self.diag("invalid-value", pos, Field::Manifest("name"), format!("name is {} characters long; at most 1023 are allowed", name.chars().count()));
+                self.diag(
+                    "invalid-value",
+                    pos,
+                    Field::Manifest("name"),
+                    format!(
+                        "name is {} characters long; at most 1023 are allowed",
+                        name.chars().count()
+                    ),
+                );
             }
             set.name = Some(name.to_string());
         }
         set.description = n.attribute("description").map(str::to_string);
-        set.spans.fields.push((Field::CounterSetGuid, self.at_attr(n, "guid")));
+        set.spans
+            .fields
+            .push((Field::CounterSetGuid, self.at_attr(n, "guid")));
         if let Some(g) = self.required(n, "guid", Field::CounterSetGuid) {
             match Guid::parse(g) {
                 Some(guid) if braced_guid(g) => set.guid = Some(guid),
-                _ => self.invalid(n, "guid", Field::CounterSetGuid, "a braced GUID such as {ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab}"),
+                _ => self.invalid(
+                    n,
+                    "guid",
+                    Field::CounterSetGuid,
+                    "a braced GUID such as {ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab}",
+                ),
             }
         }
-        set.spans.fields.push((Field::InstanceType, self.at_attr(n, "instances")));
+        set.spans
+            .fields
+            .push((Field::InstanceType, self.at_attr(n, "instances")));
         if let Some(i) = self.required(n, "instances", Field::InstanceType) {
-            let table = [("single", 0), ("multiple", 2), ("globalAggregate", 4), ("multipleAggregate", 6), ("globalAggregateHistory", 0x0C)];
-            if let Some(v) = self.one_of(n, "instances", Field::InstanceType, i, &table, "single, multiple, globalAggregate, multipleAggregate or globalAggregateHistory") {
+            let table = [
+                ("single", 0),
+                ("multiple", 2),
+                ("globalAggregate", 4),
+                ("multipleAggregate", 6),
+                ("globalAggregateHistory", 0x0C),
+            ];
+            if let Some(v) = self.one_of(
+                n,
+                "instances",
+                Field::InstanceType,
+                i,
+                &table,
+                "single, multiple, globalAggregate, multipleAggregate or globalAggregateHistory",
+            ) {
                 set.instance_type = v;
             }
         }
@@ -130,17 +200,37 @@ impl Reader<'_> {
     fn counter(&mut self, n: Node, user_mode: bool) -> Counter {
         let start = self.at_node(n);
         let first_diag = self.diags.len();
-        let mut c = Counter { detail_level: 100, spans: Spans { start, fields: vec![] }, ..Default::default() };
+        let mut c = Counter {
+            detail_level: 100,
+            spans: Spans {
+                start,
+                fields: vec![],
+            },
+            ..Default::default()
+        };
         let mut fields = vec![];
-        for (attr, field) in [("id", Field::CounterId), ("type", Field::Type), ("detailLevel", Field::DetailLevel),
-            ("defaultScale", Field::DefaultScale), ("aggregate", Field::AggregateFunc), ("baseID", Field::BaseCounterId),
-            ("perfTimeID", Field::PerfTimeId), ("perfFreqID", Field::PerfFreqId), ("multiCounterID", Field::MultiId)] {
+        for (attr, field) in [
+            ("id", Field::CounterId),
+            ("type", Field::Type),
+            ("detailLevel", Field::DetailLevel),
+            ("defaultScale", Field::DefaultScale),
+            ("aggregate", Field::AggregateFunc),
+            ("baseID", Field::BaseCounterId),
+            ("perfTimeID", Field::PerfTimeId),
+            ("perfFreqID", Field::PerfFreqId),
+            ("multiCounterID", Field::MultiId),
+        ] {
             fields.push((field, self.at_attr(n, attr)));
         }
         if let Some(id) = self.required(n, "id", Field::CounterId) {
             match number(id).and_then(|v| u32::try_from(v).ok()) {
                 Some(v) => c.counter_id = v,
-                None => self.invalid(n, "id", Field::CounterId, "a counter id: a decimal or 0x hex integer below 2^32"),
+                None => self.invalid(
+                    n,
+                    "id",
+                    Field::CounterId,
+                    "a counter id: a decimal or 0x hex integer below 2^32",
+                ),
             }
         }
         self.required(n, "uri", Field::Manifest("uri"));
@@ -151,29 +241,64 @@ impl Reader<'_> {
             match TYPES.iter().find(|r| r.name.to_ascii_lowercase() == t) {
                 Some(r) => c.ty = r.value,
                 None => {
-                    self.invalid(n, "type", Field::Type, "a counter type in lower case, such as perf_counter_counter");
+                    self.invalid(
+                        n,
+                        "type",
+                        Field::Type,
+                        "a counter type in lower case, such as perf_counter_counter",
+                    );
                     c.ty = 0x4000_0200; // NODATA, which the rules report as not registrable too
                 }
             }
         }
         if let Some(d) = self.required(n, "detailLevel", Field::DetailLevel) {
-            if let Some(v) = self.one_of(n, "detailLevel", Field::DetailLevel, d, &[("standard", 100), ("advanced", 200)], "standard or advanced") {
+            if let Some(v) = self.one_of(
+                n,
+                "detailLevel",
+                Field::DetailLevel,
+                d,
+                &[("standard", 100), ("advanced", 200)],
+                "standard or advanced",
+            ) {
                 c.detail_level = v;
             }
         }
         if let Some(s) = n.attribute("defaultScale") {
             match s.trim().parse::<i32>() {
                 Ok(v) => c.default_scale = v,
-                Err(_) => self.invalid(n, "defaultScale", Field::DefaultScale, "an integer from -10 to 10"),
+                Err(_) => self.invalid(
+                    n,
+                    "defaultScale",
+                    Field::DefaultScale,
+                    "an integer from -10 to 10",
+                ),
             }
         }
         if let Some(a) = n.attribute("aggregate") {
-            let table = [("undefined", 0), ("sum", 1), ("avg", 2), ("min", 3), ("max", 4)];
-            if let Some(v) = self.one_of(n, "aggregate", Field::AggregateFunc, a, &table, "sum, avg, min, max or undefined") {
+            let table = [
+                ("undefined", 0),
+                ("sum", 1),
+                ("avg", 2),
+                ("min", 3),
+                ("max", 4),
+            ];
+            if let Some(v) = self.one_of(
+                n,
+                "aggregate",
+                Field::AggregateFunc,
+                a,
+                &table,
+                "sum, avg, min, max or undefined",
+            ) {
                 c.aggregate_func = v;
             }
         }
-        for (attr, field) in [("baseID", Field::BaseCounterId), ("perfTimeID", Field::PerfTimeId), ("perfFreqID", Field::PerfFreqId), ("multiCounterID", Field::MultiId)] {
+        for (attr, field) in [
+            ("baseID", Field::BaseCounterId),
+            ("perfTimeID", Field::PerfTimeId),
+            ("perfFreqID", Field::PerfFreqId),
+            ("multiCounterID", Field::MultiId),
+        ] {
             let Some(v) = n.attribute(attr) else { continue };
             match number(v).and_then(|v| u32::try_from(v).ok()) {
                 Some(id) => match field {
@@ -197,10 +322,20 @@ impl Reader<'_> {
         // <counterAttributes><counterAttribute name="..."/></counterAttributes>
         let mut names: Vec<&str> = vec![];
         fields.push((Field::Attrib, start));
-        for a in n.children().filter(|x| x.has_tag_name((NS, "counterAttributes"))).flat_map(|x| x.children()).filter(|x| x.has_tag_name((NS, "counterAttribute"))) {
+        for a in n
+            .children()
+            .filter(|x| x.has_tag_name((NS, "counterAttributes")))
+            .flat_map(|x| x.children())
+            .filter(|x| x.has_tag_name((NS, "counterAttribute")))
+        {
             let pos = self.at_node(a);
             let Some(name) = a.attribute("name") else {
-                self.diag("missing-attribute", pos, Field::Attrib, "<counterAttribute> needs the attribute name".into());
+                self.diag(
+                    "missing-attribute",
+                    pos,
+                    Field::Attrib,
+                    "<counterAttribute> needs the attribute name".into(),
+                );
                 continue;
             };
             if let Some(f) = fields.iter_mut().find(|(f, _)| *f == Field::Attrib) {
@@ -215,18 +350,36 @@ impl Reader<'_> {
                 "displayAsReal" => 0x8,
                 "displayAsHex" => 0x10,
                 _ => {
-                    self.invalid(a, "name", Field::Attrib, "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal");
+                    self.invalid(
+                        a,
+                        "name",
+                        Field::Attrib,
+                        "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal",
+                    );
                     continue;
                 }
             };
             if names.contains(&name) {
-                self.diag("duplicate-attribute", pos, Field::Attrib, format!("counterAttribute {name} is listed twice"));
+                self.diag(
+                    "duplicate-attribute",
+                    pos,
+                    Field::Attrib,
+                    format!("counterAttribute {name} is listed twice"),
+                );
             }
             names.push(name);
             c.attrib |= bit;
         }
         if names.len() > 5 {
-            self.diag("invalid-value", start, Field::Attrib, format!("{} counterAttribute elements; at most five are allowed", names.len()));
+            self.diag(
+                "invalid-value",
+                start,
+                Field::Attrib,
+                format!(
+                    "{} counterAttribute elements; at most five are allowed",
+                    names.len()
+                ),
+            );
         }
         c.spans.fields = fields;
         let id = c.counter_id;
@@ -238,19 +391,40 @@ impl Reader<'_> {
 }
 
 pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
-    let options = ParsingOptions { allow_dtd: false, nodes_limit: NODES_LIMIT, ..ParsingOptions::default() };
+    let options = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: NODES_LIMIT,
+        ..ParsingOptions::default()
+    };
     let doc = match Document::parse_with_options(text, options) {
         Ok(d) => d,
         Err(e) => {
             let p = e.pos();
-            let offset = text.split_inclusive('\n').take(p.row.saturating_sub(1) as usize).map(str::len).sum::<usize>();
-            let pos = Pos { offset, line: Some(p.row), column: Some(p.col) };
-            diags.push(Diagnostic::new("parse-error", Severity::Error, pos, format!("not well-formed XML: {e}"), "XML 1.0"));
+            let offset = text
+                .split_inclusive('\n')
+                .take(p.row.saturating_sub(1) as usize)
+                .map(str::len)
+                .sum::<usize>();
+            let pos = Pos {
+                offset,
+                line: Some(p.row),
+                column: Some(p.col),
+            };
+            diags.push(Diagnostic::new(
+                "parse-error",
+                Severity::Error,
+                pos,
+                format!("not well-formed XML: {e}"),
+                "XML 1.0",
+            ));
             return vec![];
         }
     };
     let mut r = Reader { diags };
-    let sections: Vec<Node> = doc.descendants().filter(|n| n.has_tag_name((NS, "counters"))).collect();
+    let sections: Vec<Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name((NS, "counters")))
+        .collect();
     if sections.is_empty() {
         let root = doc.root_element();
         let ns = root.tag_name().namespace().unwrap_or("no namespace");
@@ -261,12 +435,26 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     }
     let mut sets = vec![];
     for section in sections {
-        for provider in section.children().filter(|n| n.has_tag_name((NS, "provider"))) {
-            let user_mode = provider.attribute("providerType").is_none_or(|t| t == "userMode");
-            for set in provider.children().filter(|n| n.has_tag_name((NS, "counterSet"))) {
+        for provider in section
+            .children()
+            .filter(|n| n.has_tag_name((NS, "provider")))
+        {
+            let user_mode = provider
+                .attribute("providerType")
+                .is_none_or(|t| t == "userMode");
+            for set in provider
+                .children()
+                .filter(|n| n.has_tag_name((NS, "counterSet")))
+            {
                 if sets.len() == MAX_SETS {
                     let pos = r.at_node(set);
-                    r.diags.push(Diagnostic::new("input-too-large", Severity::Error, pos, format!("more than {MAX_SETS} counter sets: reading stopped here"), SRC));
+                    r.diags.push(Diagnostic::new(
+                        "input-too-large",
+                        Severity::Error,
+                        pos,
+                        format!("more than {MAX_SETS} counter sets: reading stopped here"),
+                        SRC,
+                    ));
                     return sets;
                 }
                 sets.push(r.counter_set(set, user_mode));
@@ -274,8 +462,13 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         }
     }
     if sets.is_empty() {
-        r.diags.push(Diagnostic::new("no-counter-sets", Severity::Warning, Pos::in_text(text, 0),
-            "the manifest's <counters> section declares no <counterSet>".into(), SRC));
+        r.diags.push(Diagnostic::new(
+            "no-counter-sets",
+            Severity::Warning,
+            Pos::in_text(text, 0),
+            "the manifest's <counters> section declares no <counterSet>".into(),
+            SRC,
+        ));
     }
     sets
 }
@@ -286,7 +479,13 @@ mod tests {
 
     #[test]
     fn identifiers_and_guids() {
-        assert!(c_identifier("Counter_1") && c_identifier("_x") && !c_identifier("1x") && !c_identifier("a-b") && !c_identifier(""));
+        assert!(
+            c_identifier("Counter_1")
+                && c_identifier("_x")
+                && !c_identifier("1x")
+                && !c_identifier("a-b")
+                && !c_identifier("")
+        );
         assert!(braced_guid("{ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab}"));
         assert!(!braced_guid("ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab"));
         assert_eq!(number("0x1F"), Some(31));

@@ -42,10 +42,18 @@ impl Guid {
     /// Parses `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, with or without braces, any case.
     pub fn parse(text: &str) -> Option<Guid> {
         let t = text.trim();
-        let t = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')).unwrap_or(t);
+        let t = t
+            .strip_prefix('{')
+            .and_then(|r| r.strip_suffix('}'))
+            .unwrap_or(t);
         let parts: Vec<&str> = t.split('-').collect();
         let lens = [8, 4, 4, 4, 12];
-        if parts.len() != 5 || parts.iter().zip(lens).any(|(p, l)| p.len() != l || !p.bytes().all(|b| b.is_ascii_hexdigit())) {
+        if parts.len() != 5
+            || parts
+                .iter()
+                .zip(lens)
+                .any(|(p, l)| p.len() != l || !p.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
             return None;
         }
         let d1 = u32::from_str_radix(parts[0], 16).ok()?;
@@ -88,7 +96,11 @@ pub struct Pos {
 
 impl Pos {
     pub fn at(offset: usize) -> Pos {
-        Pos { offset, line: None, column: None }
+        Pos {
+            offset,
+            line: None,
+            column: None,
+        }
     }
     /// The position of byte `offset` of `text`, with line and column. For one position; many go
     /// through a [`LineIndex`].
@@ -125,8 +137,17 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
-        let column = if self.ascii[line] { offset - start } else { text.get(start..offset).map_or(offset - start, |s| s.chars().count()) };
-        Pos { offset, line: Some(line as u32 + 1), column: Some(column as u32 + 1) }
+        let column = if self.ascii[line] {
+            offset - start
+        } else {
+            text.get(start..offset)
+                .map_or(offset - start, |s| s.chars().count())
+        };
+        Pos {
+            offset,
+            line: Some(line as u32 + 1),
+            column: Some(column as u32 + 1),
+        }
     }
 }
 
@@ -185,7 +206,10 @@ pub struct Spans {
 
 impl Spans {
     pub fn of(&self, field: Field) -> Pos {
-        self.fields.iter().find(|(f, _)| *f == field).map_or(self.start, |(_, p)| *p)
+        self.fields
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map_or(self.start, |(_, p)| *p)
     }
 }
 
@@ -254,8 +278,17 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: &'static str, severity: Severity, pos: Pos, message: String, source: &'static str) -> Self {
-        debug_assert!(CODES.contains(&code), "diagnostic code {code} is not in CODES (and so not documented)");
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        pos: Pos,
+        message: String,
+        source: &'static str,
+    ) -> Self {
+        debug_assert!(
+            CODES.contains(&code),
+            "diagnostic code {code} is not in CODES (and so not documented)"
+        );
         Diagnostic {
             code,
             severity,
@@ -286,17 +319,46 @@ impl Diagnostic {
 /// Every diagnostic code, each documented in docs/registration-rules.md (a test checks it).
 pub const CODES: &[&str] = &[
     // Reading the input
-    "parse-error", "input-too-large", "nesting-too-deep", "missing-field", "invalid-value", "unknown-field",
-    "missing-attribute", "duplicate-attribute", "not-a-manifest", "no-counter-sets",
+    "parse-error",
+    "input-too-large",
+    "nesting-too-deep",
+    "missing-field",
+    "invalid-value",
+    "unknown-field",
+    "missing-attribute",
+    "duplicate-attribute",
+    "not-a-manifest",
+    "no-counter-sets",
     // The counter set
-    "guid-zero", "instance-type-invalid", "instance-type-not-implemented", "detail-level-invalid",
-    "counterset-type-reserved", "num-counters-mismatch", "no-counters", "too-many-counters",
+    "guid-zero",
+    "instance-type-invalid",
+    "instance-type-not-implemented",
+    "detail-level-invalid",
+    "counterset-type-reserved",
+    "num-counters-mismatch",
+    "no-counters",
+    "too-many-counters",
     // The counters
-    "duplicate-counter-id", "counter-type-invalid", "attrib-unknown-bits", "attrib-conflict",
-    "default-scale-out-of-range", "base-counter-required", "base-counter-wrong-type", "perf-time-required",
-    "perf-freq-required", "perf-time-wrong-type", "perf-freq-wrong-type", "multi-required", "multi-wrong-type",
-    "reference-to-self", "reference-missing", "reference-unused", "aggregate-func-invalid", "aggregate-undefined",
-    "aggregate-ignored", "reserved-nonzero",
+    "duplicate-counter-id",
+    "counter-type-invalid",
+    "attrib-unknown-bits",
+    "attrib-conflict",
+    "default-scale-out-of-range",
+    "base-counter-required",
+    "base-counter-wrong-type",
+    "perf-time-required",
+    "perf-freq-required",
+    "perf-time-wrong-type",
+    "perf-freq-wrong-type",
+    "multi-required",
+    "multi-wrong-type",
+    "reference-to-self",
+    "reference-missing",
+    "reference-unused",
+    "aggregate-func-invalid",
+    "aggregate-undefined",
+    "aggregate-ignored",
+    "reserved-nonzero",
 ];
 
 /// The input forms.
@@ -365,7 +427,12 @@ pub enum Input<'a> {
 
 /// Which form text is in: `<` manifest, `{`/`[` JSON, anything else hex.
 fn sniff_text(t: &str) -> Format {
-    match t.trim_start_matches('\u{feff}').trim_start().as_bytes().first() {
+    match t
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .as_bytes()
+        .first()
+    {
         Some(b'<') => Format::Manifest,
         Some(b'{' | b'[') => Format::Json,
         _ => Format::Hex,
@@ -386,12 +453,21 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
     let (format, sets) = match input {
         Input::Bytes(b) => {
             // Bytes that are UTF-8 text starting like a manifest or JSON are read as that text.
-            let text = std::str::from_utf8(b).ok().filter(|t| format.is_some_and(|f| f != Format::Binary) || sniff_text(t) != Format::Hex);
+            let text = std::str::from_utf8(b).ok().filter(|t| {
+                format.is_some_and(|f| f != Format::Binary) || sniff_text(t) != Format::Hex
+            });
             match (format, text) {
-                (Some(Format::Binary), _) | (None, None) => (Format::Binary, binary::read(b, &mut diags)),
+                (Some(Format::Binary), _) | (None, None) => {
+                    (Format::Binary, binary::read(b, &mut diags))
+                }
                 (Some(f), None) => {
-                    diags.push(Diagnostic::new("parse-error", Severity::Error, Pos::at(0),
-                        format!("the input is not UTF-8 text, so it cannot be read as {f:?}"), "counterlens"));
+                    diags.push(Diagnostic::new(
+                        "parse-error",
+                        Severity::Error,
+                        Pos::at(0),
+                        format!("the input is not UTF-8 text, so it cannot be read as {f:?}"),
+                        "counterlens",
+                    ));
                     (f, vec![])
                 }
                 (f, Some(t)) => {
@@ -415,7 +491,11 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
     let place = |offset: usize| match (text, &index) {
         (Some(t), Some(ix)) => {
             let p = ix.pos(t, offset);
-            format!("line {}, column {}", p.line.unwrap_or(1), p.column.unwrap_or(1))
+            format!(
+                "line {}, column {}",
+                p.line.unwrap_or(1),
+                p.column.unwrap_or(1)
+            )
         }
         _ => format!("byte {offset}"),
     };
@@ -428,8 +508,14 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
     }
     // Errors first, then by position, so the list reads top-down within each severity.
     diags.sort_by(|a, b| (a.severity, a.offset).cmp(&(b.severity, b.offset)));
-    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
-    let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
     let report = Report {
         format: match format {
             Format::Binary => "binary",
@@ -501,7 +587,12 @@ mod tests {
         // Data1 is little-endian in the 16 bytes: b3 3b 3f 93.
         assert_eq!(&g.0[..4], &[0xb3, 0x3b, 0x3f, 0x93]);
         assert_eq!(Guid::parse("933f3bb3-943e-490d-9ced-3cbb14c14479"), Some(g));
-        for bad in ["", "{933f3bb3-943e-490d-9ced-3cbb14c1447}", "933f3bb3943e490d9ced3cbb14c14479", "{zzzzzzzz-943e-490d-9ced-3cbb14c14479}"] {
+        for bad in [
+            "",
+            "{933f3bb3-943e-490d-9ced-3cbb14c1447}",
+            "933f3bb3943e490d9ced3cbb14c14479",
+            "{zzzzzzzz-943e-490d-9ced-3cbb14c14479}",
+        ] {
             assert_eq!(Guid::parse(bad), None, "{bad}");
         }
     }
@@ -509,9 +600,23 @@ mod tests {
     #[test]
     fn positions_count_lines_and_characters() {
         let t = "ab\ncdé f\n";
-        assert_eq!(Pos::in_text(t, 0), Pos { offset: 0, line: Some(1), column: Some(1) });
+        assert_eq!(
+            Pos::in_text(t, 0),
+            Pos {
+                offset: 0,
+                line: Some(1),
+                column: Some(1)
+            }
+        );
         // 'f' is byte 8 (é takes two bytes) on line 2, the fifth character.
-        assert_eq!(Pos::in_text(t, 8), Pos { offset: 8, line: Some(2), column: Some(5) });
+        assert_eq!(
+            Pos::in_text(t, 8),
+            Pos {
+                offset: 8,
+                line: Some(2),
+                column: Some(5)
+            }
+        );
     }
 
     #[test]

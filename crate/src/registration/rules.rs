@@ -30,8 +30,8 @@ fn required_base(ty: u32) -> Option<u32> {
     match ty {
         0x3002_0400 | 0x4002_0500 => Some(AVERAGE_BASE), // AVERAGE_TIMER, AVERAGE_BULK
         0x2002_0500 | 0x2047_0500 | 0x2057_0500 => Some(LARGE_RAW_BASE), // LARGE_RAW_FRACTION, PRECISION_SYSTEM/100NS
-        0x2002_0400 => Some(RAW_BASE),   // RAW_FRACTION
-        0x20C2_0400 => Some(SAMPLE_BASE), // SAMPLE_FRACTION
+        0x2002_0400 => Some(RAW_BASE),                                   // RAW_FRACTION
+        0x20C2_0400 => Some(SAMPLE_BASE),                                // SAMPLE_FRACTION
         _ => None,
     }
 }
@@ -68,19 +68,28 @@ fn instance_type_name(v: u32) -> Option<&'static str> {
 /// looking at the placeholder the reader left: one fault, one diagnostic.
 /// `place` describes a byte offset in the input's own terms ("line 3, column 7" or "byte 80").
 pub fn validate(sets: &[CounterSet], out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
-    let reported: HashSet<(Option<String>, Option<u32>, &str)> =
-        out.iter().filter_map(|d| Some((d.counter_set.clone(), d.counter_id, d.field?))).collect();
+    let reported: HashSet<(Option<String>, Option<u32>, &str)> = out
+        .iter()
+        .filter_map(|d| Some((d.counter_set.clone(), d.counter_id, d.field?)))
+        .collect();
     let mut found = Vec::new();
     for set in sets {
         validate_set(set, &mut found, place);
     }
-    out.extend(found.into_iter().filter(|d| d.field.is_none_or(|f| !reported.contains(&(d.counter_set.clone(), d.counter_id, f)))));
+    out.extend(found.into_iter().filter(|d| {
+        d.field
+            .is_none_or(|f| !reported.contains(&(d.counter_set.clone(), d.counter_id, f)))
+    }));
 }
 
 fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
     let at = |f: Field| set.spans.of(f);
     let mut push = |code, sev, f: Field, msg: String, src| {
-        out.push(Diagnostic::new(code, sev, at(f), msg, src).in_set(set).field(f));
+        out.push(
+            Diagnostic::new(code, sev, at(f), msg, src)
+                .in_set(set)
+                .field(f),
+        );
     };
     if set.guid.is_some_and(|g| g.is_zero()) {
         push("guid-zero", Severity::Error, Field::CounterSetGuid,
@@ -98,21 +107,51 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
             format!("the counter set's DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)", set.detail_level), PERFLIB_SET);
     }
     if set.counter_set_type != 0 {
-        push("counterset-type-reserved", Severity::Warning, Field::CounterSetType,
-            format!("CounterSetType is reserved and should be 0, not {:#x} (consumers ignore it)", set.counter_set_type), PERFLIB_SET);
+        push(
+            "counterset-type-reserved",
+            Severity::Warning,
+            Field::CounterSetType,
+            format!(
+                "CounterSetType is reserved and should be 0, not {:#x} (consumers ignore it)",
+                set.counter_set_type
+            ),
+            PERFLIB_SET,
+        );
     }
     if let Some(n) = set.num_counters {
         if n as usize != set.counters.len() {
-            push("num-counters-mismatch", Severity::Error, Field::NumCounters,
-                format!("NumCounters says {n} but {} PERF_COUNTER_REG_INFO blocks follow", set.counters.len()), PERFLIB_SET);
+            push(
+                "num-counters-mismatch",
+                Severity::Error,
+                Field::NumCounters,
+                format!(
+                    "NumCounters says {n} but {} PERF_COUNTER_REG_INFO blocks follow",
+                    set.counters.len()
+                ),
+                PERFLIB_SET,
+            );
         }
     }
     if set.counters.is_empty() {
-        push("no-counters", Severity::Error, Field::NumCounters, "the counter set has no counters: it needs at least one".into(), PERFLIB_SET);
+        push(
+            "no-counters",
+            Severity::Error,
+            Field::NumCounters,
+            "the counter set has no counters: it needs at least one".into(),
+            PERFLIB_SET,
+        );
     }
     if set.counters.len() > MAX_COUNTERS {
-        push("too-many-counters", Severity::Error, Field::NumCounters,
-            format!("the counter set has {} counters; a set may hold at most {MAX_COUNTERS}", set.counters.len()), PERFLIB_COUNTER);
+        push(
+            "too-many-counters",
+            Severity::Error,
+            Field::NumCounters,
+            format!(
+                "the counter set has {} counters; a set may hold at most {MAX_COUNTERS}",
+                set.counters.len()
+            ),
+            PERFLIB_COUNTER,
+        );
     }
 
     // Counters by id; the first of a duplicated id is the one references resolve to.
@@ -135,9 +174,20 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
     }
 }
 
-fn validate_counter(set: &CounterSet, c: &Counter, by_id: &HashMap<u32, &Counter>, aggregate_set: bool, out: &mut Vec<Diagnostic>) {
+fn validate_counter(
+    set: &CounterSet,
+    c: &Counter,
+    by_id: &HashMap<u32, &Counter>,
+    aggregate_set: bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut push = |code, sev, f: Field, msg: String, src| {
-        out.push(Diagnostic::new(code, sev, c.spans.of(f), msg, src).in_set(set).counter(c).field(f));
+        out.push(
+            Diagnostic::new(code, sev, c.spans.of(f), msg, src)
+                .in_set(set)
+                .counter(c)
+                .field(f),
+        );
     };
     let ty = CounterType::from_value(c.ty);
     let known = ty.row.is_some() && c.ty != NODATA && c.ty != HISTOGRAM;
@@ -147,8 +197,13 @@ fn validate_counter(set: &CounterSet, c: &Counter, by_id: &HashMap<u32, &Counter
             HISTOGRAM => "PERF_COUNTER_HISTOGRAM_TYPE cannot be registered".to_string(),
             v => format!("{v:#010x} is not a counter type"),
         };
-        push("counter-type-invalid", Severity::Error, Field::Type,
-            format!("Type: {why}; use one of the predefined types (docs/counter-types.md)"), PCQ);
+        push(
+            "counter-type-invalid",
+            Severity::Error,
+            Field::Type,
+            format!("Type: {why}; use one of the predefined types (docs/counter-types.md)"),
+            PCQ,
+        );
     }
 
     // Attributes.
@@ -162,42 +217,103 @@ fn validate_counter(set: &CounterSet, c: &Counter, by_id: &HashMap<u32, &Counter
             format!("Attrib {a:#x} combines no-display (0x2) with a display format (0x4, 0x8 or 0x10): MS-PCQ forbids it; the counter is not shown either way, so drop the format bits"), PCQ);
     }
     if a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL) != 0 && a & DISPLAY_AS_HEX != 0 {
-        let winner = if a & NO_GROUP_SEPARATOR != 0 { "no-group-separator (0x4)" } else { "display-as-real (0x8)" };
+        let winner = if a & NO_GROUP_SEPARATOR != 0 {
+            "no-group-separator (0x4)"
+        } else {
+            "display-as-real (0x8)"
+        };
         push("attrib-conflict", Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} combines display-as-hex (0x10) with no-group-separator (0x4) or display-as-real (0x8): MS-PCQ forbids it. perflib.h instead ranks them, and Windows would let {winner} win, so the value would not show as hex"), PCQ);
     }
     if !matches!(c.detail_level, 100 | 200) {
-        push("detail-level-invalid", Severity::Error, Field::DetailLevel,
-            format!("DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)", c.detail_level), PCQ);
+        push(
+            "detail-level-invalid",
+            Severity::Error,
+            Field::DetailLevel,
+            format!(
+                "DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)",
+                c.detail_level
+            ),
+            PCQ,
+        );
     }
     if !(-10..=10).contains(&c.default_scale) {
-        push("default-scale-out-of-range", Severity::Error, Field::DefaultScale,
-            format!("DefaultScale {} is outside -10..10 (the value is multiplied by 10^DefaultScale)", c.default_scale), PCQ);
+        push(
+            "default-scale-out-of-range",
+            Severity::Error,
+            Field::DefaultScale,
+            format!(
+                "DefaultScale {} is outside -10..10 (the value is multiplied by 10^DefaultScale)",
+                c.default_scale
+            ),
+            PCQ,
+        );
     }
 
     // References: required, well-typed, present, not self; or unused.
     let refs: [(Field, Option<u32>, Option<u32>, &str); 4] = [
-        (Field::BaseCounterId, c.base_counter_id, if known { required_base(c.ty) } else { None }, "BaseCounterId"),
-        (Field::PerfTimeId, c.perf_time_id, (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT), "PerfTimeId"),
-        (Field::PerfFreqId, c.perf_freq_id, (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT), "PerfFreqId"),
-        (Field::MultiId, c.multi_id, (known && needs_multi(c.ty)).then_some(RAWCOUNT), "MultiId"),
+        (
+            Field::BaseCounterId,
+            c.base_counter_id,
+            if known { required_base(c.ty) } else { None },
+            "BaseCounterId",
+        ),
+        (
+            Field::PerfTimeId,
+            c.perf_time_id,
+            (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT),
+            "PerfTimeId",
+        ),
+        (
+            Field::PerfFreqId,
+            c.perf_freq_id,
+            (known && needs_time_and_freq(c.ty)).then_some(LARGE_RAWCOUNT),
+            "PerfFreqId",
+        ),
+        (
+            Field::MultiId,
+            c.multi_id,
+            (known && needs_multi(c.ty)).then_some(RAWCOUNT),
+            "MultiId",
+        ),
     ];
     for (field, id, want, label) in refs {
         match (id, want) {
-            (None, Some(w)) => push(match field {
+            (None, Some(w)) => push(
+                match field {
                     Field::BaseCounterId => "base-counter-required",
                     Field::PerfTimeId => "perf-time-required",
                     Field::PerfFreqId => "perf-freq-required",
                     _ => "multi-required",
-                }, Severity::Error, field,
-                format!("{} needs {label}: the id of a {} counter in this set", type_name(c.ty), type_name(w)), PCQ),
+                },
+                Severity::Error,
+                field,
+                format!(
+                    "{} needs {label}: the id of a {} counter in this set",
+                    type_name(c.ty),
+                    type_name(w)
+                ),
+                PCQ,
+            ),
             (Some(id), want) => {
                 if id == c.counter_id {
-                    push("reference-to-self", Severity::Error, field, format!("{label} {id} is this counter itself"), PCQ);
+                    push(
+                        "reference-to-self",
+                        Severity::Error,
+                        field,
+                        format!("{label} {id} is this counter itself"),
+                        PCQ,
+                    );
                     continue;
                 }
                 let Some(target) = by_id.get(&id) else {
-                    push("reference-missing", Severity::Error, field, format!("{label} {id} names no counter of this set"), PCQ);
+                    push(
+                        "reference-missing",
+                        Severity::Error,
+                        field,
+                        format!("{label} {id} names no counter of this set"),
+                        PCQ,
+                    );
                     continue;
                 };
                 match want {
@@ -222,15 +338,36 @@ fn validate_counter(set: &CounterSet, c: &Counter, by_id: &HashMap<u32, &Counter
     if c.aggregate_func > 4 {
         push("aggregate-func-invalid", Severity::Error, Field::AggregateFunc,
             format!("AggregateFunc {} is not 0 (undefined), 1 (total), 2 (average), 3 (minimum) or 4 (maximum)", c.aggregate_func), PCQ);
-    } else if aggregate_set && c.aggregate_func == 0 && known && ty.samples() > 0 && ty.formula() != Some(Formula::Text) {
+    } else if aggregate_set
+        && c.aggregate_func == 0
+        && known
+        && ty.samples() > 0
+        && ty.formula() != Some(Formula::Text)
+    {
         push("aggregate-undefined", Severity::Warning, Field::AggregateFunc,
             format!("the set aggregates (InstanceType {:#x}) but this displayable counter's AggregateFunc is undefined (0): say how its instances combine", set.instance_type), PCQ);
     } else if !aggregate_set && c.aggregate_func != 0 {
-        push("aggregate-ignored", Severity::Info, Field::AggregateFunc,
-            format!("AggregateFunc {} is ignored: the set's InstanceType {:#x} does not aggregate", c.aggregate_func, set.instance_type), PCQ);
+        push(
+            "aggregate-ignored",
+            Severity::Info,
+            Field::AggregateFunc,
+            format!(
+                "AggregateFunc {} is ignored: the set's InstanceType {:#x} does not aggregate",
+                c.aggregate_func, set.instance_type
+            ),
+            PCQ,
+        );
     }
     if c.reserved != 0 {
-        push("reserved-nonzero", Severity::Warning, Field::Reserved,
-            format!("Reserved is {:#x}: it MUST be 0 (and is ignored on receipt)", c.reserved), PCQ);
+        push(
+            "reserved-nonzero",
+            Severity::Warning,
+            Field::Reserved,
+            format!(
+                "Reserved is {:#x}: it MUST be 0 (and is ignored on receipt)",
+                c.reserved
+            ),
+            PCQ,
+        );
     }
 }

@@ -2,7 +2,9 @@
 //! cross as `Float64Array`s (one copy, no JSON, no per-value objects).
 
 use super::convert::{get, named_error, to_js};
-use crate::capture::{open_capture as open, write_csv, Capture, CaptureError, CaptureReader, OpenOptions};
+use crate::capture::{
+    open_capture as open, write_csv, Capture, CaptureError, CaptureReader, OpenOptions,
+};
 use js_sys::{Float64Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -11,7 +13,11 @@ use wasm_bindgen::JsCast;
 /// A `CaptureError`: an Error with `code`, and `line`/`column` or `offset` where the input was wrong.
 pub fn capture_error(e: CaptureError) -> JsValue {
     let err = named_error("CaptureError", e.code, &e.message, None);
-    for (k, v) in [("line", e.line.map(f64::from)), ("column", e.column.map(f64::from)), ("offset", e.offset.map(|o| o as f64))] {
+    for (k, v) in [
+        ("line", e.line.map(f64::from)),
+        ("column", e.column.map(f64::from)),
+        ("offset", e.offset.map(|o| o as f64)),
+    ] {
         if let Some(v) = v {
             let _ = Reflect::set(&err, &k.into(), &v.into());
         }
@@ -23,11 +29,25 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
     let text = |k: &str| -> Result<Option<String>, JsValue> {
         match get(v, k) {
             x if x.is_undefined() || x.is_null() => Ok(None),
-            x => x.as_string().map(Some).ok_or_else(|| named_error("CaptureError", "invalid-option", &format!("options.{k} must be a string"), Some(k))),
+            x => x.as_string().map(Some).ok_or_else(|| {
+                named_error(
+                    "CaptureError",
+                    "invalid-option",
+                    &format!("options.{k} must be a string"),
+                    Some(k),
+                )
+            }),
         }
     };
-    let size = get(v, "size").as_f64().filter(|s| s.is_finite() && *s >= 0.0).map(|s| s as usize);
-    Ok(OpenOptions { encoding: text("encoding")?, format: text("format")?, size_hint: size })
+    let size = get(v, "size")
+        .as_f64()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| s as usize);
+    Ok(OpenOptions {
+        encoding: text("encoding")?,
+        format: text("format")?,
+        size_hint: size,
+    })
 }
 
 #[derive(Serialize)]
@@ -58,7 +78,10 @@ pub struct JsCapture {
 
 impl JsCapture {
     pub(crate) fn new(inner: Capture) -> JsCapture {
-        JsCapture { summaries: std::cell::RefCell::new(vec![None; inner.series.len()]), inner }
+        JsCapture {
+            summaries: std::cell::RefCell::new(vec![None; inner.series.len()]),
+            inner,
+        }
     }
 
     /// The block summary of series `index`, built on first use.
@@ -66,7 +89,15 @@ impl JsCapture {
         let s = self.inner.series.get(index)?;
         let mut all = self.summaries.borrow_mut();
         let slot = all.get_mut(index)?;
-        Some(slot.get_or_insert_with(|| std::rc::Rc::new(crate::chart::m4::Summary::new(&self.inner.timestamps, &s.values))).clone())
+        Some(
+            slot.get_or_insert_with(|| {
+                std::rc::Rc::new(crate::chart::m4::Summary::new(
+                    &self.inner.timestamps,
+                    &s.values,
+                ))
+            })
+            .clone(),
+        )
     }
 }
 
@@ -97,22 +128,36 @@ impl JsCapture {
         Float64Array::from(&self.inner.timestamps[..])
     }
     pub fn series(&self) -> Result<JsValue, JsValue> {
-        let infos: Vec<SeriesInfo<'_>> = self.inner.series.iter().enumerate().map(|(index, s)| SeriesInfo {
-            index,
-            path: &s.path,
-            machine: &s.parsed.machine,
-            object: &s.parsed.object,
-            parent: s.parsed.parent.as_deref(),
-            instance: s.parsed.instance.as_deref(),
-            counter: &s.parsed.counter,
-            counter_type: s.counter_type,
-            default_scale: s.scale,
-        }).collect();
+        let infos: Vec<SeriesInfo<'_>> = self
+            .inner
+            .series
+            .iter()
+            .enumerate()
+            .map(|(index, s)| SeriesInfo {
+                index,
+                path: &s.path,
+                machine: &s.parsed.machine,
+                object: &s.parsed.object,
+                parent: s.parsed.parent.as_deref(),
+                instance: s.parsed.instance.as_deref(),
+                counter: &s.parsed.counter,
+                counter_type: s.counter_type,
+                default_scale: s.scale,
+            })
+            .collect();
         to_js(&infos)
     }
     fn series_at(&self, index: usize) -> Result<&crate::capture::Series, JsValue> {
         self.inner.series.get(index).ok_or_else(|| {
-            named_error("CaptureError", "invalid-argument", &format!("no series {index}: the capture has {}", self.inner.series.len()), Some("index"))
+            named_error(
+                "CaptureError",
+                "invalid-argument",
+                &format!(
+                    "no series {index}: the capture has {}",
+                    self.inner.series.len()
+                ),
+                Some("index"),
+            )
         })
     }
     /// Cooked values of series `index`, aligned with timestamps(); NaN where there is none.
@@ -128,12 +173,22 @@ impl JsCapture {
     /// Value of series `index` at sample `sample` (NaN where there is none), without copying the column.
     #[wasm_bindgen(js_name = valueAt)]
     pub fn value_at(&self, index: usize, sample: usize) -> Result<f64, JsValue> {
-        Ok(self.series_at(index)?.values.get(sample).copied().unwrap_or(f64::NAN))
+        Ok(self
+            .series_at(index)?
+            .values
+            .get(sample)
+            .copied()
+            .unwrap_or(f64::NAN))
     }
     /// PDH's own CookedValue of series `index` at `sample` (Get-Counter captures); NaN elsewhere.
     #[wasm_bindgen(js_name = referenceAt)]
     pub fn reference_at(&self, index: usize, sample: usize) -> Result<f64, JsValue> {
-        Ok(self.series_at(index)?.reference.as_ref().and_then(|r| r.get(sample).copied()).unwrap_or(f64::NAN))
+        Ok(self
+            .series_at(index)?
+            .reference
+            .as_ref()
+            .and_then(|r| r.get(sample).copied())
+            .unwrap_or(f64::NAN))
     }
     /// How the value of series `index` at `sample` was cooked: `{ formula, substituted, result }` with the
     /// raw numbers, or null where the capture holds no raw samples (only Get-Counter captures do).
@@ -143,15 +198,29 @@ impl JsCapture {
         match self.inner.explain_at(index, sample) {
             None => Ok(JsValue::NULL),
             Some(Ok(e)) => to_js(&e),
-            Some(Err(e)) => Err(named_error("CounterTypeError", "missing-field", &e.to_string(), None)),
+            Some(Err(e)) => Err(named_error(
+                "CounterTypeError",
+                "missing-field",
+                &e.to_string(),
+                None,
+            )),
         }
     }
     /// Get-Counter captures: PDH's own CookedValue of series `index`; undefined for other formats.
     pub fn reference(&self, index: usize) -> Result<Option<Float64Array>, JsValue> {
-        Ok(self.series_at(index)?.reference.as_deref().map(Float64Array::from))
+        Ok(self
+            .series_at(index)?
+            .reference
+            .as_deref()
+            .map(Float64Array::from))
     }
     /// Statistics of series `index` over `fromMs <= t <= toMs` (both optional).
-    pub fn stats(&self, index: usize, from_ms: Option<f64>, to_ms: Option<f64>) -> Result<JsValue, JsValue> {
+    pub fn stats(
+        &self,
+        index: usize,
+        from_ms: Option<f64>,
+        to_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
         self.series_at(index)?;
         to_js(&self.inner.stats(index, from_ms, to_ms))
     }
@@ -183,22 +252,57 @@ impl JsCapture {
         for s in &c.series {
             let e = js_sys::Object::new();
             Reflect::set(&e, &"path".into(), &s.path.as_str().into())?;
-            Reflect::set(&e, &"counterType".into(), &s.counter_type.map_or(JsValue::NULL, |t| t.into()))?;
-            Reflect::set(&e, &"defaultScale".into(), &s.scale.map_or(JsValue::NULL, |t| t.into()))?;
-            Reflect::set(&e, &"values".into(), &Float64Array::from(&s.values[..]).into())?;
-            Reflect::set(&e, &"reference".into(), &s.reference.as_deref().map_or(JsValue::NULL, |r| Float64Array::from(r).into()))?;
-            Reflect::set(&e, &"raw".into(), &match &s.raw {
-                None => JsValue::NULL,
-                Some(r) => {
-                    let o = js_sys::Object::new();
-                    for (k, v) in [("value", &r.value), ("second", &r.second), ("frequency", &r.frequency), ("multi", &r.multi)] {
-                        Reflect::set(&o, &k.into(), &js_sys::BigUint64Array::from(&v[..]).into())?;
+            Reflect::set(
+                &e,
+                &"counterType".into(),
+                &s.counter_type.map_or(JsValue::NULL, |t| t.into()),
+            )?;
+            Reflect::set(
+                &e,
+                &"defaultScale".into(),
+                &s.scale.map_or(JsValue::NULL, |t| t.into()),
+            )?;
+            Reflect::set(
+                &e,
+                &"values".into(),
+                &Float64Array::from(&s.values[..]).into(),
+            )?;
+            Reflect::set(
+                &e,
+                &"reference".into(),
+                &s.reference
+                    .as_deref()
+                    .map_or(JsValue::NULL, |r| Float64Array::from(r).into()),
+            )?;
+            Reflect::set(
+                &e,
+                &"raw".into(),
+                &match &s.raw {
+                    None => JsValue::NULL,
+                    Some(r) => {
+                        let o = js_sys::Object::new();
+                        for (k, v) in [
+                            ("value", &r.value),
+                            ("second", &r.second),
+                            ("frequency", &r.frequency),
+                            ("multi", &r.multi),
+                        ] {
+                            Reflect::set(
+                                &o,
+                                &k.into(),
+                                &js_sys::BigUint64Array::from(&v[..]).into(),
+                            )?;
+                        }
+                        Reflect::set(
+                            &o,
+                            &"present".into(),
+                            &js_sys::Uint8Array::from(&r.present[..]).into(),
+                        )?;
+                        Reflect::set(&o, &"cap100".into(), &r.options.cap100.into())?;
+                        o.into()
                     }
-                    Reflect::set(&o, &"present".into(), &js_sys::Uint8Array::from(&r.present[..]).into())?;
-                    Reflect::set(&o, &"cap100".into(), &r.options.cap100.into())?;
-                    o.into()
-                }
-            })?;
+                },
+            )?;
             series.push(&e);
         }
         set("series", &series.into())?;
@@ -208,44 +312,97 @@ impl JsCapture {
     /// A Capture from the parts `toParts` gives (checked: every column as long as the timestamps).
     #[wasm_bindgen(js_name = fromParts)]
     pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
-        let bad = |m: &str| named_error("CaptureError", "invalid-argument", &format!("Capture.fromParts: {m}"), Some("parts"));
-        let column = |v: JsValue, what: &str| v.dyn_into::<Float64Array>().map(|a| a.to_vec()).map_err(|_| bad(&format!("{what} must be a Float64Array")));
+        let bad = |m: &str| {
+            named_error(
+                "CaptureError",
+                "invalid-argument",
+                &format!("Capture.fromParts: {m}"),
+                Some("parts"),
+            )
+        };
+        let column = |v: JsValue, what: &str| {
+            v.dyn_into::<Float64Array>()
+                .map(|a| a.to_vec())
+                .map_err(|_| bad(&format!("{what} must be a Float64Array")))
+        };
         let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
         let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
-        let format = ["pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "blg"].into_iter().find(|f| *f == text("format")).unwrap_or("unknown");
+        let format = [
+            "pdh-csv",
+            "pdh-tsv",
+            "get-counter-json",
+            "counterlens-json",
+            "blg",
+        ]
+        .into_iter()
+        .find(|f| *f == text("format"))
+        .unwrap_or("unknown");
         let encoding = match text("encoding").as_str() {
             "binary" => "binary",
-            label => encoding_rs::Encoding::for_label(label.as_bytes()).map_or("unknown", |e| e.name()),
+            label => {
+                encoding_rs::Encoding::for_label(label.as_bytes()).map_or("unknown", |e| e.name())
+            }
         };
         let mut series = Vec::new();
-        let list = get(&parts, "series").dyn_into::<js_sys::Array>().map_err(|_| bad("series must be an array"))?;
+        let list = get(&parts, "series")
+            .dyn_into::<js_sys::Array>()
+            .map_err(|_| bad("series must be an array"))?;
         for (i, s) in list.iter().enumerate() {
-            let path = get(&s, "path").as_string().ok_or_else(|| bad(&format!("series[{i}].path must be a string")))?;
+            let path = get(&s, "path")
+                .as_string()
+                .ok_or_else(|| bad(&format!("series[{i}].path must be a string")))?;
             let values = column(get(&s, "values"), &format!("series[{i}].values"))?;
             let reference = match get(&s, "reference") {
                 r if r.is_null() || r.is_undefined() => None,
                 r => Some(column(r, &format!("series[{i}].reference"))?),
             };
-            if values.len() != timestamps.len() || reference.as_ref().is_some_and(|r| r.len() != timestamps.len()) {
-                return Err(bad(&format!("series[{i}] has {} values for {} timestamps", values.len(), timestamps.len())));
+            if values.len() != timestamps.len()
+                || reference
+                    .as_ref()
+                    .is_some_and(|r| r.len() != timestamps.len())
+            {
+                return Err(bad(&format!(
+                    "series[{i}] has {} values for {} timestamps",
+                    values.len(),
+                    timestamps.len()
+                )));
             }
             let raw = match get(&s, "raw") {
                 r if r.is_null() || r.is_undefined() => None,
                 r => {
                     let n = timestamps.len();
                     let col = |k: &str| -> Result<Vec<u64>, JsValue> {
-                        get(&r, k).dyn_into::<js_sys::BigUint64Array>().ok().map(|a| a.to_vec()).filter(|v| v.len() == n)
-                            .ok_or_else(|| bad(&format!("series[{i}].raw.{k} must be a BigUint64Array of {n}")))
+                        get(&r, k)
+                            .dyn_into::<js_sys::BigUint64Array>()
+                            .ok()
+                            .map(|a| a.to_vec())
+                            .filter(|v| v.len() == n)
+                            .ok_or_else(|| {
+                                bad(&format!(
+                                    "series[{i}].raw.{k} must be a BigUint64Array of {n}"
+                                ))
+                            })
                     };
-                    let present = get(&r, "present").dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec()).filter(|v| v.len() == n)
-                        .ok_or_else(|| bad(&format!("series[{i}].raw.present must be a Uint8Array of {n}")))?;
+                    let present = get(&r, "present")
+                        .dyn_into::<js_sys::Uint8Array>()
+                        .ok()
+                        .map(|a| a.to_vec())
+                        .filter(|v| v.len() == n)
+                        .ok_or_else(|| {
+                            bad(&format!(
+                                "series[{i}].raw.present must be a Uint8Array of {n}"
+                            ))
+                        })?;
                     Some(crate::capture::RawColumn {
                         value: col("value")?,
                         second: col("second")?,
                         frequency: col("frequency")?,
                         multi: col("multi")?,
                         present,
-                        options: crate::cook::CookOptions { cap100: get(&r, "cap100").as_bool().unwrap_or(true), ..Default::default() },
+                        options: crate::cook::CookOptions {
+                            cap100: get(&r, "cap100").as_bool().unwrap_or(true),
+                            ..Default::default()
+                        },
                     })
                 }
             };
@@ -253,7 +410,9 @@ impl JsCapture {
                 parsed: crate::capture::path::parse(&path).unwrap_or_default(),
                 path,
                 counter_type: get(&s, "counterType").as_f64().map(|t| t as u32),
-                scale: get(&s, "defaultScale").as_f64().map(|t| t.clamp(-10.0, 10.0) as i32),
+                scale: get(&s, "defaultScale")
+                    .as_f64()
+                    .map(|t| t.clamp(-10.0, 10.0) as i32),
                 values,
                 reference,
                 raw,
@@ -262,11 +421,20 @@ impl JsCapture {
         let time_zone = match get(&parts, "timeZone") {
             z if z.is_object() => Some(crate::capture::TimeZone {
                 name: get(&z, "name").as_string().unwrap_or_default(),
-                bias_minutes: get(&z, "biasMinutes").as_f64().map_or(0, |b| b.clamp(-1440.0, 1440.0) as i32),
+                bias_minutes: get(&z, "biasMinutes")
+                    .as_f64()
+                    .map_or(0, |b| b.clamp(-1440.0, 1440.0) as i32),
             }),
             _ => None,
         };
-        Ok(JsCapture::new(Capture { format, encoding, time_zone, timestamps, series, notes: Vec::new() }))
+        Ok(JsCapture::new(Capture {
+            format,
+            encoding,
+            time_zone,
+            timestamps,
+            series,
+            notes: Vec::new(),
+        }))
     }
 }
 
@@ -287,11 +455,20 @@ pub struct JsCaptureReader {
 impl JsCaptureReader {
     #[wasm_bindgen(constructor)]
     pub fn new(options_: JsValue) -> Result<JsCaptureReader, JsValue> {
-        Ok(JsCaptureReader { inner: Some(CaptureReader::new(&options(&options_)?).map_err(capture_error)?) })
+        Ok(JsCaptureReader {
+            inner: Some(CaptureReader::new(&options(&options_)?).map_err(capture_error)?),
+        })
     }
 
     fn reader(&mut self) -> Result<&mut CaptureReader, JsValue> {
-        self.inner.as_mut().ok_or_else(|| named_error("CaptureError", "finished", "this reader has finished (or failed); make a new one", None))
+        self.inner.as_mut().ok_or_else(|| {
+            named_error(
+                "CaptureError",
+                "finished",
+                "this reader has finished (or failed); make a new one",
+                None,
+            )
+        })
     }
 
     /// Reads a chunk; returns `{ bytes }`, the total pushed so far. After an error the reader is spent.

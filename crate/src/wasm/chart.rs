@@ -41,16 +41,31 @@ impl DrawingBackend for MeasuredCanvas {
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> CanvasResult {
         self.inner.draw_pixel(point, color)
     }
-    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> CanvasResult {
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> CanvasResult {
         self.inner.draw_line(from, to, style)
     }
-    fn draw_rect<S: BackendStyle>(&mut self, ul: BackendCoord, br: BackendCoord, style: &S, fill: bool) -> CanvasResult {
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        ul: BackendCoord,
+        br: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> CanvasResult {
         self.inner.draw_rect(ul, br, style, fill)
     }
     /// One `Path2D` built from SVG path data and stroked once, instead of plotters-canvas's `lineTo` per
     /// point: a zoom of 8 series x 1 M points draws ~36 000 points, and a call across the wasm boundary
     /// per point was most of the redraw. Falls back to plotters-canvas if the browser refuses the path.
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> CanvasResult {
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> CanvasResult {
         use std::fmt::Write;
         let color = style.color();
         if color.alpha == 0.0 {
@@ -64,7 +79,8 @@ impl DrawingBackend for MeasuredCanvas {
         match web_sys::Path2d::new_with_path_string(&d) {
             Ok(p) if !points.is_empty() => {
                 let (r, g, b) = color.rgb;
-                self.context.set_stroke_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+                self.context
+                    .set_stroke_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
                 self.context.set_line_width(f64::from(style.stroke_width()));
                 self.context.stroke_with_path(&p);
                 Ok(())
@@ -72,19 +88,47 @@ impl DrawingBackend for MeasuredCanvas {
             _ => self.inner.draw_path(points, style),
         }
     }
-    fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> CanvasResult {
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> CanvasResult {
         self.inner.draw_circle(center, radius, style, fill)
     }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, vert: I, style: &S) -> CanvasResult {
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> CanvasResult {
         self.inner.fill_polygon(vert, style)
     }
-    fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> CanvasResult {
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> CanvasResult {
         self.inner.draw_text(text, style, pos)
     }
-    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
         // The same font string plotters-canvas's draw_text sets, so measure and draw agree.
-        self.context.set_font(&format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str()));
-        let width = self.context.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        let width = self
+            .context
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(0.0);
         Ok((width.ceil() as u32, (style.size() * 1.2).ceil() as u32))
     }
 }
@@ -99,12 +143,17 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
     View {
         x_range: range(&get(v, "xRange")),
         y_range: range(&get(v, "yRange")),
-        offset_minutes: get(v, "offsetMinutes").as_f64().map_or(0, |m| m.clamp(-1440.0, 1440.0) as i32),
+        offset_minutes: get(v, "offsetMinutes")
+            .as_f64()
+            .map_or(0, |m| m.clamp(-1440.0, 1440.0) as i32),
         unit: get(v, "unit").as_string().unwrap_or_default(),
         dark: get(v, "dark").as_bool().unwrap_or(d.dark),
         pixel_ratio,
         legend: get(v, "legend").as_bool().unwrap_or(d.legend),
-        highlight: get(v, "highlight").as_f64().filter(|h| *h >= 0.0).map(|h| h as usize),
+        highlight: get(v, "highlight")
+            .as_f64()
+            .filter(|h| *h >= 0.0)
+            .map(|h| h as usize),
     }
 }
 
@@ -112,20 +161,51 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
 /// `canvas`, sized to its CSS box times devicePixelRatio. Returns the layout (plot rectangle in CSS
 /// pixels, ranges, points drawn) so the caller can map pointer positions to data.
 #[wasm_bindgen(js_name = renderSeriesChart)]
-pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series: Array, view: JsValue) -> Result<JsValue, JsValue> {
+pub fn render_series_chart(
+    canvas: HtmlCanvasElement,
+    timestamps: &[f64],
+    series: Array,
+    view: JsValue,
+) -> Result<JsValue, JsValue> {
     let mut values: Vec<(String, Vec<f64>, usize)> = Vec::with_capacity(series.length() as usize);
     for (i, s) in series.iter().enumerate() {
-        let v = get(&s, "values")
-            .dyn_into::<Float64Array>()
-            .map_err(|_| error("invalid-argument", &format!("series[{i}].values must be a Float64Array"), Some("series")))?;
+        let v = get(&s, "values").dyn_into::<Float64Array>().map_err(|_| {
+            error(
+                "invalid-argument",
+                &format!("series[{i}].values must be a Float64Array"),
+                Some("series"),
+            )
+        })?;
         if v.length() as usize != timestamps.len() {
-            return Err(error("invalid-argument", &format!("series[{i}].values has {} values for {} timestamps", v.length(), timestamps.len()), Some("series")));
+            return Err(error(
+                "invalid-argument",
+                &format!(
+                    "series[{i}].values has {} values for {} timestamps",
+                    v.length(),
+                    timestamps.len()
+                ),
+                Some("series"),
+            ));
         }
         let color = get(&s, "color").as_f64().map_or(i, |c| c.max(0.0) as usize);
-        values.push((get(&s, "label").as_string().unwrap_or_else(|| format!("series {i}")), v.to_vec(), color));
+        values.push((
+            get(&s, "label")
+                .as_string()
+                .unwrap_or_else(|| format!("series {i}")),
+            v.to_vec(),
+            color,
+        ));
     }
-    let chart_series: Vec<ChartSeries<'_>> =
-        values.iter().map(|(label, v, c)| ChartSeries { label: label.clone(), values: v, color_index: *c, dashed: false, summary: None }).collect();
+    let chart_series: Vec<ChartSeries<'_>> = values
+        .iter()
+        .map(|(label, v, c)| ChartSeries {
+            label: label.clone(),
+            values: v,
+            color_index: *c,
+            dashed: false,
+            summary: None,
+        })
+        .collect();
     draw_on_canvas(canvas, timestamps, &chart_series, &view, None)
 }
 
@@ -134,49 +214,110 @@ pub fn render_series_chart(canvas: HtmlCanvasElement, timestamps: &[f64], series
 /// slot while it stays selected, as Perfmon does); without it the slots follow the order of `indices`.
 /// Otherwise `view` as for renderSeriesChart.
 #[wasm_bindgen(js_name = renderChart)]
-pub fn render_chart(canvas: HtmlCanvasElement, capture: &JsCapture, indices: Vec<u32>, view: JsValue) -> Result<JsValue, JsValue> {
+pub fn render_chart(
+    canvas: HtmlCanvasElement,
+    capture: &JsCapture,
+    indices: Vec<u32>,
+    view: JsValue,
+) -> Result<JsValue, JsValue> {
     let c = &capture.inner;
     let colors = get(&view, "colors").dyn_into::<Array>().ok();
     // Each series' block summary, kept by the capture, so a redraw reads blocks rather than points.
-    let summaries: Vec<_> = indices.iter().map(|&i| capture.summary(i as usize)).collect();
+    let summaries: Vec<_> = indices
+        .iter()
+        .map(|&i| capture.summary(i as usize))
+        .collect();
     let mut chart_series = Vec::with_capacity(indices.len());
     let mut positions = Vec::with_capacity(indices.len());
     for (k, i) in indices.into_iter().enumerate() {
-        let s = c.series.get(i as usize).ok_or_else(|| error("invalid-argument", &format!("no series {i} in the capture"), Some("indices")))?;
-        let slot = colors.as_ref().and_then(|a| a.get(k as u32).as_f64()).map_or(k, |v| v.max(0.0) as usize);
+        let s = c.series.get(i as usize).ok_or_else(|| {
+            error(
+                "invalid-argument",
+                &format!("no series {i} in the capture"),
+                Some("indices"),
+            )
+        })?;
+        let slot = colors
+            .as_ref()
+            .and_then(|a| a.get(k as u32).as_f64())
+            .map_or(k, |v| v.max(0.0) as usize);
         positions.push(chart_series.len());
-        chart_series.push(ChartSeries { label: s.path.clone(), values: &s.values, color_index: slot, dashed: false, summary: summaries[k].as_deref() });
+        chart_series.push(ChartSeries {
+            label: s.path.clone(),
+            values: &s.values,
+            color_index: slot,
+            dashed: false,
+            summary: summaries[k].as_deref(),
+        });
         // `view.references`: the series' reference column (PDH's own values of a Get-Counter capture),
         // dashed in the series' colour.
-        if let (Some(r), true) = (&s.reference, get(&view, "references").as_bool() == Some(true)) {
-            chart_series.push(ChartSeries { label: format!("PDH: {}", s.path), values: r, color_index: slot, dashed: true, summary: None });
+        if let (Some(r), true) = (
+            &s.reference,
+            get(&view, "references").as_bool() == Some(true),
+        ) {
+            chart_series.push(ChartSeries {
+                label: format!("PDH: {}", s.path),
+                values: r,
+                color_index: slot,
+                dashed: true,
+                summary: None,
+            });
         }
     }
-    draw_on_canvas(canvas, &c.timestamps, &chart_series, &view, Some(&positions))
+    draw_on_canvas(
+        canvas,
+        &c.timestamps,
+        &chart_series,
+        &view,
+        Some(&positions),
+    )
 }
 
 /// Sizes the canvas for the screen and draws.
 /// `positions` maps `view.highlight` (a position in what the caller passed) to a position in
 /// `chart_series`, when reference series were added between them.
-fn draw_on_canvas(canvas: HtmlCanvasElement, timestamps: &[f64], chart_series: &[ChartSeries<'_>], view: &JsValue, positions: Option<&[usize]>) -> Result<JsValue, JsValue> {
-    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(0.5, 8.0);
-    let (css_w, css_h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
-    let (w, h) = ((css_w * ratio).round() as u32, (css_h * ratio).round() as u32);
+fn draw_on_canvas(
+    canvas: HtmlCanvasElement,
+    timestamps: &[f64],
+    chart_series: &[ChartSeries<'_>],
+    view: &JsValue,
+    positions: Option<&[usize]>,
+) -> Result<JsValue, JsValue> {
+    let ratio = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(0.5, 8.0);
+    let (css_w, css_h) = (
+        canvas.client_width().max(1) as f64,
+        canvas.client_height().max(1) as f64,
+    );
+    let (w, h) = (
+        (css_w * ratio).round() as u32,
+        (css_h * ratio).round() as u32,
+    );
     if canvas.width() != w || canvas.height() != h {
         canvas.set_width(w);
         canvas.set_height(h);
     }
     let no_context = || error("canvas", "the canvas has no 2D context", None);
-    let context: CanvasRenderingContext2d =
-        canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into().ok()).ok_or_else(no_context)?;
+    let context: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or_else(no_context)?;
     let inner = CanvasBackend::with_canvas_object(canvas).ok_or_else(no_context)?;
     let backend = MeasuredCanvas { inner, context };
     let mut view = view_from_js(view, ratio);
     if let Some(p) = positions {
         view.highlight = view.highlight.and_then(|h| p.get(h).copied());
     }
-    let mut layout = draw(&backend.into_drawing_area(), timestamps, chart_series, &view)
-        .map_err(|e| error("canvas", &e.to_string(), None))?;
+    let mut layout = draw(
+        &backend.into_drawing_area(),
+        timestamps,
+        chart_series,
+        &view,
+    )
+    .map_err(|e| error("canvas", &e.to_string(), None))?;
     // Back to CSS pixels, the unit of pointer events.
     let css = |p: i32| (p as f64 / ratio).round() as i32;
     layout.plot_left = css(layout.plot_left);

@@ -24,12 +24,19 @@ thread_local! {
 /// whose prototypes thrown errors take). Called once by js/node.js and js/browser.js.
 #[wasm_bindgen(js_name = registerErrorClasses)]
 pub fn register_error_classes(classes: &JsValue) {
-    let found: Vec<(String, JsValue)> = ["CounterTypeError", "RegistrationError", "CaptureError"].iter().filter_map(|n| {
-        let class = get(classes, n);
-        // A class is a function, which `get` (objects only) would not look into.
-        let proto = if class.is_function() { Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
-        proto.is_object().then(|| (n.to_string(), proto))
-    }).collect();
+    let found: Vec<(String, JsValue)> = ["CounterTypeError", "RegistrationError", "CaptureError"]
+        .iter()
+        .filter_map(|n| {
+            let class = get(classes, n);
+            // A class is a function, which `get` (objects only) would not look into.
+            let proto = if class.is_function() {
+                Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            };
+            proto.is_object().then(|| (n.to_string(), proto))
+        })
+        .collect();
     ERROR_CLASSES.with(|c| *c.borrow_mut() = found);
 }
 
@@ -53,7 +60,13 @@ pub fn named_error(name: &str, code: &str, message: &str, field: Option<&str>) -
 /// Core results to JS: `None` becomes `null` (never `undefined`), structs become plain objects.
 pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let s = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-    value.serialize(&s).map_err(|e| error("internal", &format!("could not convert the result: {e}"), None))
+    value.serialize(&s).map_err(|e| {
+        error(
+            "internal",
+            &format!("could not convert the result: {e}"),
+            None,
+        )
+    })
 }
 
 /// `obj[key]`, or undefined when `obj` is not an object.
@@ -96,7 +109,11 @@ pub fn u64_from_js(v: &JsValue, field: &str) -> Result<u64, JsValue> {
     }
     if let Some(n) = v.as_f64() {
         // Every number at or above 2^53 is an integer, but only below 2^64 does it fit.
-        return if n.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&n) { Ok(n as u64) } else { Err(bad()) };
+        return if n.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&n) {
+            Ok(n as u64)
+        } else {
+            Err(bad())
+        };
     }
     if let Some(s) = v.as_string() {
         if !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit()) {
@@ -122,7 +139,11 @@ pub fn raw_column(v: &JsValue, field: &str) -> Result<Option<Vec<u64>>, JsValue>
     }
     match v.dyn_ref::<BigUint64Array>() {
         Some(a) => Ok(Some(a.to_vec())),
-        None => Err(error("invalid-argument", &format!("{field} must be a BigUint64Array"), Some(field))),
+        None => Err(error(
+            "invalid-argument",
+            &format!("{field} must be a BigUint64Array"),
+            Some(field),
+        )),
     }
 }
 
@@ -136,7 +157,9 @@ pub struct CounterTypeArg(pub CounterType);
 impl FromJs for CounterTypeArg {
     fn from_js(v: &JsValue, field: &str) -> Result<Self, JsValue> {
         if let Some(s) = v.as_string() {
-            return parse_type(&s).map(CounterTypeArg).map_err(|e| error("invalid-type", &e.to_string(), Some(field)));
+            return parse_type(&s)
+                .map(CounterTypeArg)
+                .map_err(|e| error("invalid-type", &e.to_string(), Some(field)));
         }
         if let Some(n) = v.as_f64() {
             if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) {
@@ -145,7 +168,10 @@ impl FromJs for CounterTypeArg {
         }
         Err(error(
             "invalid-type",
-            &format!("{field} must be a 32-bit unsigned integer or a type name, not {}", describe(v)),
+            &format!(
+                "{field} must be a 32-bit unsigned integer or a type name, not {}",
+                describe(v)
+            ),
             Some(field),
         ))
     }
@@ -164,7 +190,11 @@ impl FromJs for SampleArg {
         }
         let value = get(v, "value");
         if value.is_undefined() || value.is_null() {
-            return Err(error("missing-field", &format!("{field}.value is required"), Some(&format!("{field}.value"))));
+            return Err(error(
+                "missing-field",
+                &format!("{field}.value is required"),
+                Some(&format!("{field}.value")),
+            ));
         }
         Ok(SampleArg(RawSample {
             value: u64_from_js(&value, &format!("{field}.value"))?,
@@ -182,8 +212,13 @@ fn optional_bool(obj: &JsValue, key: &str, default: bool) -> Result<bool, JsValu
     if v.is_undefined() || v.is_null() {
         return Ok(default);
     }
-    v.as_bool()
-        .ok_or_else(|| error("invalid-option", &format!("options.{key} must be a boolean, not {}", describe(&v)), Some(key)))
+    v.as_bool().ok_or_else(|| {
+        error(
+            "invalid-option",
+            &format!("options.{key} must be a boolean, not {}", describe(&v)),
+            Some(key),
+        )
+    })
 }
 
 impl FromJs for OptionsArg {
@@ -193,7 +228,11 @@ impl FromJs for OptionsArg {
             return Ok(OptionsArg(o));
         }
         if !v.is_object() {
-            return Err(error("invalid-option", &format!("{field} must be an object"), Some(field)));
+            return Err(error(
+                "invalid-option",
+                &format!("{field} must be an object"),
+                Some(field),
+            ));
         }
         o.cap100 = optional_bool(v, "cap100", true)?;
         o.x1000 = optional_bool(v, "x1000", false)?;
@@ -207,7 +246,10 @@ impl FromJs for OptionsArg {
                 _ => {
                     return Err(error(
                         "invalid-option",
-                        &format!("options.scale must be an integer from -10 to 10 or null, not {}", describe(&scale)),
+                        &format!(
+                            "options.scale must be an integer from -10 to 10 or null, not {}",
+                            describe(&scale)
+                        ),
                         Some("scale"),
                     ))
                 }

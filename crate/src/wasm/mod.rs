@@ -43,11 +43,15 @@ pub fn describe_counter_type(ty: JsValue) -> Result<JsValue, JsValue> {
 
 fn cook_error(e: CookError) -> JsValue {
     match &e {
-        CookError::MissingField { sample, field, .. } => {
-            error("missing-field", &e.to_string(), Some(&format!("{sample}.{field}")))
-        }
+        CookError::MissingField { sample, field, .. } => error(
+            "missing-field",
+            &e.to_string(),
+            Some(&format!("{sample}.{field}")),
+        ),
         CookError::ScaleOutOfRange(_) => error("invalid-option", &e.to_string(), Some("scale")),
-        CookError::ColumnLength { field, .. } => error("column-length", &e.to_string(), Some(field)),
+        CookError::ColumnLength { field, .. } => {
+            error("column-length", &e.to_string(), Some(field))
+        }
     }
 }
 
@@ -58,10 +62,19 @@ struct CookArgs {
     options: crate::cook::CookOptions,
 }
 
-fn cook_args(ty: &JsValue, older: &JsValue, newer: &JsValue, options: &JsValue) -> Result<CookArgs, JsValue> {
+fn cook_args(
+    ty: &JsValue,
+    older: &JsValue,
+    newer: &JsValue,
+    options: &JsValue,
+) -> Result<CookArgs, JsValue> {
     Ok(CookArgs {
         ty: CounterTypeArg::from_js(ty, "type")?.0,
-        older: if older.is_null() || older.is_undefined() { None } else { Some(SampleArg::from_js(older, "older")?.0) },
+        older: if older.is_null() || older.is_undefined() {
+            None
+        } else {
+            Some(SampleArg::from_js(older, "older")?.0)
+        },
         newer: SampleArg::from_js(newer, "newer")?.0,
         options: OptionsArg::from_js(options, "options")?.0,
     })
@@ -69,7 +82,12 @@ fn cook_args(ty: &JsValue, older: &JsValue, newer: &JsValue, options: &JsValue) 
 
 /// The cooked value of `newer` against `older` (null for one-sample types).
 #[wasm_bindgen]
-pub fn cook(ty: JsValue, older: JsValue, newer: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn cook(
+    ty: JsValue,
+    older: JsValue,
+    newer: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let a = cook_args(&ty, &older, &newer, &options)?;
     let r = crate::cook::cook(a.ty, a.older.as_ref(), &a.newer, &a.options).map_err(cook_error)?;
     to_js(&r)
@@ -77,20 +95,34 @@ pub fn cook(ty: JsValue, older: JsValue, newer: JsValue, options: JsValue) -> Re
 
 /// The formula, the formula with the numbers, and the result.
 #[wasm_bindgen]
-pub fn explain(ty: JsValue, older: JsValue, newer: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn explain(
+    ty: JsValue,
+    older: JsValue,
+    newer: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let a = cook_args(&ty, &older, &newer, &options)?;
-    let r = crate::explain::explain(a.ty, a.older.as_ref(), &a.newer, &a.options).map_err(cook_error)?;
+    let r = crate::explain::explain(a.ty, a.older.as_ref(), &a.newer, &a.options)
+        .map_err(cook_error)?;
     to_js(&r)
 }
 
 /// The text a user sees for `value` of this type with these PERF_COUNTER_REG_INFO attributes.
 #[wasm_bindgen(js_name = formatValue)]
 pub fn format_value(value: JsValue, ty: JsValue, attrib: JsValue) -> Result<String, JsValue> {
-    let v = value
-        .as_f64()
-        .ok_or_else(|| error("invalid-argument", "value must be a number (NaN for no value)", Some("value")))?;
+    let v = value.as_f64().ok_or_else(|| {
+        error(
+            "invalid-argument",
+            "value must be a number (NaN for no value)",
+            Some("value"),
+        )
+    })?;
     let ty = CounterTypeArg::from_js(&ty, "type")?.0;
-    let attrib = if attrib.is_undefined() || attrib.is_null() { 0 } else { u64_from_js(&attrib, "attrib")? };
+    let attrib = if attrib.is_undefined() || attrib.is_null() {
+        0
+    } else {
+        u64_from_js(&attrib, "attrib")?
+    };
     Ok(crate::format::format_value(v, ty, attrib))
 }
 
@@ -99,24 +131,46 @@ pub fn format_value(value: JsValue, ty: JsValue, attrib: JsValue) -> Result<Stri
 /// Returns one value per sample, NaN where there is none (the first sample of a two-sample type, and
 /// every pair whose status is not ok).
 #[wasm_bindgen(js_name = cookSeries)]
-pub fn cook_series(ty: JsValue, columns: JsValue, options: JsValue) -> Result<Float64Array, JsValue> {
+pub fn cook_series(
+    ty: JsValue,
+    columns: JsValue,
+    options: JsValue,
+) -> Result<Float64Array, JsValue> {
     let ty = CounterTypeArg::from_js(&ty, "type")?.0;
     if !columns.is_object() {
-        return Err(error("invalid-argument", "columns must be an object { value, second?, frequency?, multi? }", Some("columns")));
+        return Err(error(
+            "invalid-argument",
+            "columns must be an object { value, second?, frequency?, multi? }",
+            Some("columns"),
+        ));
     }
     let options = OptionsArg::from_js(&options, "options")?.0;
-    let value = raw_column(&get(&columns, "value"), "columns.value")?
-        .ok_or_else(|| error("missing-field", "columns.value (a BigUint64Array) is required", Some("columns.value")))?;
+    let value = raw_column(&get(&columns, "value"), "columns.value")?.ok_or_else(|| {
+        error(
+            "missing-field",
+            "columns.value (a BigUint64Array) is required",
+            Some("columns.value"),
+        )
+    })?;
     let second = raw_column(&get(&columns, "second"), "columns.second")?;
     let multi = raw_column(&get(&columns, "multi"), "columns.multi")?;
     let f = get(&columns, "frequency");
-    let freq_column = if f.is_object() { raw_column(&f, "columns.frequency")? } else { None };
+    let freq_column = if f.is_object() {
+        raw_column(&f, "columns.frequency")?
+    } else {
+        None
+    };
     let frequency = match (&freq_column, f.is_undefined() || f.is_null()) {
         (Some(c), _) => Some(Frequency::Column(c)),
         (None, true) => None,
         (None, false) => Some(Frequency::Constant(u64_from_js(&f, "columns.frequency")?)),
     };
-    let cols = RawColumns { value: &value, second: second.as_deref(), frequency, multi: multi.as_deref() };
+    let cols = RawColumns {
+        value: &value,
+        second: second.as_deref(),
+        frequency,
+        multi: multi.as_deref(),
+    };
     let mut out = Vec::new();
     crate::series::cook_series(ty, &cols, &options, &mut out).map_err(cook_error)?;
     Ok(Float64Array::from(&out[..]))
@@ -124,7 +178,11 @@ pub fn cook_series(ty: JsValue, columns: JsValue, options: JsValue) -> Result<Fl
 
 /// Statistics of `values[start..end]` (NaN excluded): count, min, max, mean, last, stddev, p95.
 #[wasm_bindgen(js_name = seriesStats)]
-pub fn series_stats(values: &[f64], start: Option<u32>, end: Option<u32>) -> Result<JsValue, JsValue> {
+pub fn series_stats(
+    values: &[f64],
+    start: Option<u32>,
+    end: Option<u32>,
+) -> Result<JsValue, JsValue> {
     let n = values.len();
     let s = (start.unwrap_or(0) as usize).min(n);
     let e = (end.map_or(n, |e| e as usize)).clamp(s, n);

@@ -17,9 +17,18 @@ fn bad(code: &str, message: &str, field: &str) -> JsValue {
 pub fn validate_registration(input: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let format = match get(&options, "format") {
         f if f.is_undefined() || f.is_null() => None,
-        f => Some(f.as_string().as_deref().and_then(Format::parse).ok_or_else(|| {
-            bad("invalid-option", "options.format must be \"binary\", \"hex\", \"json\" or \"manifest\"", "format")
-        })?),
+        f => Some(
+            f.as_string()
+                .as_deref()
+                .and_then(Format::parse)
+                .ok_or_else(|| {
+                    bad(
+                        "invalid-option",
+                        "options.format must be \"binary\", \"hex\", \"json\" or \"manifest\"",
+                        "format",
+                    )
+                })?,
+        ),
     };
     if let Some(text) = input.as_string() {
         return to_js(&validate(Input::Text(&text), format));
@@ -31,15 +40,26 @@ pub fn validate_registration(input: JsValue, options: JsValue) -> Result<JsValue
         // A plain object in the JSON form: written out as JSON (bigints as decimal strings, which the
         // JSON form accepts) and read like JSON text. Line and column would point into that text, not
         // into anything the caller has, so they are dropped.
-        let replacer = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
-            if value.is_bigint() {
-                BigInt::from(value).to_string(10).map(JsValue::from).unwrap_or(JsValue::NULL)
-            } else {
-                value
-            }
-        });
-        let text = JSON::stringify_with_replacer(&input, replacer.as_ref().unchecked_ref::<Function>())
-            .map_err(|_| bad("invalid-argument", "the object cannot be written as JSON (a cycle?)", "input"))?;
+        let replacer =
+            Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
+                if value.is_bigint() {
+                    BigInt::from(value)
+                        .to_string(10)
+                        .map(JsValue::from)
+                        .unwrap_or(JsValue::NULL)
+                } else {
+                    value
+                }
+            });
+        let text =
+            JSON::stringify_with_replacer(&input, replacer.as_ref().unchecked_ref::<Function>())
+                .map_err(|_| {
+                    bad(
+                        "invalid-argument",
+                        "the object cannot be written as JSON (a cycle?)",
+                        "input",
+                    )
+                })?;
         let text: String = text.into();
         let mut report = validate(Input::Text(&text), Some(Format::Json));
         for d in &mut report.diagnostics {
@@ -47,5 +67,9 @@ pub fn validate_registration(input: JsValue, options: JsValue) -> Result<JsValue
         }
         return to_js(&report);
     }
-    Err(bad("invalid-argument", "input must be a Uint8Array, a string or an object", "input"))
+    Err(bad(
+        "invalid-argument",
+        "input must be a Uint8Array, a string or an object",
+        "input",
+    ))
 }
