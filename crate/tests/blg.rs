@@ -405,12 +405,15 @@ fn broken_blocks_name_the_buffer_and_event() {
         e.message.contains("buffer 1, event at +0x448") && e.message.contains("\"BL\""),
         "{e}"
     );
-    // A definition record whose flags are none of the three known shapes.
+    // A single-counter definition whose flags say instance array (0x1 in 7): its sample blocks do not
+    // match, and the error says which definition, its flags and the block found.
     let mut b = bytes("BasicPerfCounters.blg");
     b[0x1_009C] = 7;
     let e = error(&b);
     assert!(
-        e.message.contains("buffer 1, event at +0x48") && e.message.contains("flags"),
+        e.message.contains("definition 0 (")
+            && e.message.contains("flags 0x7")
+            && e.message.contains("expected a kind 2 block, found kind 1"),
         "{e}"
     );
     // An event of another provider: not a perfmon log.
@@ -536,4 +539,90 @@ fn a_time_zone_bias_of_i32_min_is_an_error_not_an_overflow() {
         e.code == "bad-blg" && e.message.contains("time zone biases within a day"),
         "{e}"
     );
+}
+
+/// The byte offsets of the flags word of every definition record in Basic's definitions event (buffer
+/// 1, event at +0x48, one fragment: payload at +0x90, two u32 of preamble, then records of
+/// {u32 size, u32 flags, ...}).
+fn basic_definition_flags(b: &[u8]) -> Vec<usize> {
+    let event = 0x1_0048;
+    assert_eq!(b[event + 4], 0x20, "the definitions event");
+    assert_eq!(
+        b[event + 0x40..event + 0x48],
+        [1, 0, 0, 0, 1, 0, 0, 0],
+        "fragment 1 of 1"
+    );
+    let end = event + usize::from(u16::from_le_bytes([b[event], b[event + 1]]));
+    let mut at = event + 0x30 + 0x18 + 8;
+    let mut flags = Vec::new();
+    while at + 8 <= end {
+        let size = u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+        if size == 0 {
+            break;
+        }
+        flags.push(at + 4);
+        at += size;
+    }
+    flags
+}
+
+#[test]
+fn export_counter_flags_are_a_bit_set_and_read_the_same() {
+    // PowerShell's Export-Counter (Windows 10 build 14393) writes definition flags 0x20000000 (one
+    // counter) and 0x20000001 (instances "(*)"). Basic's definitions patched that way, byte for byte:
+    // PhysicalDisk(0 C:) counters one by one (0) and Processor(*) (1).
+    let original = bytes("BasicPerfCounters.blg");
+    let mut b = original.clone();
+    let at = basic_definition_flags(&b);
+    let before: Vec<u32> = at
+        .iter()
+        .map(|&f| u32::from_le_bytes(b[f..f + 4].try_into().unwrap()))
+        .collect();
+    assert!(before.contains(&0) && before.contains(&1), "{before:?}");
+    for &f in &at {
+        b[f + 3] |= 0x20; // 0x20000000
+    }
+    let (was, now) = (open(&original), open(&b));
+    assert_eq!(now.timestamps, was.timestamps);
+    assert_eq!(now.series.len(), 10);
+    assert_eq!(now.time_zone, was.time_zone);
+    for (x, y) in now.series.iter().zip(&was.series) {
+        assert_eq!(
+            (&x.path, x.counter_type, x.scale),
+            (&y.path, y.counter_type, y.scale)
+        );
+        assert!(x
+            .values
+            .iter()
+            .zip(&y.values)
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
+    // The unknown bit is recorded, not refused: one note naming it and how many definitions carry it.
+    let note = now
+        .notes
+        .iter()
+        .find(|n| n.code == "definition-flags")
+        .expect("a note");
+    assert!(
+        note.message.starts_with(&format!(
+            "{} of the {} counter definitions carry flag bits 0x20000000",
+            at.len(),
+            at.len()
+        )),
+        "{}",
+        note.message
+    );
+    assert!(!was.notes.iter().any(|n| n.code == "definition-flags"));
+    // Other unknown bits are tolerated the same way, and 0x10 wins over 0x1 only where both are set.
+    let mut b = original.clone();
+    for &f in &at {
+        b[f + 1] |= 0x01; // 0x100
+        b[f + 2] |= 0x80; // 0x800000
+    }
+    let c = open(&b);
+    assert_eq!(c.series.len(), 10);
+    assert!(c
+        .notes
+        .iter()
+        .any(|n| n.code == "definition-flags" && n.message.contains("flag bits 0x800100")));
 }

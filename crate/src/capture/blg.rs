@@ -286,6 +286,11 @@ struct LogHeader {
     zone: Zone,
 }
 
+/// Definition flag: the path is an instance wildcard `Object(*)\Counter`, logged as an instance array.
+const FLAG_INSTANCES: u32 = 0x1;
+/// Definition flag: the path is a whole object `Object(*)\*`, logged as a PERF_DATA_BLOCK.
+const FLAG_OBJECT: u32 = 0x10;
+
 /// A definition's shape: one raw counter, an instance array `(*)`, or a whole object `(*)\*`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
@@ -298,6 +303,8 @@ enum Shape {
 #[derive(Clone, Debug)]
 struct Definition {
     shape: Shape,
+    /// The flags word as written: 0x1 and 0x10 set the shape; any other bit is unknown, kept for a note.
+    flags: u32,
     counter_type: u32,
     frequency: u64,
     scale: i32,
@@ -740,7 +747,7 @@ impl BlgReader {
                 Shape::Object => 5,
             };
             if kind != want {
-                return Err(bad(format!("definition {d} ({}): expected a kind {want} block, found kind {kind} at +{at:#x}", def.path(def.parent.as_deref(), def.instance.as_deref(), &def.counter))));
+                return Err(bad(format!("definition {d} ({}, flags {:#x}): expected a kind {want} block, found kind {kind} at +{at:#x}", def.path(def.parent.as_deref(), def.instance.as_deref(), &def.counter), def.flags)));
             }
             let result = match def.shape {
                 Shape::Single => self.single(d, def, k, body),
@@ -1106,6 +1113,14 @@ impl BlgReader {
                 notes.push(Note { code: "multi-unknown", message: format!("{} are MULTI timers logged as instance arrays, whose entries carry no MultiCount: they have no values rather than guessed ones", multi.join(", ")), line: None });
             }
         }
+        if let Some(defs) = &self.defs {
+            let known = FLAG_OBJECT | FLAG_INSTANCES;
+            let flagged: Vec<&Definition> = defs.iter().filter(|d| d.flags & !known != 0).collect();
+            if !flagged.is_empty() {
+                let bits = flagged.iter().fold(0, |a, d| a | (d.flags & !known));
+                notes.push(Note { code: "definition-flags", message: format!("{} of the {} counter definitions carry flag bits {bits:#x} besides the known 0x1 (instances) and 0x10 (whole object); their meaning is not known (PowerShell's Export-Counter sets 0x20000000) and they change nothing in how values are read", flagged.len(), defs.len()), line: None });
+            }
+        }
         if !self.unnamed.is_empty() {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
@@ -1264,12 +1279,15 @@ fn read_definitions(b: &[u8]) -> Result<Vec<Definition>, String> {
             ));
         }
         let r = &b[at..at + size];
+        // A bit set: 0x10 a whole object `(*)\*`, else 0x1 an instance array `(*)`, else one counter.
+        // Other bits are kept for a note (PowerShell's Export-Counter sets 0x20000000; docs/blg.md).
         let flags = u32_at(r, 4, "the definition's flags")?;
-        let shape = match flags {
-            0 => Shape::Single,
-            1 => Shape::Instances,
-            0x10 => Shape::Object,
-            f => return Err(format!("definition {} at +{at:#x}: expected flags 0 (one counter), 1 (instances \"(*)\") or 0x10 (a whole object), found {f:#x}", defs.len())),
+        let shape = if flags & FLAG_OBJECT != 0 {
+            Shape::Object
+        } else if flags & FLAG_INSTANCES != 0 {
+            Shape::Instances
+        } else {
+            Shape::Single
         };
         let strings = &r[0x34..];
         let text = |field: usize, what: &str| -> Result<Option<String>, String> {
@@ -1295,6 +1313,7 @@ fn read_definitions(b: &[u8]) -> Result<Vec<Definition>, String> {
         })?;
         defs.push(Definition {
             shape,
+            flags,
             counter_type: u32_at(r, 0xC, "the counter type")?,
             frequency: u64_at(r, 0x10, "the time base")?,
             scale: i32_at(r, 0x18, "the default scale")?.clamp(-10, 10),
