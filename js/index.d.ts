@@ -126,6 +126,8 @@ export interface Diagnostic {
   severity: "error" | "warning" | "info";
   /** The counter set's GUID in registry form: lower case, no braces. */
   counterSet?: string;
+  /** The counter's id. Absent when the diagnostic is about no one counter, or about a counter with no valid
+   *  id (a manifest counter without `id`, or `id="abc"`): the message then names it by name and position. */
   counterId?: number;
   /** The struct field as the seeds spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
   field?: string;
@@ -139,7 +141,8 @@ export interface Diagnostic {
 }
 
 export interface CounterSummary {
-  counterId: number; name: string | null; type: number; typeName: string | null;
+  /** Absent for a counter with no valid id. */
+  counterId?: number; name: string | null; type: number; typeName: string | null;
   /** BaseCounterId, PerfTimeId, PerfFreqId, MultiId resolved to the named counter (null: none). */
   base: string | null; perfTime: string | null; perfFreq: string | null; multi: string | null;
 }

@@ -309,3 +309,93 @@ fn more_sets_or_xml_nodes_than_the_limits_are_clear_errors() {
         r.diagnostics[0].message
     );
 }
+
+#[test]
+fn a_counter_without_a_valid_id_has_no_counter_id_and_is_named() {
+    // Counter 0 is real and valid; the second counter has id="abc", the third no id and no name.
+    let zero = COUNTER
+        .replace(r#"id="1""#, r#"id="0" name="Zero""#)
+        .replace("U.1", "U.0");
+    let abc = COUNTER
+        .replace(r#"id="1""#, r#"id="abc" name="Bytes/sec""#)
+        .replace("U.1", "U.2");
+    let none = COUNTER
+        .replace(r#"id="1" "#, "")
+        .replace("U.1", "U.3")
+        .replace("perf_counter_rawcount", "perf_counter_large_rawcount");
+    let r = text(&manifest(SET, &format!("{zero}\n{abc}\n{none}")));
+    let d: Vec<_> = r
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.field, d.counter_id, d.line))
+        .collect();
+    assert_eq!(
+        d,
+        vec![
+            ("invalid-value", Some("CounterId"), None, Some(6)),
+            ("missing-attribute", Some("CounterId"), None, Some(7)),
+        ],
+        "{:#?}",
+        r.diagnostics
+    );
+    assert_eq!(
+        r.diagnostics[0].message,
+        "counter \"Bytes/sec\" (the 2nd in its set, with no valid id): id=\"abc\" is not valid: expected a counter id: a decimal or 0x hex integer below 2^32"
+    );
+    assert!(r.diagnostics[1].message.starts_with(
+        "the 3rd counter of its set (no name, no valid id): <counter> needs the attribute id"
+    ));
+    // Neither is taken for counter 0: no duplicate-counter-id with the real counter 0, and the summary
+    // gives them no id either.
+    let list = &r.counter_sets[0].counter_list;
+    assert_eq!(
+        list.iter().map(|c| c.counter_id).collect::<Vec<_>>(),
+        [Some(0), None, None]
+    );
+    // A rule about an id-less counter (a NODATA type here) is named the same way, without an id.
+    let bad_type = none.replace("perf_counter_large_rawcount", "perf_counter_nodata");
+    let r = text(&manifest(SET, &format!("{zero}\n{bad_type}")));
+    let rule = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "counter-type-invalid")
+        .expect("the type rule");
+    assert_eq!(rule.counter_id, None);
+    assert!(
+        rule.message
+            .starts_with("the 2nd counter of its set (no name, no valid id): Type:"),
+        "{}",
+        rule.message
+    );
+}
+
+#[test]
+fn a_json_counter_without_a_valid_id_has_no_counter_id() {
+    let json = r#"{"counterSets":[{"counterSetGuid":"ab8e2b2b-1e5a-4c2a-9d1f-0123456789ab","instanceType":0,"detailLevel":100,
+      "counters":[{"counterId":0,"type":"PERF_COUNTER_RAWCOUNT","detailLevel":100,"name":"Zero"},
+                  {"counterId":"abc","type":"PERF_COUNTER_RAWCOUNT","detailLevel":100,"name":"Named"},
+                  {"type":"PERF_COUNTER_RAWCOUNT","detailLevel":100}]}]}"#;
+    let r = text(json);
+    let ids: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.field == Some("CounterId"))
+        .map(|d| (d.counter_id, d.message.split(':').next().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            (
+                None,
+                "counter \"Named\" (the 2nd in its set, with no valid id)"
+            ),
+            (None, "the 3rd counter of its set (no name, no valid id)")
+        ],
+        "{:#?}",
+        r.diagnostics
+    );
+    assert!(!r
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "duplicate-counter-id"));
+}

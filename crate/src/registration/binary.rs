@@ -106,6 +106,7 @@ pub fn read(b: &[u8], diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
                 reserved: u32_at(b, o + 44),
                 name: None,
                 description: None,
+                unidentified: None,
                 spans: Spans {
                     start: at(0),
                     fields: vec![

@@ -3,7 +3,8 @@
 //! position of every value, so each diagnostic points at the line and column of what it is about.
 
 use super::{
-    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER,
+    counter_label, Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS,
+    NO_COUNTER,
 };
 use crate::types::{parse_type, CounterType};
 use jsonc_parser::ast::{Object, Value};
@@ -459,9 +460,9 @@ impl Reader<'_> {
         let guid = set.guid;
         match key(o, "counters") {
             Some(Value::Array(a)) => {
-                for e in &a.elements {
+                for (index, e) in a.elements.iter().enumerate() {
                     if let Some(c) = self.object(e, "a counter", shift) {
-                        let counter = self.counter(c, shift);
+                        let counter = self.counter(c, shift, index);
                         set.counters.push(counter);
                     }
                 }
@@ -482,7 +483,8 @@ impl Reader<'_> {
         set
     }
 
-    fn counter(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> Counter {
+    /// Counter object `o`, element `index` (from 0) of its set's `counters`.
+    fn counter(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize, index: usize) -> Counter {
         self.unknown_keys(o, COUNTER_KEYS, shift, "a counter");
         let start = Pos::at(shift(o.range.start));
         let first_diag = self.diags.len();
@@ -498,23 +500,28 @@ impl Reader<'_> {
         let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
             fields.push((f, Pos::at(shift(range(v).0))))
         };
+        let mut no_id = false;
         match key(o, "counterId") {
             Some(v) => {
                 seen(&mut fields, Field::CounterId, v);
-                c.counter_id = self
-                    .uint(v, "counterId", u32::MAX as u64, shift)
-                    .unwrap_or(0) as u32;
+                match self.uint(v, "counterId", u32::MAX as u64, shift) {
+                    Some(id) => c.counter_id = id as u32,
+                    None => no_id = true,
+                }
             }
-            None => self.diags.push(
-                Diagnostic::new(
-                    "missing-field",
-                    Severity::Error,
-                    start,
-                    "the counter has no counterId".into(),
-                    SRC,
+            None => {
+                no_id = true;
+                self.diags.push(
+                    Diagnostic::new(
+                        "missing-field",
+                        Severity::Error,
+                        start,
+                        "the counter has no counterId".into(),
+                        SRC,
+                    )
+                    .field(Field::CounterId),
                 )
-                .field(Field::CounterId),
-            ),
+            }
         }
         match key(o, "type") {
             Some(v) => {
@@ -600,9 +607,16 @@ impl Reader<'_> {
             c.description = self.string(v, "description", shift);
         }
         c.spans.fields = fields;
-        let id = c.counter_id;
+        if no_id {
+            c.unidentified = Some(counter_label(c.name.as_deref(), index));
+        }
         for d in &mut self.diags[first_diag..] {
-            d.counter_id.get_or_insert(id);
+            match &c.unidentified {
+                None => {
+                    d.counter_id.get_or_insert(c.counter_id);
+                }
+                Some(label) => d.name_counter(label),
+            }
         }
         c
     }

@@ -4,7 +4,8 @@
 //! symbols, counter attributes). Every diagnostic points at the element's or attribute's line and column.
 
 use super::{
-    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_COUNTERS, MAX_SETS,
+    counter_label, Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans,
+    MAX_COUNTERS, MAX_SETS,
 };
 use crate::types::TYPES;
 use roxmltree::{Document, Node, ParsingOptions};
@@ -186,7 +187,7 @@ impl Reader<'_> {
                 // Past the limit the rules report too-many-counters; reading further only costs memory.
                 break;
             }
-            let counter = self.counter(c, user_mode);
+            let counter = self.counter(c, user_mode, set.counters.len());
             set.counters.push(counter);
         }
         if let Some(guid) = set.guid.map(|g| g.to_string()) {
@@ -197,7 +198,8 @@ impl Reader<'_> {
         set
     }
 
-    fn counter(&mut self, n: Node, user_mode: bool) -> Counter {
+    /// Counter element `n`, the `index`-th of its set (from 0).
+    fn counter(&mut self, n: Node, user_mode: bool, index: usize) -> Counter {
         let start = self.at_node(n);
         let first_diag = self.diags.len();
         let mut c = Counter {
@@ -222,9 +224,14 @@ impl Reader<'_> {
         ] {
             fields.push((field, self.at_attr(n, attr)));
         }
+        let label = counter_label(n.attribute("name"), index);
+        c.unidentified = Some(label.clone());
         if let Some(id) = self.required(n, "id", Field::CounterId) {
             match number(id).and_then(|v| u32::try_from(v).ok()) {
-                Some(v) => c.counter_id = v,
+                Some(v) => {
+                    c.counter_id = v;
+                    c.unidentified = None;
+                }
                 None => self.invalid(
                     n,
                     "id",
@@ -382,9 +389,13 @@ impl Reader<'_> {
             );
         }
         c.spans.fields = fields;
-        let id = c.counter_id;
         for d in &mut self.diags[first_diag..] {
-            d.counter_id.get_or_insert(id);
+            match &c.unidentified {
+                None => {
+                    d.counter_id.get_or_insert(c.counter_id);
+                }
+                Some(label) => d.name_counter(label),
+            }
         }
         c
     }

@@ -215,7 +215,12 @@ impl Spans {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counter {
+    /// 0 as a placeholder when `unidentified` is set.
     pub counter_id: u32,
+    /// Set when the input gives the counter no valid id (a manifest counter without `id`, or `id="abc"`):
+    /// how diagnostics name it instead, e.g. `counter "Bytes/sec" (the 2nd in its set)`. Diagnostics about
+    /// it then have no counter id (0 would name a real counter 0 that did nothing wrong).
+    pub unidentified: Option<String>,
     pub ty: u32,
     pub attrib: u64,
     pub detail_level: u32,
@@ -275,6 +280,9 @@ pub struct Diagnostic {
     pub offset: usize,
     pub message: String,
     pub source: &'static str,
+    /// How the message names a counter with no valid id (see `Counter::unidentified`); not serialised.
+    #[serde(skip)]
+    pub unidentified: Option<String>,
 }
 
 impl Diagnostic {
@@ -300,19 +308,50 @@ impl Diagnostic {
             offset: pos.offset,
             message,
             source,
+            unidentified: None,
         }
     }
     pub fn in_set(mut self, set: &CounterSet) -> Self {
         self.counter_set = set.guid.map(|g| g.to_string());
         self
     }
+    /// About counter `c`: its id, or, when it has no valid one, its name and position in the message.
     pub fn counter(mut self, c: &Counter) -> Self {
-        self.counter_id = Some(c.counter_id);
+        match &c.unidentified {
+            None => self.counter_id = Some(c.counter_id),
+            Some(label) => self.name_counter(label),
+        }
         self
     }
+    /// Starts the message with how an unidentified counter is named (once).
+    pub fn name_counter(&mut self, label: &str) {
+        self.counter_id = None;
+        if self.unidentified.is_none() {
+            self.message = format!("{label}: {}", self.message);
+            self.unidentified = Some(label.to_string());
+        }
+    }
+
     pub fn field(mut self, f: Field) -> Self {
         self.field = Some(f.as_str());
         self
+    }
+}
+
+/// How a diagnostic names a counter that has no valid id: by name when it has one, and by position
+/// (`index` from 0 within its set).
+pub fn counter_label(name: Option<&str>, index: usize) -> String {
+    let n = index + 1;
+    let ordinal = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    let shown: Option<String> = name.map(|s| s.chars().take(60).collect());
+    match shown {
+        Some(s) => format!("counter {s:?} (the {n}{ordinal} in its set, with no valid id)"),
+        None => format!("the {n}{ordinal} counter of its set (no name, no valid id)"),
     }
 }
 
@@ -386,7 +425,9 @@ impl Format {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CounterSummary {
-    pub counter_id: u32,
+    /// None for a counter with no valid id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counter_id: Option<u32>,
     pub name: Option<String>,
     #[serde(rename = "type")]
     pub ty: u32,
@@ -548,10 +589,16 @@ fn read_text(t: &str, f: Format, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet>
 fn summarise(set: &CounterSet) -> SetSummary {
     let name_of = |id: Option<u32>| -> Option<String> {
         let id = id?;
-        Some(match set.counters.iter().find(|c| c.counter_id == id) {
-            Some(c) => c.name.clone().unwrap_or_else(|| format!("counter {id}")),
-            None => format!("counter {id} (not in the set)"),
-        })
+        Some(
+            match set
+                .counters
+                .iter()
+                .find(|c| c.counter_id == id && c.unidentified.is_none())
+            {
+                Some(c) => c.name.clone().unwrap_or_else(|| format!("counter {id}")),
+                None => format!("counter {id} (not in the set)"),
+            },
+        )
     };
     SetSummary {
         guid: set.guid.map(|g| g.to_string()).unwrap_or_default(),
@@ -563,7 +610,7 @@ fn summarise(set: &CounterSet) -> SetSummary {
             .counters
             .iter()
             .map(|c| CounterSummary {
-                counter_id: c.counter_id,
+                counter_id: c.unidentified.is_none().then_some(c.counter_id),
                 name: c.name.clone(),
                 ty: c.ty,
                 type_name: crate::types::CounterType::from_value(c.ty).name(),

@@ -68,18 +68,25 @@ fn instance_type_name(v: u32) -> Option<&'static str> {
 /// looking at the placeholder the reader left: one fault, one diagnostic.
 /// `place` describes a byte offset in the input's own terms ("line 3, column 7" or "byte 80").
 pub fn validate(sets: &[CounterSet], out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
-    let reported: HashSet<(Option<String>, Option<u32>, &str)> = out
-        .iter()
-        .filter_map(|d| Some((d.counter_set.clone(), d.counter_id, d.field?)))
-        .collect();
+    type Key = (Option<String>, Option<u32>, Option<String>, &'static str);
+    let key = |d: &Diagnostic| -> Option<Key> {
+        Some((
+            d.counter_set.clone(),
+            d.counter_id,
+            d.unidentified.clone(),
+            d.field?,
+        ))
+    };
+    let reported: HashSet<Key> = out.iter().filter_map(key).collect();
     let mut found = Vec::new();
     for set in sets {
         validate_set(set, &mut found, place);
     }
-    out.extend(found.into_iter().filter(|d| {
-        d.field
-            .is_none_or(|f| !reported.contains(&(d.counter_set.clone(), d.counter_id, f)))
-    }));
+    let fresh: Vec<Diagnostic> = found
+        .into_iter()
+        .filter(|d| key(d).is_none_or(|k| !reported.contains(&k)))
+        .collect();
+    out.extend(fresh);
 }
 
 fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usize) -> String) {
@@ -156,7 +163,8 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
 
     // Counters by id; the first of a duplicated id is the one references resolve to.
     let mut by_id: HashMap<u32, &Counter> = HashMap::with_capacity(set.counters.len());
-    for c in &set.counters {
+    // A counter with no valid id (already reported) takes part in no id rule: its placeholder 0 is no id.
+    for c in set.counters.iter().filter(|c| c.unidentified.is_none()) {
         if let Some(first) = by_id.get(&c.counter_id) {
             let where_first = place(first.spans.of(Field::CounterId).offset);
             out.push(
@@ -296,7 +304,7 @@ fn validate_counter(
                 PCQ,
             ),
             (Some(id), want) => {
-                if id == c.counter_id {
+                if id == c.counter_id && c.unidentified.is_none() {
                     push(
                         "reference-to-self",
                         Severity::Error,
