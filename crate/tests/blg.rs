@@ -336,18 +336,117 @@ fn error(b: &[u8]) -> counterlens::capture::CaptureError {
 }
 
 #[test]
-fn a_file_cut_inside_a_buffer_is_an_error_naming_the_offset() {
+fn a_file_cut_inside_a_buffer_reads_every_complete_sample_with_a_note() {
     let b = bytes("BasicPerfCounters.blg");
-    let e = error(&b[..0x2_1234]);
-    assert_eq!(e.code, "bad-blg");
-    assert_eq!(e.offset, Some(0x2_1234));
-    assert!(
-        e.message.contains("buffer 2") && e.message.contains("cut short"),
-        "{e}"
+    let whole = open(&b);
+    let c = open(&b[..0x2_1234]);
+    let k = c.timestamps.len();
+    assert!(k > 100 && k < 601, "{k}");
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "truncated")
+        .expect("a note");
+    assert_eq!(
+        note.message,
+        format!("the file is truncated at byte 135732 (4660 bytes into buffer 2 of 65536 bytes: a copy that stopped, or a log still being written); the {k} complete samples before it were read")
     );
-    // Cut at a buffer boundary the log reads like one that was stopped: its samples, and a note.
+    // 0x2_1234 = 2 x 65536 + 0x1234 (4660): byte 135 732.
+    assert_eq!(c.timestamps[..], whole.timestamps[..k]);
+    // Cut at a buffer boundary the log reads like one that was stopped: its samples, no truncation note.
     let c = open(&b[..0x3_0000]);
     assert!(c.timestamps.len() > 100 && c.timestamps.len() < 601);
+    assert!(!c.notes.iter().any(|n| n.code == "truncated"));
+}
+
+/// `cut` is `whole` read from a prefix of its file: the same series in the same order (a series whose
+/// instance has not appeared yet may be missing), each a prefix of the whole file's, bit for bit.
+fn assert_prefix(cut: &Capture, whole: &Capture, at: usize) {
+    let k = cut.timestamps.len();
+    assert_eq!(cut.timestamps[..], whole.timestamps[..k], "cut at {at}");
+    let mut from = 0;
+    for s in &cut.series {
+        let w = whole.series[from..]
+            .iter()
+            .position(|w| w.path == s.path)
+            .unwrap_or_else(|| panic!("cut at {at}: {} not in the whole log", s.path));
+        let w = &whole.series[from + w];
+        from += 1;
+        assert_eq!((s.counter_type, s.scale), (w.counter_type, w.scale));
+        assert!(
+            s.values
+                .iter()
+                .zip(&w.values[..k])
+                .all(|(x, y)| x.to_bits() == y.to_bits()),
+            "cut at {at}: {}",
+            s.path
+        );
+    }
+}
+
+#[test]
+fn a_log_cut_anywhere_reads_a_prefix_of_the_whole_log() {
+    // Every 1,531st byte (a prime: cuts land at every offset within events and buffers) of both logs,
+    // and the bytes around each buffer boundary. Each cut reads the complete samples before it, equal
+    // to the whole log's, with a note giving the byte; or, before the first complete sample, an error
+    // that says the file is truncated there. More bytes never read fewer samples.
+    for name in ["BasicPerfCounters.blg", "PAL_SampleLog.blg"] {
+        let b = bytes(name);
+        let whole = open(&b);
+        let mut cuts: Vec<usize> = (0x4C..b.len()).step_by(1531).collect();
+        for boundary in (0x1_0000..b.len()).step_by(0x1_0000) {
+            cuts.extend([boundary - 1, boundary + 1, boundary + 0x48, boundary + 0x78]);
+        }
+        cuts.sort_unstable();
+        let mut last = 0;
+        for at in cuts {
+            match open_capture(&b[..at], &OpenOptions::default()) {
+                Ok(c) => {
+                    assert_prefix(&c, &whole, at);
+                    assert!(c.timestamps.len() >= last, "cut at {at}");
+                    last = c.timestamps.len();
+                    let note = c.notes.iter().find(|n| n.code == "truncated");
+                    if at % 0x1_0000 == 0 {
+                        assert!(note.is_none());
+                    } else {
+                        let m = &note.expect("a truncation note").message;
+                        assert!(
+                            m.contains(&format!("truncated at byte {at} ("))
+                                && m.contains(&format!("the {last} complete samples")),
+                            "{m}"
+                        );
+                    }
+                }
+                Err(e) => {
+                    assert_eq!(last, 0, "cut at {at}: {e}");
+                    assert!(matches!(e.code, "no-rows" | "empty"), "{e}");
+                    assert!(
+                        e.message.contains(&format!("truncated at byte {at} ")),
+                        "{e}"
+                    );
+                }
+            }
+        }
+        assert!(last > 0, "{name}: some cut reads samples");
+    }
+}
+
+#[test]
+fn a_cut_log_streamed_in_chunks_reads_as_when_whole() {
+    let b = bytes("PAL_SampleLog.blg");
+    for at in [0x4_1234, 0x5_0100, b.len() - 3] {
+        let once = open(&b[..at]);
+        for chunk in [1000, 7777, 0x1_0000] {
+            let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+            for part in b[..at].chunks(chunk) {
+                r.push(part).unwrap();
+            }
+            let streamed = r.finish().unwrap();
+            assert_eq!(streamed.notes, once.notes);
+            assert_prefix(&streamed, &once, at);
+            assert_eq!(streamed.series.len(), once.series.len());
+        }
+    }
 }
 
 #[test]

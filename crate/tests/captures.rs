@@ -454,3 +454,92 @@ fn get_counter_points_explain_themselves_with_their_raw_numbers() {
     .unwrap();
     assert!(csv.explain_at(0, 1).is_none());
 }
+
+#[test]
+fn a_csv_cut_anywhere_reads_its_complete_rows() {
+    // Relog's dialect (every cell quoted, CRLF), 3 counters x 6 rows, in UTF-8 and UTF-16LE, cut at every
+    // byte after the header: the complete rows before the cut, bit for bit those of the whole file, and a
+    // note when the cut falls inside a row; before the first complete row, an error.
+    let mut csv = String::from("\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\H\\Memory\\Available Bytes\",\"\\\\H\\Memory\\Pages/sec\",\"\\\\H\\Processor(_Total)\\% Processor Time\"\r\n");
+    let header = csv.len();
+    for k in 0..6 {
+        csv += &format!(
+            "\"07/04/2026 00:00:0{k}.000\",\"{}\",\" \",\"{}\"\r\n",
+            100 + 17 * k,
+            12.5 / (k + 1) as f64
+        );
+    }
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(csv.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    for (bytes, start, unit) in [
+        (csv.as_bytes().to_vec(), header, 1),
+        (utf16, 2 + 2 * header, 2),
+    ] {
+        let whole = open_capture(&bytes, &OpenOptions::default()).unwrap();
+        assert_eq!(whole.timestamps.len(), 6);
+        let mut last = 0;
+        for at in start..bytes.len() {
+            match open_capture(&bytes[..at], &OpenOptions::default()) {
+                Ok(c) => {
+                    let k = c.timestamps.len();
+                    assert!(k >= last && k >= 1, "cut at {at}");
+                    last = k;
+                    assert_eq!(c.timestamps[..], whole.timestamps[..k]);
+                    for (s, w) in c.series.iter().zip(&whole.series) {
+                        assert_eq!(s.path, w.path);
+                        assert!(
+                            s.values
+                                .iter()
+                                .zip(&w.values)
+                                .all(|(x, y)| x.to_bits() == y.to_bits()),
+                            "cut at {at}: {:?} {:?}",
+                            s.values,
+                            w.values
+                        );
+                    }
+                    // The cut is inside a row unless it falls on a row's end (before or after its CRLF).
+                    let text = if unit == 1 {
+                        csv[..at].to_string()
+                    } else {
+                        String::from_utf16_lossy(
+                            &bytes[2..at - at % 2]
+                                .chunks(2)
+                                .map(|u| u16::from_le_bytes([u[0], u[1]]))
+                                .collect::<Vec<_>>(),
+                        )
+                    };
+                    let inside = !(text.ends_with('\n')
+                        || text.ends_with("\"\r")
+                        || text.ends_with('"')
+                            && text
+                                .lines()
+                                .last()
+                                .is_some_and(|l| l.matches('"').count() == 8));
+                    let note = c.notes.iter().find(|n| n.code == "cut-short");
+                    assert_eq!(
+                        note.is_some(),
+                        inside,
+                        "cut at {at}: {:?} {:?}",
+                        c.notes,
+                        &text[text.len().saturating_sub(20)..]
+                    );
+                    if let Some(n) = note {
+                        assert!(
+                            n.message
+                                .contains(&format!("the {k} complete rows before it were")),
+                            "{}",
+                            n.message
+                        );
+                    }
+                }
+                Err(e) => {
+                    assert_eq!(last, 0, "cut at {at}: {e}");
+                    assert!(matches!(e.code, "no-rows"), "cut at {at}: {e}");
+                }
+            }
+        }
+        assert_eq!(last, 6);
+    }
+}

@@ -512,10 +512,16 @@ impl BlgReader {
         Ok(())
     }
 
+    /// Reads one buffer. A file cut short ends in a partial buffer (`b` shorter than the buffer size):
+    /// its events that are complete are read, and reading stops at the first that is not.
     fn buffer(&mut self, b: &[u8]) -> Result<(), CaptureError> {
         let index = self.buffers;
         self.buffers += 1;
         let n = self.buffer_size;
+        let cut = b.len() < n;
+        if b.len() < BUFFER_HEADER + EVENT_HEADER {
+            return Ok(()); // not even the buffer's header and one event's: nothing in it can be read
+        }
         let fail = |offset: usize, what: String| {
             CaptureError::at_offset(
                 "bad-blg",
@@ -541,6 +547,7 @@ impl BlgReader {
         if end < BUFFER_HEADER || end > n {
             return Err(fail(0x30, format!("expected the end of the buffer's data between {BUFFER_HEADER:#x} and {n:#x}, found {end:#x}")));
         }
+        let end = end.min(b.len());
         let mut at = BUFFER_HEADER;
         if index == 0 {
             let (header, next) =
@@ -556,6 +563,9 @@ impl BlgReader {
             let header_type = ev[2];
             if ev[3] != 0xC0 || !matches!(header_type, 0x0A | 0x14) {
                 return Err(at_buffer(index, n, at, "bad-blg", format!("expected an event header (type 0x0A or 0x14, marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
+            }
+            if cut && size > ev.len() {
+                break; // the event runs past where the file was cut
             }
             if size < EVENT_HEADER + PREAMBLE || size > ev.len() {
                 return Err(at_buffer(
@@ -1047,31 +1057,55 @@ impl BlgReader {
     /// The capture, once every chunk has been pushed.
     pub fn finish(mut self) -> Result<Capture, CaptureError> {
         let n = self.buffer_size.max(1);
-        if !self.pending.is_empty() {
-            let at = self.buffers * n;
-            return Err(CaptureError::at_offset("bad-blg", at + self.pending.len(), format!(
-                "the file ends {} bytes into buffer {} of {n} bytes: it was cut short (copy the log again)", self.pending.len(), self.buffers)));
+        // A file cut short (a copy that stopped, an upload that broke, a log still being written) ends
+        // inside a buffer: every complete event of that buffer is read too, and a note says where it ends.
+        let truncated = (!self.pending.is_empty()).then(|| {
+            (
+                self.buffers,
+                self.pending.len(),
+                self.buffers * n + self.pending.len(),
+            )
+        });
+        if !self.pending.is_empty() && self.buffer_size > 0 {
+            let partial = std::mem::take(&mut self.pending);
+            self.buffer(&partial)?;
         }
+        let cut_at = |what: &str| match truncated {
+            Some((buffer, into, at)) => format!(
+                "; the file is truncated at byte {at} ({into} bytes into buffer {buffer}) {what}"
+            ),
+            None => String::new(),
+        };
+        let end = truncated.map_or(n, |t| t.2);
         let Some(header) = self.header.take() else {
             return Err(CaptureError::at_offset(
                 "empty",
-                0,
-                "expected at least the log's first buffer".into(),
+                end.min(n),
+                format!(
+                    "expected at least the log's first buffer and its header{}",
+                    cut_at("inside it")
+                ),
             ));
         };
         if self.defs.is_none() {
             return Err(CaptureError::at_offset(
                 "no-rows",
-                n,
-                "the log holds no counter definitions: nothing was logged".into(),
+                end,
+                format!(
+                    "the log holds no counter definitions: nothing was logged{}",
+                    cut_at("before them")
+                ),
             ));
         }
         let samples = self.timestamps.len();
         if samples == 0 {
             return Err(CaptureError::at_offset(
                 "no-rows",
-                n,
-                "the log defines counters but holds no sample".into(),
+                end,
+                format!(
+                    "the log defines counters but holds no complete sample{}",
+                    cut_at("before the first sample is complete")
+                ),
             ));
         }
         let mut notes = vec![Note {
@@ -1080,6 +1114,9 @@ impl BlgReader {
                 header.version.0, header.version.1, header.build, header.pointer_size * 8),
             line: None,
         }];
+        if let Some((buffer, into, at)) = truncated {
+            notes.push(Note { code: "truncated", message: format!("the file is truncated at byte {at} ({into} bytes into buffer {buffer} of {n} bytes: a copy that stopped, or a log still being written); the {samples} complete samples before it were read"), line: None });
+        }
         if let Some(p) = &self.partial {
             notes.push(Note { code: "cut-short", message: format!("the last record (started in buffer {} at +{:#x}) has {} of its {} fragments: the log was not closed; it is left out", p.at.0, p.at.1, p.next - 1, p.count), line: None });
         }

@@ -323,11 +323,29 @@ impl CsvParser {
     /// One data row. `last` marks a final line without a line end, which may be cut short: then the
     /// complete rows are kept and the cut is noted instead of failing.
     pub fn row(&mut self, line: &str, n: u32, last: bool) -> Result<(), CaptureError> {
+        // A file cut inside a character (half a UTF-16 unit) ends in the decoder's U+FFFD: not text.
+        let line = match line.strip_suffix('\u{FFFD}') {
+            Some(l) if last => l,
+            _ => line,
+        };
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() {
             return Ok(());
         }
-        match self.parse_row(line, n) {
+        // A final line without a line end that stops right after a delimiter was cut there: its last
+        // cell would read as an empty cell (no value) though it was never written.
+        let parsed = match self.parse_row(line, n) {
+            Ok(_) if last && line.as_bytes().last() == Some(&self.delim) => {
+                Err(CaptureError::at_line(
+                    "wrong-cell-count",
+                    n,
+                    column(line, line.len()),
+                    "it ends with a delimiter, where the last cell was never written".into(),
+                ))
+            }
+            other => other,
+        };
+        match parsed {
             Ok(t) => {
                 self.timestamps.push(t);
                 for (col, &v) in self.columns.iter_mut().zip(&self.row) {
@@ -339,7 +357,15 @@ impl CsvParser {
                 }
                 Ok(())
             }
-            Err(e) if last && matches!(e.code, "wrong-cell-count" | "bad-number" | "bad-quote") => {
+            // A file cut mid-row (a copy that stopped, a log still being written) ends in a row missing its
+            // end: its cells are too few, its last quote unclosed, or its time or last number half written.
+            Err(e)
+                if last
+                    && matches!(
+                        e.code,
+                        "wrong-cell-count" | "bad-number" | "bad-quote" | "bad-time"
+                    ) =>
+            {
                 self.notes.push(Note {
                     code: "cut-short",
                     message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.timestamps.len()),

@@ -171,7 +171,16 @@ impl Reading {
                 let used = Self::lines(&mut self.parser, &mut self.line, &self.decoded)?;
                 self.decoded.split_off(used)
             }
-            None => utf8(&self.carry, self.line + 1)?.to_string(),
+            None => {
+                // A file cut inside a character: the incomplete sequence at the very end is dropped (the
+                // line it ends is cut short anyway, and is noted as such).
+                let c = &self.carry;
+                let whole = match std::str::from_utf8(c) {
+                    Err(e) if e.error_len().is_none() => e.valid_up_to(),
+                    _ => c.len(),
+                };
+                utf8(&c[..whole], self.line + 1)?.to_string()
+            }
         };
         if !last.is_empty() {
             self.line += 1;
