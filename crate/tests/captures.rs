@@ -543,3 +543,86 @@ fn a_csv_cut_anywhere_reads_its_complete_rows() {
         assert_eq!(last, 6);
     }
 }
+
+/// The description Windows 11's "System Performance" Data Collector Set writes as its CSV header's last cell.
+const DCS_DESCRIPTION: &str = "Generate a report detailing the status of local hardware resources, system response times, and processes on the local computer. Use this information to identify possible causes of performance issues. Membership in the local Administrators group, or equivalent, is the minimum required to run this Data Collector Set.";
+
+/// A Windows 11 Data Collector Set CSV: `paths` counter paths, then the description cell; every row
+/// ends with a `" "` under it (or `last_cell`).
+fn dcs_csv(paths: usize, last_cell: &str) -> String {
+    let mut csv = String::from("\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\"");
+    for i in 0..paths {
+        csv += &format!(",\"\\\\WIN11\\Process(svchost#{i})\\% Processor Time\"");
+    }
+    csv += &format!(",\"{DCS_DESCRIPTION}\"\r\n");
+    for k in 0..3 {
+        csv += &format!("\"11/22/2026 09:00:0{k}.000\"");
+        for i in 0..paths {
+            csv += &format!(",\"{}\"", (i + k) % 100);
+        }
+        csv += &format!(",\"{last_cell}\"\r\n");
+    }
+    csv
+}
+
+#[test]
+fn a_data_collector_set_description_cell_is_dropped_with_a_note() {
+    let csv = dcs_csv(2631, " ");
+    let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
+    assert_eq!((c.series.len(), c.timestamps.len()), (2631, 3));
+    assert_eq!(
+        c.series[2630].path,
+        "\\\\WIN11\\Process(svchost#2630)\\% Processor Time"
+    );
+    // Row 2 (k = 2), path 2630: (2630 + 2) % 100 = 32.
+    assert_eq!(c.series[2630].values[2], 32.0);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "dropped-column")
+        .expect("a note");
+    assert_eq!(note.line, Some(1));
+    // Quoted, shortened to 80 characters.
+    assert!(
+        note.message.contains(
+            "(\"Generate a report detailing the status of local hardware resources, system respo\"...)"
+        ),
+        "{}",
+        note.message
+    );
+    // The same in chunks (the header crosses many of them).
+    let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+    for chunk in csv.as_bytes().chunks(4093) {
+        r.push(chunk).unwrap();
+    }
+    assert_eq!(r.finish().unwrap(), c);
+    // An empty cell under it is blank too.
+    let c = open_capture(dcs_csv(3, "").as_bytes(), &OpenOptions::default()).unwrap();
+    assert_eq!(c.series.len(), 3);
+}
+
+#[test]
+fn anything_else_that_is_not_a_path_stays_an_error() {
+    // A value under the description: the column has data but no counter path.
+    let e = open_capture(dcs_csv(2, "7").as_bytes(), &OpenOptions::default()).unwrap_err();
+    // Line 2: the quoted time (25 characters), `,"0"` and `,"1"` (4 each), `,`: the cell starts at 35.
+    assert_eq!(
+        (e.code, e.line, e.column),
+        ("bad-header", Some(2), Some(35)),
+        "{e}"
+    );
+    assert!(
+        e.message
+            .contains("expected \" \" under the header's last cell \"Generate a report")
+            && e.message.contains("found \"7\""),
+        "{e}"
+    );
+    // A cell that is not a path before the last one.
+    let csv = "\"(PDH-CSV 4.0) (UTC)(0)\",\"not a path\",\"\\\\H\\Memory\\Available Bytes\"\r\n\"11/22/2026 09:00:00.000\",\" \",\"1\"\r\n";
+    let e = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap_err();
+    assert_eq!((e.code, e.column), ("bad-header", Some(26)), "{e}");
+    // A header whose only cell after the first is not a path: there are no counters.
+    let csv = "\"(PDH-CSV 4.0) (UTC)(0)\",\"Some text\"\r\n\"11/22/2026 09:00:00.000\",\" \"\r\n";
+    let e = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap_err();
+    assert_eq!(e.code, "bad-header", "{e}");
+}

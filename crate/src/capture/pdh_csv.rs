@@ -201,6 +201,9 @@ pub(crate) struct CsvParser {
     columns: Vec<Vec<f64>>,
     timestamps: Vec<f64>,
     row: Vec<f64>,
+    /// A last header cell that is not a counter path (Windows 11 writes the collector set's description
+    /// there): left out, with a blank cell under it in every row.
+    trailing: Option<String>,
     notes: Vec<Note>,
     /// Expected bytes of text in all (from the input's size), and bytes of rows read so far.
     size_hint: Option<usize>,
@@ -221,6 +224,7 @@ impl CsvParser {
             columns: vec![],
             timestamps: vec![],
             row: vec![],
+            trailing: None,
             notes: vec![],
             size_hint: None,
             read: 0,
@@ -308,7 +312,14 @@ impl CsvParser {
                 "expected counter paths after the first header cell, found none".into(),
             ));
         }
-        for c in &cells[1..] {
+        for (k, c) in cells.iter().enumerate().skip(1) {
+            if path::parse(&c.text).is_none() && k == cells.len() - 1 && k > 1 {
+                // Windows 11's "System Performance" Data Collector Set ends its header with the set's
+                // description, and every row with a " " under it: kept aside, and each row's cell there
+                // must be blank (`parse_row`).
+                self.trailing = Some(c.text.to_string());
+                break;
+            }
             if path::parse(&c.text).is_none() {
                 return Err(CaptureError::at_line("bad-header", n, column(line, c.start),
                     format!("expected a counter path like \\\\MACHINE\\Object(Instance)\\Counter, found {:?}", c.text.chars().take(60).collect::<String>())));
@@ -317,6 +328,13 @@ impl CsvParser {
         }
         self.columns = vec![Vec::new(); self.paths.len()];
         self.row = vec![0.0; self.paths.len()];
+        if let Some(text) = &self.trailing {
+            self.notes.push(Note {
+                code: "dropped-column",
+                message: format!("the header's last cell is not a counter path but text ({}), with a blank cell under it in every row (Windows 11 Data Collector Sets write their description there): that column is left out", shorten(text, 80)),
+                line: Some(n),
+            });
+        }
         Ok(())
     }
 
@@ -379,7 +397,8 @@ impl CsvParser {
 
     fn parse_row(&mut self, line: &str, n: u32) -> Result<f64, CaptureError> {
         let b = line.as_bytes();
-        let want = self.paths.len() + 1;
+        let values = self.paths.len() + 1;
+        let want = values + usize::from(self.trailing.is_some());
         let mut i = 0;
         let mut cell = 0;
         let mut time = 0.0;
@@ -418,7 +437,21 @@ impl CsvParser {
                         ),
                     )
                 })? + self.bias_ms;
-            } else if cell < want {
+            } else if cell >= values {
+                if cell < want && !text.bytes().all(|c| c == b' ') {
+                    let header = self.trailing.as_deref().unwrap_or("");
+                    return Err(CaptureError::at_line(
+                        "bad-header",
+                        n,
+                        column(line, start),
+                        format!(
+                            "expected \" \" under the header's last cell {}, which is not a counter path, found {}: a column with values needs a counter path",
+                            shorten(header, 60),
+                            shorten(text, 40)
+                        ),
+                    ));
+                }
+            } else {
                 // Numbers first: they are nearly every cell; a gap is only looked for when parsing fails.
                 self.row[cell - 1] = match text.parse::<f64>() {
                     Ok(v) => v,
@@ -452,15 +485,16 @@ impl CsvParser {
             i += 1;
             if i == b.len() {
                 cell += 1; // a trailing delimiter: one more, empty, cell
-                if cell <= want {
-                    self.row[cell - 2] = f64::NAN;
+                if let Some(v) = self.row.get_mut(cell - 2) {
+                    *v = f64::NAN;
                 }
                 break;
             }
         }
         if cell != want {
             return Err(CaptureError::at_line("wrong-cell-count", n, column(line, line.len()),
-                format!("expected {want} cells (the time and {} values, as the header has), found {cell}", want - 1)));
+                format!("expected {want} cells (the time and {} values{}, as the header has), found {cell}", values - 1,
+                    if want > values { " and a blank under the header's last cell" } else { "" })));
         }
         Ok(time)
     }
@@ -505,6 +539,16 @@ impl CsvParser {
             timestamps: self.timestamps,
             notes,
         })
+    }
+}
+
+/// `s` quoted for a message, cut to `max` characters with "..." when longer.
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head:?}...")
     }
 }
 
