@@ -626,3 +626,47 @@ fn anything_else_that_is_not_a_path_stays_an_error() {
     let e = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap_err();
     assert_eq!(e.code, "bad-header", "{e}");
 }
+
+#[test]
+fn files_that_are_not_perfmon_logs_say_what_was_expected_and_found() {
+    let open_err = |t: &[u8]| open_capture(t, &OpenOptions::default()).unwrap_err();
+    let expected = "line 1, column 1: expected a perfmon log: a .blg, a CSV or TSV whose first cell starts \"(PDH-CSV 4.0)\" (relog, typeperf and Perfmon write it) or Get-Counter JSON; found ";
+    // A CSV that lost its header line: the first line is a data row.
+    let e = open_err(
+        b"\"11/22/2026 09:00:00.000\",\"1\",\"2\"\r\n\"11/22/2026 09:00:01.000\",\"3\",\"4\"\r\n",
+    );
+    assert_eq!(e.code, "not-a-capture");
+    assert_eq!(e.message, format!("{expected}a data row (a time, then values) as the first line: the header line, \"(PDH-CSV 4.0) (zone)(bias)\" and the counter paths, is missing, so the columns cannot be named"));
+    // A header whose first cell was replaced (a spreadsheet's "Time").
+    let e = open_err(
+        b"\"Time\",\"\\\\H\\Memory\\Available Bytes\"\r\n\"11/22/2026 09:00:00.000\",\"1\"\r\n",
+    );
+    assert_eq!(e.message, format!("{expected}a header with counter paths whose first cell is \"Time\", not \"(PDH-CSV 4.0) (zone)(bias)\""));
+    // A ';'-separated re-save without the PDH cell.
+    let e = open_err(b"Time;\\\\H\\Memory\\Available Bytes\r\n11/22/2026 09:00:00.000;1,5\r\n");
+    assert!(e.message.starts_with(&format!("{expected}a header with counter paths with cells separated by ';' (a re-save by a spreadsheet")), "{e}");
+    // A ';'-separated re-save that kept the PDH cell, quoted or not: the header is refused where the ';' is.
+    // The quoted first cell is 42 characters and its two quotes: the ';' is the 45th character.
+    let e = open_err(b"\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\";\"\\\\H\\Memory\\Available Bytes\"\r\n\"11/22/2026 09:00:00.000\";\"1,5\"\r\n");
+    assert_eq!(
+        (e.code, e.line, e.column),
+        ("bad-header", Some(1), Some(45)),
+        "{e}"
+    );
+    assert!(e.message.contains("expected the header's cells separated by ',' as relog, typeperf and Perfmon write them, found ';'"), "{e}");
+    let e = open_err(b"(PDH-CSV 4.0) (Pacific Standard Time)(480);\\\\H\\Memory\\Available Bytes\r\n11/22/2026 09:00:00.000;1,5\r\n");
+    assert_eq!((e.code, e.column), ("bad-header", Some(43)), "{e}");
+    // Binary data: named, never shown.
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    let e = open_err(&bytes);
+    assert_eq!(e.code, "not-a-capture");
+    assert!(e.message.ends_with("found binary data that is not a .blg either (a .blg starts with an ETW buffer size and the logger's header at byte 72)"), "{e}");
+    // Other text: a short quote of its first cell, escaped.
+    let e = open_err(b"hello\x07world, this is not a log\n");
+    assert!(
+        e.message.ends_with(
+            "found text whose first line starts \"hello\\u{7}world\" (cells separated by ',')"
+        ),
+        "{e}"
+    );
+}

@@ -258,11 +258,10 @@ pub(crate) fn sniff(text: &str) -> Result<Format, CaptureError> {
         return Err(CaptureError::at_line("not-a-capture", 1, 1,
             "JSON, but neither Get-Counter sample sets (\"CounterSamples\") nor a counterlens raw capture (\"format\": \"counterlens-raw-capture\") near the start".into()));
     }
-    let shown: String = t.chars().take(30).collect();
     Err(CaptureError::at_line(
         "not-a-capture",
         1,
         1,
-        format!("expected a PDH-CSV or PDH-TSV header starting \"(PDH-CSV 4.0)\", found {shown:?}"),
+        format!("expected a perfmon log: a .blg, a CSV or TSV whose first cell starts \"(PDH-CSV 4.0)\" (relog, typeperf and Perfmon write it) or Get-Counter JSON; found {}", pdh_csv::describe_start(t)),
     ))
 }

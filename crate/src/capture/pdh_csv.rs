@@ -134,6 +134,50 @@ pub(crate) fn parse_local_time(s: &str) -> Option<f64> {
     )
 }
 
+/// What the start of a text that is no capture looks like, in words, for the error that refuses it:
+/// never the bytes themselves (binary data is only named), at most a short quote of the first cell.
+pub(crate) fn describe_start(t: &str) -> String {
+    let head: String = t.chars().take(512).collect();
+    let odd = head
+        .chars()
+        .filter(|&c| (c.is_control() && !matches!(c, '\t' | '\r' | '\n')) || c == '\u{FFFD}')
+        .count();
+    if odd * 20 > head.chars().count() {
+        return "binary data that is not a .blg either (a .blg starts with an ETW buffer size and the logger's header at byte 72)".into();
+    }
+    let line = t.lines().next().unwrap_or("");
+    let (sep, name) = [(',', "','"), (';', "';'"), ('\t', "tabs")]
+        .into_iter()
+        .filter_map(|(c, n)| line.find(c).map(|i| (i, c, n)))
+        .min()
+        .map_or((None, ""), |(_, c, n)| (Some(c), n));
+    let first = sep
+        .and_then(|c| line.split(c).next())
+        .unwrap_or(line)
+        .trim()
+        .trim_matches('"');
+    let resave = if sep == Some(';') {
+        " with cells separated by ';' (a re-save by a spreadsheet in a locale with a decimal comma; export the log again with relog -f csv, or save it with ',' separators)"
+    } else {
+        ""
+    };
+    if parse_local_time(first).is_some() {
+        format!("a data row (a time, then values) as the first line{resave}: the header line, \"(PDH-CSV 4.0) (zone)(bias)\" and the counter paths, is missing, so the columns cannot be named")
+    } else if line.contains("\\") {
+        format!("a header with counter paths{resave} whose first cell is {}, not \"(PDH-CSV 4.0) (zone)(bias)\"", shorten(first, 40))
+    } else {
+        format!(
+            "text whose first line starts {}{}",
+            shorten(first, 40),
+            if sep.is_some() {
+                format!(" (cells separated by {name})")
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
 /// Parses the first header cell: `(PDH-CSV 4.0) (zone name)(bias)`. Returns the zone, and a note when
 /// there is none or it is cut short.
 fn parse_zone(cell: &str) -> (Option<TimeZone>, Option<Note>) {
@@ -261,7 +305,15 @@ impl CsvParser {
             .strip_suffix('\r')
             .unwrap_or(line)
             .trim_start_matches('\u{feff}');
+        // A re-save with ';' separators: the first cell (quoted) is followed by a ';', or (unquoted) holds it.
+        let semicolon = |i: usize| {
+            CaptureError::at_line("bad-header", n, column(line, i),
+                "expected the header's cells separated by ',' as relog, typeperf and Perfmon write them, found ';': a re-save by a spreadsheet in a locale with a decimal comma (export the log again with relog -f csv, or save it with ',' separators)".into())
+        };
         let cells = split(line, self.delim).map_err(|i| {
+            if self.delim == b',' && line.as_bytes().get(i) == Some(&b';') {
+                return semicolon(i);
+            }
             CaptureError::at_line(
                 "bad-header",
                 n,
@@ -270,6 +322,11 @@ impl CsvParser {
             )
         })?;
         let first = &cells[0].text;
+        if let Some(i) = first.find(';').filter(|_| self.delim == b',') {
+            return Err(semicolon(
+                cells[0].start + i + usize::from(line.starts_with('"')),
+            ));
+        }
         let want = if self.delim == b'\t' {
             "(PDH-TSV"
         } else {
