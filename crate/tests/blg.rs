@@ -725,3 +725,117 @@ fn export_counter_flags_are_a_bit_set_and_read_the_same() {
         .iter()
         .any(|n| n.code == "definition-flags" && n.message.contains("flag bits 0x800100")));
 }
+
+/// Adds `delta` (100 ns units) to the time stamp of every sample event (type 0x22) of a log whose local
+/// time stamp is at or after `from`, as a logger's clock does across a daylight saving change.
+fn shift_samples(b: &mut [u8], from: u64, delta: i64) -> usize {
+    let n = 0x1_0000;
+    let mut shifted = 0;
+    for buffer in 0..b.len() / n {
+        let base = buffer * n;
+        if b[base..base + 0x48].iter().all(|&x| x == 0 || x == 0xFF) {
+            continue;
+        }
+        let end = u32::from_le_bytes(b[base + 0x30..base + 0x34].try_into().unwrap()) as usize;
+        let mut at = 0x48;
+        if buffer == 0 {
+            // The logger's system header event: its size at +4.
+            at += (usize::from(u16::from_le_bytes([b[base + 0x4C], b[base + 0x4D]])) + 7) & !7;
+        }
+        while at + 0x30 <= end {
+            let ev = base + at;
+            let size = usize::from(u16::from_le_bytes([b[ev], b[ev + 1]]));
+            let stamp = u64::from_le_bytes(b[ev + 0x10..ev + 0x18].try_into().unwrap());
+            if b[ev + 4] == 0x22 && stamp >= from {
+                let new = stamp.checked_add_signed(delta).unwrap();
+                b[ev + 0x10..ev + 0x18].copy_from_slice(&new.to_le_bytes());
+                shifted += 1;
+            }
+            at += (size + 7) & !7;
+        }
+    }
+    shifted
+}
+
+/// Writes a SYSTEMTIME (year, month, day of week, day, hour, minute, 0, 0) at `at`.
+fn put_systemtime(b: &mut [u8], at: usize, fields: [u16; 6]) {
+    for (i, f) in fields.iter().chain(&[0, 0]).enumerate() {
+        b[at + 2 * i..at + 2 * i + 2].copy_from_slice(&f.to_le_bytes());
+    }
+}
+
+/// Basic's TIME_ZONE_INFORMATION is at 0xB0: Bias 480 (Pacific), StandardDate at +68 (0xF4),
+/// StandardBias at +84 (0x104, 0), DaylightDate at +152 (0x148), DaylightBias at +168 (0x158, -60).
+/// The log's samples run from 18:50:17.844 to 19:00:17 local on 2013-02-19 (02:50 UTC on the 20th); each
+/// change below is put at 18:55 that day (a SYSTEMTIME with a year is a date). 2013-02-19 18:55 local as
+/// a FILETIME: (1 361 300 100 000 ms since 1970 = day 15755 x 86 400 000 + 68 100 000) x 10 000
+/// + 116 444 736 000 000 000 (1970 in 100 ns units since 1601).
+const CHANGE: u64 = 1_361_300_100_000 * 10_000 + 116_444_736_000_000_000;
+const HOUR: i64 = 36_000_000_000;
+
+#[test]
+fn a_log_crossing_the_start_of_daylight_time_keeps_utc_in_order() {
+    let original = bytes("BasicPerfCounters.blg");
+    assert_eq!(original[0x104..0x108], 0i32.to_le_bytes());
+    assert_eq!(original[0x158..0x15C], (-60i32).to_le_bytes());
+    let whole = open(&original);
+    // Daylight time starts at 18:55: the logger's clock skips from 18:54:59 to 19:55, so every sample
+    // from then on is stamped an hour later; in UTC nothing moved.
+    let mut b = original.clone();
+    put_systemtime(&mut b, 0x148, [2013, 2, 0, 19, 18, 55]);
+    let moved = shift_samples(&mut b, CHANGE, HOUR);
+    assert!(moved > 250 && moved < 350, "{moved}");
+    let c = open(&b);
+    assert_eq!(c.timestamps, whole.timestamps);
+    assert!(c.timestamps.windows(2).all(|w| w[1] > w[0]));
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "dst-change")
+        .expect("a note");
+    assert!(
+        note.message
+            .contains("the bias goes from 480 to 420 minutes"),
+        "{}",
+        note.message
+    );
+    assert_eq!(c.time_zone.as_ref().map(|z| z.bias_minutes), Some(480));
+}
+
+#[test]
+fn a_log_crossing_the_end_of_daylight_time_keeps_utc_in_order() {
+    let original = bytes("BasicPerfCounters.blg");
+    let whole = open(&original);
+    // Daylight time from January 1st to 18:55 (a log that started in daylight time, bias 480 - 60 = 420),
+    // when the clock goes back to 17:55: every sample from then is stamped an hour earlier, and the
+    // hour from 17:55 to 18:55 is shown twice. Every UTC time is the original's minus an hour
+    // (daylight: local + 420; after the change: (local - 60) + 480), in order.
+    let mut b = original.clone();
+    put_systemtime(&mut b, 0x148, [2013, 1, 0, 1, 0, 0]);
+    put_systemtime(&mut b, 0xF4, [2013, 2, 0, 19, 18, 55]);
+    let moved = shift_samples(&mut b, CHANGE, -HOUR);
+    assert!(moved > 250 && moved < 350, "{moved}");
+    let c = open(&b);
+    let want: Vec<f64> = whole.timestamps.iter().map(|t| t - 3_600_000.0).collect();
+    assert_eq!(c.timestamps, want);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "dst-change")
+        .expect("a note");
+    assert!(
+        note.message
+            .contains("the bias goes from 420 to 480 minutes"),
+        "{}",
+        note.message
+    );
+    assert_eq!(c.time_zone.as_ref().map(|z| z.bias_minutes), Some(420));
+    // Values do not depend on the stamps: the same, bit for bit.
+    for (x, y) in c.series.iter().zip(&whole.series) {
+        assert!(x
+            .values
+            .iter()
+            .zip(&y.values)
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
+}

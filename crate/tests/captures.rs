@@ -670,3 +670,165 @@ fn files_that_are_not_perfmon_logs_say_what_was_expected_and_found() {
         "{e}"
     );
 }
+
+/// A PDH-CSV with `zone` and `bias` in the header and one row per local time (one counter, value k).
+fn csv_at(zone: &str, bias: i32, local_times: &[&str]) -> Capture {
+    let mut csv =
+        format!("\"(PDH-CSV 4.0) ({zone})({bias})\",\"\\\\H\\Memory\\Available Bytes\"\r\n");
+    for (k, t) in local_times.iter().enumerate() {
+        csv += &format!("\"{t}\",\"{k}\"\r\n");
+    }
+    let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
+    // Streamed a byte at a time: the same.
+    let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+    for b in csv.as_bytes().chunks(1) {
+        r.push(b).unwrap();
+    }
+    assert_eq!(r.finish().unwrap(), c);
+    c
+}
+
+/// ms since the epoch of 2026-`month`-`day` `h`:`m` UTC (days from 1970-01-01 by hand in each test).
+fn utc(days: f64, h: f64, m: f64) -> f64 {
+    days * 86_400_000.0 + h * 3_600_000.0 + m * 60_000.0
+}
+
+#[test]
+fn daylight_time_ending_mid_log_keeps_utc_in_order() {
+    // US, 2026-11-01: at 02:00 EDT the clock goes back to 01:00 EST; the log started in daylight time, so
+    // the header says "Eastern Daylight Time" with bias 240. 2026-01-01 is day 56 x 365 + 14 leap days
+    // = 20454; 2026-11-01 is day 20454 + 304 (January to October) = 20758.
+    let c = csv_at(
+        "Eastern Daylight Time",
+        240,
+        &[
+            "11/01/2026 01:15:00.000",
+            "11/01/2026 01:30:00.000",
+            "11/01/2026 01:45:00.000",
+            "11/01/2026 01:00:00.000", // 01:00 EST = 06:00 UTC
+            "11/01/2026 01:15:00.000",
+        ],
+    );
+    // 01:15 EDT = 05:15 UTC ... 01:45 EDT = 05:45 UTC, then 01:00 EST = 06:00 UTC, 01:15 EST = 06:15 UTC.
+    let want: Vec<f64> = [
+        (5.0, 15.0),
+        (5.0, 30.0),
+        (5.0, 45.0),
+        (6.0, 0.0),
+        (6.0, 15.0),
+    ]
+    .iter()
+    .map(|&(h, m)| utc(20758.0, h, m))
+    .collect();
+    assert_eq!(c.timestamps, want);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "dst-change")
+        .expect("a note");
+    assert_eq!(note.line, Some(5));
+    assert!(
+        note.message.starts_with("the local clock goes back an hour at line 5 (11/01/2026 01:00:00.000 after 11/01/2026 01:45:00.000): daylight saving time ended, so the rows from there are read with bias 300"),
+        "{}",
+        note.message
+    );
+    // The zone is the header's, the bias in force when the log started.
+    assert_eq!(c.time_zone.as_ref().map(|z| z.bias_minutes), Some(240));
+    // Spain, 2026-10-25 (day 20751 = 20758 - 7): 03:00 CEST goes back to 02:00 CET; the header of a
+    // Spanish Windows says "Hora de verano romance" with bias -120.
+    let c = csv_at(
+        "Hora de verano romance",
+        -120,
+        &[
+            "10/25/2026 02:30:00.000",
+            "10/25/2026 02:45:00.000",
+            "10/25/2026 02:00:00.000",
+            "10/25/2026 02:15:00.000",
+        ],
+    );
+    // 02:30 CEST = 00:30 UTC, 02:45 = 00:45; 02:00 CET = 01:00 UTC, 02:15 CET = 01:15 UTC.
+    let want: Vec<f64> = [(0.0, 30.0), (0.0, 45.0), (1.0, 0.0), (1.0, 15.0)]
+        .iter()
+        .map(|&(h, m)| utc(20751.0, h, m))
+        .collect();
+    assert_eq!(c.timestamps, want);
+    assert!(c
+        .notes
+        .iter()
+        .any(|n| n.code == "dst-change" && n.line == Some(4)));
+}
+
+#[test]
+fn daylight_time_starting_mid_log_keeps_utc_in_order() {
+    // Spain, 2026-03-29 (day 20541 = 20454 + 31 + 28 + 28): at 02:00 CET the clock skips to 03:00 CEST; the
+    // log started in standard time: "Hora estándar romance", bias -60.
+    let c = csv_at(
+        "Hora estándar romance",
+        -60,
+        &[
+            "03/29/2026 01:30:00.000",
+            "03/29/2026 01:45:00.000",
+            "03/29/2026 03:00:00.000",
+            "03/29/2026 03:15:00.000",
+        ],
+    );
+    // 01:30 CET = 00:30 UTC, 01:45 = 00:45; 03:00 CEST = 01:00 UTC, 03:15 CEST = 01:15 UTC.
+    let want: Vec<f64> = [(0.0, 30.0), (0.0, 45.0), (1.0, 0.0), (1.0, 15.0)]
+        .iter()
+        .map(|&(h, m)| utc(20541.0, h, m))
+        .collect();
+    assert_eq!(c.timestamps, want);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "dst-change")
+        .expect("a note");
+    assert!(note.message.starts_with("the local clock skips an hour at line 4 (03/29/2026 03:00:00.000 after 03/29/2026 01:45:00.000): daylight saving time started, so the rows from there are read with bias -120"), "{}", note.message);
+}
+
+#[test]
+fn gaps_that_are_not_daylight_changes_are_left_alone() {
+    let plain = |zone: &str, times: &[&str]| {
+        let c = csv_at(zone, 300, times);
+        assert!(
+            !c.notes.iter().any(|n| n.code == "dst-change"),
+            "{zone} {times:?}: {:?}",
+            c.notes
+        );
+    };
+    // A log that started in daylight time cannot skip into it: a one-hour pause stays a pause.
+    plain(
+        "Eastern Daylight Time",
+        &[
+            "03/08/2026 01:30:00.000",
+            "03/08/2026 01:45:00.000",
+            "03/08/2026 03:00:00.000",
+        ],
+    );
+    // Nor can one in standard time go back out of it.
+    plain(
+        "Eastern Standard Time",
+        &[
+            "11/01/2026 01:30:00.000",
+            "11/01/2026 01:45:00.000",
+            "11/01/2026 01:00:00.000",
+        ],
+    );
+    // A pause of two hours, or of one hour in the afternoon, is no change either.
+    plain(
+        "Eastern Standard Time",
+        &[
+            "03/08/2026 00:30:00.000",
+            "03/08/2026 00:45:00.000",
+            "03/08/2026 03:00:00.000",
+        ],
+    );
+    plain(
+        "Eastern Standard Time",
+        &[
+            "03/08/2026 14:30:00.000",
+            "03/08/2026 14:45:00.000",
+            "03/08/2026 16:00:00.000",
+        ],
+    );
+}

@@ -240,6 +240,20 @@ impl Zone {
         }
     }
 
+    /// Is local time `local_ms` in the hour (the DaylightBias's worth) that the change back to standard
+    /// time repeats: wall times the clock shows once in daylight time and again in standard time?
+    fn in_repeated_hour(&self, local_ms: f64) -> bool {
+        if self.daylight_date.month == 0 || self.standard_date.month == 0 {
+            return false;
+        }
+        let year = crate::civil::civil_from_days((local_ms / 86_400_000.0).floor() as i64).0;
+        let Some(end) = self.standard_date.in_year(year) else {
+            return false;
+        };
+        let back = f64::from(self.standard_bias - self.daylight_bias) * 60_000.0;
+        back > 0.0 && local_ms >= end - back && local_ms < end
+    }
+
     /// Minutes to add to local time to get UTC at local time `local_ms`.
     fn bias_at(&self, local_ms: f64) -> i32 {
         self.bias
@@ -401,6 +415,13 @@ pub(crate) struct BlgReader {
     bad_status: usize,
     unnamed: Vec<u32>,
     first_local_ms: Option<f64>,
+    /// The previous sample's local time, and whether the clock has gone back into the repeated hour.
+    last_local_ms: Option<f64>,
+    fell_back: bool,
+    /// The first and the latest bias used, the previous sample's, and how often it changed.
+    biases: Option<(i32, i32)>,
+    last_bias: Option<i32>,
+    bias_changes: usize,
     /// Scratch space for a sample's instance signature.
     signature: Vec<u8>,
     /// The input's size when known, and the samples it should hold once a few show their size.
@@ -443,6 +464,11 @@ impl BlgReader {
             bad_status: 0,
             unnamed: Vec::new(),
             first_local_ms: None,
+            last_local_ms: None,
+            fell_back: false,
+            biases: None,
+            last_bias: None,
+            bias_changes: 0,
             signature: Vec::new(),
             size_hint: None,
             expected_samples: 0,
@@ -743,7 +769,7 @@ impl BlgReader {
         }
         // In i128: a hostile u64 time stamp must not overflow the subtraction.
         let local_ms = (i128::from(timestamp) - i128::from(UNIX_EPOCH_FILETIME)) as f64 / 10_000.0;
-        let bias = self.header.as_ref().map_or(0, |h| h.zone.bias_at(local_ms));
+        let bias = self.bias_at(local_ms);
         self.first_local_ms.get_or_insert(local_ms);
         self.timestamps.push(local_ms + f64::from(bias) * 60_000.0);
         let mut at = 8;
@@ -772,6 +798,28 @@ impl BlgReader {
             return Err(bad(format!("expected {} blocks, one per definition, filling the container; {} bytes are left at +{at:#x}", defs.len(), b.len() - at)));
         }
         Ok(())
+    }
+
+    /// The bias at a sample's local time. In the hour the autumn change repeats, a sample is in daylight
+    /// time until the clock has gone back (a sample earlier than the one before), and in standard time
+    /// after, so times stay in order through the change. The biases seen are kept for the note.
+    fn bias_at(&mut self, local_ms: f64) -> i32 {
+        let Some(zone) = self.header.as_ref().map(|h| &h.zone) else {
+            return 0;
+        };
+        let repeated = zone.in_repeated_hour(local_ms);
+        let went_back = self.last_local_ms.is_some_and(|p| local_ms < p);
+        self.fell_back = repeated && (self.fell_back || went_back);
+        self.last_local_ms = Some(local_ms);
+        let bias = if self.fell_back {
+            zone.bias + zone.standard_bias
+        } else {
+            zone.bias_at(local_ms)
+        };
+        self.biases.get_or_insert((bias, bias)).1 = bias;
+        self.bias_changes += usize::from(self.last_bias.is_some_and(|b| b != bias));
+        self.last_bias = Some(bias);
+        bias
     }
 
     /// The column of (definition, counter, instance key), made on first sight.
@@ -1162,16 +1210,8 @@ impl BlgReader {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
         let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
-        if header.zone.daylight_date.month != 0
-            && self.first_local_ms.is_some_and(|f| {
-                self.timestamps.last().is_some()
-                    && header.zone.bias_at(f)
-                        != header
-                            .zone
-                            .bias_at(f + (self.timestamps[samples - 1] - self.timestamps[0]))
-            })
-        {
-            notes.push(Note { code: "dst-change", message: "daylight saving time starts or ends within the log: times are UTC throughout; CSV exports write local times with the zone of the first sample".into(), line: None });
+        if let Some((first, last)) = self.biases.filter(|_| self.bias_changes > 0) {
+            notes.push(Note { code: "dst-change", message: format!("daylight saving time starts or ends within the log (the bias goes from {first} to {last} minutes{}): times are UTC throughout and in order; CSV exports write local times with the zone of the first sample", if self.bias_changes > 1 { format!(", changing {} times", self.bias_changes) } else { String::new() }), line: None });
         }
         self.columns.sort_by_key(|c| c.order);
         let series = self

@@ -235,12 +235,128 @@ fn parse_zone(cell: &str) -> (Option<TimeZone>, Option<Note>) {
     }
 }
 
+/// Words that mark a zone name as daylight (summer) time or as standard (winter) time, in the languages
+/// Windows names zones in: "Eastern Daylight Time", "Hora de verano romance", "Mitteleuropäische
+/// Sommerzeit"; "Pacific Standard Time", "Hora estándar romance", "Mitteleuropäische Zeit" (no marker).
+const DAYLIGHT_WORDS: &[&str] = &[
+    "daylight",
+    "summer",
+    "verano",
+    "sommerzeit",
+    "été",
+    "zomertijd",
+    "legale",
+    "verão",
+    "летнее",
+    "letni",
+    "nyári",
+    "夏時間",
+    "夏令时",
+];
+const STANDARD_WORDS: &[&str] = &[
+    "standard",
+    "estándar",
+    "normalzeit",
+    "hiver",
+    "standaard",
+    "solare",
+    "padrão",
+    "стандартное",
+    "zimowy",
+    "標準時",
+    "标准时间",
+];
+
+/// Some(true) for a daylight-time zone name, Some(false) for a standard-time one, None when it says neither.
+fn zone_is_daylight(name: &str) -> Option<bool> {
+    let n = name.to_lowercase();
+    if DAYLIGHT_WORDS.iter().any(|w| n.contains(w)) {
+        Some(true)
+    } else if STANDARD_WORDS.iter().any(|w| n.contains(w)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+const HOUR_MS: f64 = 3_600_000.0;
+
+/// Follows the rows' local times across daylight saving changes. The header gives one bias, the one in
+/// force when the log started; the rows give local wall-clock times, which repeat an hour when daylight
+/// time ends (the clock goes back) and skip one when it starts. A change is recognised from the jump
+/// (back by up to an hour; or forward by an hour more than the previous interval), in the small hours
+/// (the time after it between 00:00 and 04:59), when the zone name does not rule it out (a log that
+/// started in daylight time cannot enter it); each shifts the bias by an hour from that row on.
+#[derive(Default)]
+struct DstTracker {
+    /// Whether the clock is now in daylight time, as far as the name and the changes seen tell.
+    daylight: Option<bool>,
+    /// The previous row's local time, and the interval before it.
+    last: Option<f64>,
+    interval: Option<f64>,
+    /// Minutes added to the header's bias from here on.
+    shift_minutes: i32,
+}
+
+impl DstTracker {
+    /// Milliseconds to add to the header's bias for the row at local time `local` (line `n`).
+    fn step(&mut self, local: f64, n: u32, notes: &mut Vec<Note>, zone: Option<&TimeZone>) -> f64 {
+        if let (Some(p), Some(z)) = (self.last, zone) {
+            let small_hours = (local.rem_euclid(MS_PER_DAY) / HOUR_MS) < 5.0;
+            let interval = self.interval.unwrap_or(0.0);
+            let change = if local < p {
+                // Back: the repeated hour; the row is one interval after the last, an hour earlier.
+                let after = local + HOUR_MS - p;
+                let bound = if interval > 0.0 {
+                    (2.0 * interval).max(2000.0)
+                } else {
+                    HOUR_MS
+                };
+                (self.daylight != Some(false) && small_hours && after > 0.0 && after <= bound)
+                    .then_some(false)
+            } else {
+                // Forward: an hour more than the interval before.
+                let excess = local - p - HOUR_MS;
+                let near =
+                    interval > 0.0 && (excess - interval).abs() <= (interval / 2.0).max(2000.0);
+                (self.daylight != Some(true) && small_hours && near).then_some(true)
+            };
+            if let Some(daylight) = change {
+                self.daylight = Some(daylight);
+                self.shift_minutes += if daylight { -60 } else { 60 };
+                let bias = z.bias_minutes + self.shift_minutes;
+                notes.push(Note {
+                    code: "dst-change",
+                    message: format!(
+                        "the local clock {} at line {n} ({} after {}): daylight saving time {}, so the rows from there are read with bias {bias} (UTC = local + {bias} minutes) and times stay in order; the header's bias {} ({}) is the one in force when the log started",
+                        if daylight { "skips an hour" } else { "goes back an hour" },
+                        format_local_time(local),
+                        format_local_time(p),
+                        if daylight { "started" } else { "ended" },
+                        z.bias_minutes,
+                        z.name
+                    ),
+                    line: Some(n),
+                });
+                self.interval = None;
+                self.last = Some(local);
+                return f64::from(self.shift_minutes) * 60_000.0;
+            }
+            self.interval = Some(local - p);
+        }
+        self.last = Some(local);
+        f64::from(self.shift_minutes) * 60_000.0
+    }
+}
+
 /// The PDH-CSV/TSV grammar, fed one line at a time by the capture reader.
 pub(crate) struct CsvParser {
     delim: u8,
     format: &'static str,
     time_zone: Option<TimeZone>,
     bias_ms: f64,
+    /// Daylight saving changes seen in the rows' local times.
+    dst: DstTracker,
     paths: Vec<String>,
     columns: Vec<Vec<f64>>,
     timestamps: Vec<f64>,
@@ -264,6 +380,7 @@ impl CsvParser {
             format: if tsv { "pdh-tsv" } else { "pdh-csv" },
             time_zone: None,
             bias_ms: 0.0,
+            dst: DstTracker::default(),
             paths: vec![],
             columns: vec![],
             timestamps: vec![],
@@ -347,6 +464,7 @@ impl CsvParser {
         self.bias_ms = zone
             .as_ref()
             .map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
+        self.dst.daylight = zone.as_ref().and_then(|z| zone_is_daylight(&z.name));
         self.time_zone = zone;
         self.notes.extend(note);
         if cells.len() - 1 > super::limits::MAX_COLUMNS {
@@ -421,7 +539,12 @@ impl CsvParser {
             other => other,
         };
         match parsed {
-            Ok(t) => {
+            Ok(local) => {
+                let t = local
+                    + self.bias_ms
+                    + self
+                        .dst
+                        .step(local, n, &mut self.notes, self.time_zone.as_ref());
                 self.timestamps.push(t);
                 for (col, &v) in self.columns.iter_mut().zip(&self.row) {
                     col.push(v);
@@ -493,7 +616,7 @@ impl CsvParser {
                             text.chars().take(40).collect::<String>()
                         ),
                     )
-                })? + self.bias_ms;
+                })?;
             } else if cell >= values {
                 if cell < want && !text.bytes().all(|c| c == b' ') {
                     let header = self.trailing.as_deref().unwrap_or("");
