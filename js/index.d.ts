@@ -192,6 +192,12 @@ export interface SeriesInfo {
   /** The counter's DefaultScale where the file gives it (.blg): Perfmon's graph shows value x 10^scale;
    *  values() are unscaled, as relog writes them. */
   defaultScale?: number;
+  /** For a path written in another language (`\Procesador(_Total)\% de tiempo de procesador`): the English
+   *  object and counter names and path, when counterlens' name map (from PAL's CounterLang.xml, common
+   *  objects, 12 languages) knows both names. Absent for English paths and unknown names. */
+  englishObject?: string;
+  englishCounter?: string;
+  englishPath?: string;
 }
 
 export interface CaptureNote { code: string; message: string; line?: number }
@@ -219,6 +225,9 @@ export class Capture {
   /** ms since the Unix epoch, UTC. */
   timestamps(): Float64Array;
   series(): SeriesInfo[];
+  /** Series `index`'s path in English (machine and instance as written) when it is written in another
+   *  language and the map knows its object and counter; undefined otherwise. See SeriesInfo.englishPath. */
+  englishPath(index: number): string | undefined;
   /** Cooked values; NaN where there is none. */
   values(index: number): Float64Array;
   /** Get-Counter captures: PDH's own CookedValue; undefined for other formats. */

@@ -79,6 +79,11 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         assert_eq!(s.parsed.object, w["object"].as_str().unwrap());
         assert_eq!(s.parsed.counter, w["counter"].as_str().unwrap());
         assert_eq!(
+            counterlens::capture::english_path(&s.parsed).as_deref(),
+            w["englishPath"].as_str(),
+            "{name}"
+        );
+        assert_eq!(
             s.parsed.instance.as_deref(),
             w.get("instance").and_then(Value::as_str),
             "{name} {}",
@@ -831,4 +836,45 @@ fn gaps_that_are_not_daylight_changes_are_left_alone() {
             "03/08/2026 16:00:00.000",
         ],
     );
+}
+
+#[test]
+fn localized_paths_are_kept_as_written_with_their_english_beside() {
+    // A Data Collector Set on a Spanish Windows: localized objects and counters, "_Total" as is.
+    let csv = "\"(PDH-CSV 4.0) (Hora estándar romance)(-60)\",\"\\\\SRV\\Procesador(_Total)\\% de tiempo de procesador\",\"\\\\SRV\\Memoria\\Bytes disponibles\",\"\\\\SRV\\Mi contador\\Algo\"\r\n\"11/22/2026 09:00:00.000\",\"12.5\",\"1000\",\"1\"\r\n";
+    let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
+    let paths: Vec<&str> = c.series.iter().map(|s| s.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "\\\\SRV\\Procesador(_Total)\\% de tiempo de procesador",
+            "\\\\SRV\\Memoria\\Bytes disponibles",
+            "\\\\SRV\\Mi contador\\Algo"
+        ]
+    );
+    let english: Vec<Option<String>> = c
+        .series
+        .iter()
+        .map(|s| counterlens::capture::english_path(&s.parsed))
+        .collect();
+    assert_eq!(
+        english,
+        [
+            Some("\\\\SRV\\Processor(_Total)\\% Processor Time".to_string()),
+            Some("\\\\SRV\\Memory\\Available Bytes".to_string()),
+            None
+        ]
+    );
+    // German, from a .blg-style path without a machine; and an English path has no other English.
+    let p = counterlens::capture::path::parse(
+        "\\Physikalischer Datenträger(0 C:)\\Durchschnittl. Warteschlangenlänge des Datenträgers",
+    )
+    .unwrap();
+    assert_eq!(
+        counterlens::capture::english_path(&p).as_deref(),
+        Some("\\PhysicalDisk(0 C:)\\Avg. Disk Queue Length")
+    );
+    let p = counterlens::capture::path::parse("\\\\H\\PhysicalDisk(0 C:)\\Avg. Disk Queue Length")
+        .unwrap();
+    assert_eq!(counterlens::capture::english_path(&p), None);
 }

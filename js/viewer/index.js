@@ -36,7 +36,7 @@ const DEFAULT_MAX = 8;
 /** `seriesFilter` over SeriesInfo, its pattern compiled once for the whole list. */
 function pathFilter(text) {
   const matches = seriesFilter(text);
-  return (s) => matches(s.path);
+  return (s) => matches(s.path) || (s.englishPath !== undefined && matches(s.englishPath)); // localized paths match in English too
 }
 
 /** Series shown at first: % Processor Time of the Processor instances (_Total first, at most
@@ -321,7 +321,10 @@ export function mountViewer(element, options = {}) {
     const filtering = text.trim() !== '';
     const shown = info.filter(pathFilter(text));
     const tree = new Map(); // machine -> object -> counter -> [series]
+    const english = new Map(); // a localized object, or object\counter -> its English name, shown beside it
+    const beside = (written, key = written) => (english.has(key) && english.get(key) !== written ? `${written} — ${english.get(key)}` : written);
     for (const s of shown.slice(0, MAX_LISTED)) {
+      if (s.englishObject) english.set(s.object, s.englishObject).set(`${s.object}\\${s.counter}`, s.englishCounter);
       const m = tree.get(s.machine) ?? tree.set(s.machine, new Map()).get(s.machine);
       const o = m.get(s.object) ?? m.set(s.object, new Map()).get(s.object);
       (o.get(s.counter) ?? o.set(s.counter, []).get(s.counter)).push(s);
@@ -343,10 +346,10 @@ export function mountViewer(element, options = {}) {
       return label;
     };
     const machines = [...tree].map(([machine, objects]) => branch(machine ? `\\\\${machine}` : '(this machine)', objects, 'machine',
-      [...objects].map(([object, counters]) => branch(object, counters, 'object',
+      [...objects].map(([object, counters]) => branch(beside(object), counters, 'object',
         [...counters].map(([counter, list]) => (list.length === 1 && list[0].instance === undefined
-          ? leaf(list[0], counter)
-          : branch(counter, list, 'counter', list.map((s) => leaf(s, s.instance === undefined ? '(no instance)' : `${s.parent ? s.parent + '/' : ''}${s.instance}`)))))))));
+          ? leaf(list[0], beside(counter, `${object}\\${counter}`))
+          : branch(beside(counter, `${object}\\${counter}`), list, 'counter', list.map((s) => leaf(s, s.instance === undefined ? '(no instance)' : `${s.parent ? s.parent + '/' : ''}${s.instance}`)))))))));
     $['series-list'].replaceChildren(...machines);
     $['series-count'].textContent = shown.length > MAX_LISTED
       ? `${shown.length} of ${info.length} series match; the first ${MAX_LISTED} are listed`

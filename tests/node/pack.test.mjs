@@ -16,7 +16,7 @@ test('the packed tarball installs and imports outside the repository', () => {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' });
     const [{ filename, files }] = JSON.parse(out);
     const paths = files.map((f) => f.path).sort();
-    for (const need of ['js/browser.js', 'js/node.js', 'js/api.js', 'js/index.d.ts', 'pkg/counterlens.js', 'pkg/counterlens_bg.wasm', 'package.json', 'README.md']) {
+    for (const need of ['js/browser.js', 'js/node.js', 'js/api.js', 'js/index.d.ts', 'pkg/counterlens.js', 'pkg/counterlens_bg.wasm', 'package.json', 'README.md', 'NOTICE']) {
       assert.ok(paths.includes(need), `${need} missing from the tarball: ${paths.join(', ')}`);
     }
     assert.ok(!paths.some((p) => p.startsWith('crate/') || p.startsWith('tests/') || p.startsWith('web/')), paths.join(', '));

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `mod.rs` | the model (`Capture`, `Series`), errors and notes, sniffing, `open_capture` |
 //! | `path.rs` | counter paths: machine, object, parent, instance, counter |
+//! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
@@ -16,12 +17,14 @@
 
 mod blg;
 mod get_counter;
+pub mod names;
 pub mod path;
 mod pdh_csv;
 mod raw_json;
 mod reader;
 pub mod text;
 
+pub use names::english_path;
 pub use path::CounterPath;
 pub use pdh_csv::write_csv;
 pub use reader::CaptureReader;

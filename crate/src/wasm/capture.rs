@@ -2,6 +2,7 @@
 //! cross as `Float64Array`s (one copy, no JSON, no per-value objects).
 
 use super::convert::{get, named_error, to_js};
+use crate::capture::names::{english_names, english_path};
 use crate::capture::{
     open_capture as open, write_csv, Capture, CaptureError, CaptureReader, OpenOptions,
 };
@@ -66,6 +67,13 @@ struct SeriesInfo<'a> {
     counter_type: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     default_scale: Option<i32>,
+    /// The English names and path of a localized path (capture::names), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    english_object: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    english_counter: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    english_path: Option<String>,
 }
 
 /// A capture read into columns: timestamps (ms since the epoch, UTC) and one value column per series.
@@ -143,9 +151,19 @@ impl JsCapture {
                 counter: &s.parsed.counter,
                 counter_type: s.counter_type,
                 default_scale: s.scale,
+                english_object: english_names(&s.parsed).map(|e| e.0),
+                english_counter: english_names(&s.parsed).map(|e| e.1),
+                english_path: english_path(&s.parsed),
             })
             .collect();
         to_js(&infos)
+    }
+    /// The path of series `index` in English when it is written in another language and the names are
+    /// known (`\\H\Procesador(_Total)\% de tiempo de procesador` -> `\\H\Processor(_Total)\% Processor Time`);
+    /// undefined otherwise.
+    #[wasm_bindgen(js_name = englishPath)]
+    pub fn english_path(&self, index: usize) -> Result<Option<String>, JsValue> {
+        Ok(english_path(&self.series_at(index)?.parsed))
     }
     fn series_at(&self, index: usize) -> Result<&crate::capture::Series, JsValue> {
         self.inner.series.get(index).ok_or_else(|| {
