@@ -158,3 +158,22 @@ test('every golden capture through the file input: its counts in the status and 
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('a localized log: the tree shows the English names beside the written ones, and English paths find it', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const csv = '"(PDH-CSV 4.0) (Hora estándar romance)(-60)","\\\\SRV\\Procesador(_Total)\\% de tiempo de procesador","\\\\SRV\\Memoria\\Bytes disponibles"\r\n'
+    + '"11/22/2026 09:00:00.000","12.5","1000"\r\n"11/22/2026 09:00:01.000","13.5","1001"\r\n';
+  const name = 'es.csv';
+  await page.setInputFiles('#capture-file', { name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name);
+  const summaries = await page.$$eval('#series-list summary', (s) => s.map((x) => x.textContent));
+  assert.ok(summaries.includes('Procesador — Processor (1)') && summaries.includes('% de tiempo de procesador — % Processor Time (1)'), JSON.stringify(summaries));
+  const labels = await page.$$eval('#series-list label', (l) => l.map((x) => x.textContent));
+  assert.ok(labels.includes('Bytes disponibles — Available Bytes'), JSON.stringify(labels));
+  await page.fill('#series-filter', '\\*\\Processor(*)\\% Processor Time');
+  assert.equal(await page.textContent('#series-count'), '1 of 2 series');
+  await page.fill('#series-filter', 'available bytes');
+  assert.equal(await page.textContent('#series-count'), '1 of 2 series');
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
