@@ -4,6 +4,7 @@
 //! Each series is decimated with M4 to the plot's pixel columns before anything is drawn ([`m4`]), gaps
 //! (NaN) stay gaps, and the time axis ticks on round local-time boundaries ([`time_axis`]).
 
+pub mod compose;
 pub mod m4;
 pub mod time_axis;
 

@@ -4,6 +4,7 @@
 
 use super::capture::JsCapture;
 use super::convert::{error, get, to_js};
+use crate::chart::compose::{compose, Pick};
 use crate::chart::{draw, ChartSeries, View};
 use js_sys::{Array, Float64Array};
 use plotters::prelude::IntoDrawingArea;
@@ -212,7 +213,8 @@ pub fn render_series_chart(
 /// Draws series `indices` of a capture, straight from its columns (nothing is copied out of wasm).
 /// `view.colors`, aligned with `indices`, gives each series its palette slot (a viewer keeps a series'
 /// slot while it stays selected, as Perfmon does); without it the slots follow the order of `indices`.
-/// Otherwise `view` as for renderSeriesChart.
+/// `view.references` adds PDH's own values (Get-Counter) dashed. Otherwise `view` as for
+/// renderSeriesChart. What is drawn is decided by `chart::compose`.
 #[wasm_bindgen(js_name = renderChart)]
 pub fn render_chart(
     canvas: HtmlCanvasElement,
@@ -220,56 +222,27 @@ pub fn render_chart(
     indices: Vec<u32>,
     view: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let c = &capture.inner;
     let colors = get(&view, "colors").dyn_into::<Array>().ok();
-    // Each series' block summary, kept by the capture, so a redraw reads blocks rather than points.
-    let summaries: Vec<_> = indices
-        .iter()
-        .map(|&i| capture.summary(i as usize))
+    let picks: Vec<Pick> = indices
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| Pick {
+            index: i as usize,
+            slot: colors
+                .as_ref()
+                .and_then(|a| a.get(k as u32).as_f64())
+                .map_or(k, |v| v.max(0.0) as usize),
+        })
         .collect();
-    let mut chart_series = Vec::with_capacity(indices.len());
-    let mut positions = Vec::with_capacity(indices.len());
-    for (k, i) in indices.into_iter().enumerate() {
-        let s = c.series.get(i as usize).ok_or_else(|| {
-            error(
-                "invalid-argument",
-                &format!("no series {i} in the capture"),
-                Some("indices"),
-            )
-        })?;
-        let slot = colors
-            .as_ref()
-            .and_then(|a| a.get(k as u32).as_f64())
-            .map_or(k, |v| v.max(0.0) as usize);
-        positions.push(chart_series.len());
-        chart_series.push(ChartSeries {
-            label: s.path.clone(),
-            values: &s.values,
-            color_index: slot,
-            dashed: false,
-            summary: summaries[k].as_deref(),
-        });
-        // `view.references`: the series' reference column (PDH's own values of a Get-Counter capture),
-        // dashed in the series' colour.
-        if let (Some(r), true) = (
-            &s.reference,
-            get(&view, "references").as_bool() == Some(true),
-        ) {
-            chart_series.push(ChartSeries {
-                label: format!("PDH: {}", s.path),
-                values: r,
-                color_index: slot,
-                dashed: true,
-                summary: None,
-            });
-        }
-    }
+    let references = get(&view, "references").as_bool() == Some(true);
+    let composed = compose(&capture.inner, &capture.summaries, &picks, references)
+        .map_err(|e| error("invalid-argument", &e.to_string(), Some("indices")))?;
     draw_on_canvas(
         canvas,
-        &c.timestamps,
-        &chart_series,
+        &capture.inner.timestamps,
+        &composed.series,
         &view,
-        Some(&positions),
+        Some(&composed.positions),
     )
 }
 
