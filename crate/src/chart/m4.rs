@@ -164,11 +164,8 @@ impl Column<'_> {
     /// Adds a block that has drawable points, as `point` would add them one by one.
     fn block(&mut self, b: &Block) -> bool {
         let opened = self.point(b.first, self.ys[b.first]);
-        let c = self.bucket.as_mut().map(|c| {
+        if let Some(c) = self.bucket.as_mut() {
             c.last = b.last;
-            c
-        });
-        if let Some(c) = c {
             if self.ys[b.min] < self.min_y {
                 self.min_y = self.ys[b.min];
                 c.min = b.min;
@@ -201,7 +198,7 @@ pub fn m4_summarised(
 ) -> Vec<Segment> {
     let n = xs.len().min(ys.len());
     let mut segments: Vec<Segment> = Vec::new();
-    if n == 0 || columns == 0 || !(x1 > x0) {
+    if n == 0 || columns == 0 || x1.partial_cmp(&x0) != Some(std::cmp::Ordering::Greater) {
         return segments;
     }
     let summary = summary.filter(|s| s.len == n);
@@ -289,7 +286,7 @@ mod tests {
     fn m4_point_by_point(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
         let n = xs.len().min(ys.len());
         let mut segments: Vec<Segment> = Vec::new();
-        if n == 0 || columns == 0 || !(x1 > x0) {
+        if n == 0 || columns == 0 || x1.partial_cmp(&x0) != Some(std::cmp::Ordering::Greater) {
             return segments;
         }
         let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
