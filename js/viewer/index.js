@@ -11,7 +11,7 @@
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
-import { createState, selectSeries, deselectSeries, clampRange } from './state.js';
+import { createState, selectSeries, deselectSeries, clampRange, seriesWithUnits } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
 import { renderSeriesTree, pathFilter, defaultSelection } from './series-tree.js';
 import { createChartPane } from './panes.js';
@@ -90,7 +90,7 @@ export function mountViewer(element, options = {}) {
 
   function onCaptureRead(capture, notes, name) {
     state.capture?.free();
-    Object.assign(state, { capture, notes, sourceName: name, range: null, timestamps: capture.timestamps(), info: capture.series() });
+    Object.assign(state, { capture, notes, sourceName: name, range: null, timestamps: capture.timestamps(), info: seriesWithUnits(capture) });
     state.selected.clear();
     state.slots.clear();
     $['chart-explain'].hidden = true;
@@ -166,6 +166,7 @@ export function mountViewer(element, options = {}) {
     open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
   }
   function onZoneChanged(e) { state.zone = e.target.value; pane.draw(); }
+  function onScaleChanged(e) { state.yScale = e.target.value; showView(); }
   function onReferenceToggled() { pane.draw(); showStats(); }
   function onStatsSortClicked(e) {
     const th = e.target.closest('th');
@@ -187,6 +188,7 @@ export function mountViewer(element, options = {}) {
   on(dropTarget, 'dragover', onDragOver);
   on(dropTarget, 'drop', onFileDropped);
   on($.zone, 'change', onZoneChanged);
+  on($['chart-scale'], 'change', onScaleChanged);
   on($['pdh-overlay'], 'change', onReferenceToggled);
   on($['zoom-in'], 'click', () => pane.zoom(0.5));
   on($['zoom-out'], 'click', () => pane.zoom(2));

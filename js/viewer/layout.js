@@ -40,6 +40,12 @@ export function buildLayout(root, { chartOnly, ids }) {
     button('pan-left', '\u2190', 'Pan left (Left arrow)'), button('pan-right', '\u2192', 'Pan right (Right arrow)'),
     button('zoom-reset', 'Reset', 'Whole capture (0, or double-click the chart)'), part('chart-range', 'span', null, { class: 'muted' }),
     button('export-png', 'Export PNG'), button('export-csv', 'Export CSV'));
+  // Mixed units: an axis per unit (left and right), Perfmon's scale per counter, or log axes.
+  const scaleLabel = el('label', 'Scale ');
+  const scale = part('chart-scale', 'select');
+  scale.append(el('option', 'an axis per unit', { value: 'units' }), el('option', 'per counter (Perfmon)', { value: 'perfmon' }), el('option', 'log', { value: 'log' }));
+  scaleLabel.append(scale);
+  tools.append(scaleLabel);
   // Get-Counter captures carry PDH's own values: drawn dashed beside ours, and where they differ listed.
   const overlay = part('pdh-overlay-label', 'label');
   overlay.append(part('pdh-overlay', 'input', null, { type: 'checkbox' }), ' PDH values');

@@ -21,11 +21,13 @@ export function createChartPane(parts, state, hooks) {
     const o = hooks.options();
     const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)) };
     if (state.range) view.xRange = state.range;
+    if (state.yScale !== 'units') view.yScale = state.yScale;
     if (o.references) view.references = true;
     if (state.highlight !== null && state.selected.has(state.highlight)) view.highlight = indices.indexOf(state.highlight);
     layout = renderChart(parts.canvas, capture, indices, view);
     // The layout, for tests and tools that drive the chart: plot rectangle (CSS px) and time range.
     for (const k of ['pointsDrawn', 'x0', 'x1', 'plotLeft', 'plotTop', 'plotWidth', 'plotHeight']) parts.canvas.dataset[k] = String(layout[k]);
+    parts.canvas.dataset.axes = layout.axes.map((a) => `${a.side}:${a.unit}${a.log ? ':log' : ''}`).join(' ');
     parts.range.textContent = state.timestamps.length ? `${formatTime(state, layout.x0)} to ${formatTime(state, layout.x1)}${state.range ? '' : ' (all)'}` : '';
   }
 

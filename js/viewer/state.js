@@ -1,7 +1,7 @@
 // The viewer's state, shared by its modules: the open capture, what is selected (with each series'
 // palette slot), the visible range, the time zone of the labels. Plain data and small helpers; each
 // module reads it and the viewer (index.js) changes it through these functions.
-import { formatValue } from '../api.js';
+import { formatValue, formatInUnit, counterUnit } from '../api.js';
 
 export function createState() {
   return {
@@ -17,6 +17,7 @@ export function createState() {
     slots: new Map(),
     range: null, // [fromMs, toMs] shown, or null for the whole capture
     zone: 'log',
+    yScale: 'units', // 'units' (an axis per unit), 'perfmon' (power-of-ten per counter) or 'log'
     sort: { key: null, dir: 1 }, // the stats table's order
     highlight: null, // the series hovered in the tree, the legend or the table
   };
@@ -63,5 +64,15 @@ export function clampRange(state, r) {
   return [a, b];
 }
 
-/** A value of series `s` as text, by its counter type where known. */
-export const formatSeriesValue = (s, v) => (s.counterType === undefined ? (Number.isNaN(v) ? '' : String(+v.toPrecision(6))) : formatValue(v, s.counterType));
+/** capture.series() with each series' unit (`unit`, `multiplier` to the unit's base) added. */
+export function seriesWithUnits(capture) {
+  return capture.series().map((s) => Object.assign(s, counterUnit(s.counterType ?? null, s.counter)));
+}
+
+/** A value of series `s` as text: bytes and seconds in their unit (7.81 GB, 12.3 ms), others by their
+ *  counter type where known (perflib's display), else in their unit. */
+export function formatSeriesValue(s, v) {
+  if (Number.isNaN(v)) return '';
+  if (s.counterType !== undefined && s.unit !== 'bytes' && s.unit !== 'bytes-per-second' && s.unit !== 'seconds') return formatValue(v, s.counterType);
+  return formatInUnit(v * (s.multiplier ?? 1), s.unit ?? 'count');
+}

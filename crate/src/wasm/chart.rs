@@ -5,7 +5,7 @@
 use super::capture::JsCapture;
 use super::convert::{error, get, to_js};
 use crate::chart::compose::{compose, Pick};
-use crate::chart::{draw, ChartSeries, View};
+use crate::chart::{draw, ChartSeries, View, YScale};
 use js_sys::{Array, Float64Array};
 use plotters::prelude::IntoDrawingArea;
 use plotters_backend::{
@@ -155,6 +155,11 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
             .as_f64()
             .filter(|h| *h >= 0.0)
             .map(|h| h as usize),
+        y_scale: match get(v, "yScale").as_string().as_deref() {
+            Some("perfmon") => YScale::Perfmon,
+            Some("log") => YScale::Log,
+            _ => YScale::Units,
+        },
     }
 }
 
@@ -205,6 +210,7 @@ pub fn render_series_chart(
             color_index: *c,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         })
         .collect();
     draw_on_canvas(canvas, timestamps, &chart_series, &view, None)
@@ -306,4 +312,25 @@ fn draw_on_canvas(
 pub fn series_color(slot: u32) -> String {
     let c = crate::chart::series_color(slot as usize);
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// A value as text in a unit of the chart's (`percent`, `per-second`, `bytes-per-second`, `bytes`,
+/// `seconds`, `count`), its value in the unit's base (bytes, seconds): `formatInUnit(8388608000, 'bytes')`
+/// is `7.81 GB`. An unknown unit formats as a count.
+#[wasm_bindgen(js_name = formatInUnit)]
+pub fn format_in_unit(value: f64, unit: &str) -> String {
+    let u = crate::chart::units::Unit::parse(unit).unwrap_or_default();
+    crate::chart::units::format_value(u, value)
+}
+
+/// The unit of a counter (`{ unit, multiplier }`: multiplier takes its values to the unit's base), from
+/// its counter type where known and its name: `counterUnit(null, 'Available MBytes')` is
+/// `{ unit: 'bytes', multiplier: 1048576 }`.
+#[wasm_bindgen(js_name = counterUnit)]
+pub fn counter_unit(counter_type: Option<u32>, counter: &str) -> Result<JsValue, JsValue> {
+    let m = crate::chart::units::measure_of(counter_type, counter);
+    let o = js_sys::Object::new();
+    js_sys::Reflect::set(&o, &"unit".into(), &m.unit.key().into())?;
+    js_sys::Reflect::set(&o, &"multiplier".into(), &m.multiplier.into())?;
+    Ok(o.into())
 }
