@@ -305,7 +305,8 @@ export interface ChartLayout {
   x0: number; x1: number; y0: number; y1: number;
   pointsDrawn: number;
   axes: ChartAxis[];
-  /** Per series drawn: its axis (index in `axes`) and the factor it was drawn with (perfmon scale). */
+  /** Per series passed (aligned with `indices` / `series`): its axis (index in `axes`) and the factor it
+   *  was drawn with (perfmon scale; 1 otherwise). */
   series: { axis: number; factor: number }[];
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's

@@ -7,6 +7,7 @@
 //   reading.js      files and URLs, in a Worker      worker.js     the Worker (the package's core only)
 //   series-tree.js  filter, tree, default selection  panes.js      the chart, crosshair, explain
 //   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
+//   legend.js       the legend outside the plot
 //   url-state.js    the view in the URL hash         export.js     PNG and CSV
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
@@ -55,7 +56,7 @@ export function mountViewer(element, options = {}) {
 
   const reader = createReader({ onProgress: showReadProgress });
   const pane = createChartPane(
-    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'] },
+    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'] },
     state,
     { setRange, options: () => ({ dark: dark.matches, references: $['pdh-overlay'].checked }) });
 
@@ -93,6 +94,7 @@ export function mountViewer(element, options = {}) {
     Object.assign(state, { capture, notes, sourceName: name, range: null, timestamps: capture.timestamps(), info: seriesWithUnits(capture) });
     state.selected.clear();
     state.slots.clear();
+    state.hidden.clear();
     $['chart-explain'].hidden = true;
     const fromHash = hashApplies ? decodeView(location.hash, capture.seriesCount) : null;
     hashApplies = false;
@@ -131,6 +133,7 @@ export function mountViewer(element, options = {}) {
   /** Everything that follows the selection and range. */
   function showView() {
     pane.draw();
+    pane.legend();
     showStats();
     saveUrlState();
   }
@@ -158,6 +161,14 @@ export function mountViewer(element, options = {}) {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
   function onFilterInput() { showSeriesTree(); }
+  function onLegendClicked(e) {
+    const i = Number(e.target.closest('button[data-index]')?.dataset.index);
+    if (!Number.isInteger(i)) return;
+    if (state.hidden.has(i)) state.hidden.delete(i);
+    else state.hidden.add(i);
+    pane.draw();
+    pane.legend();
+  }
   function onFileChosen(e) { const f = e.target.files[0]; if (f) open(f, f.name); }
   function onDragOver(e) { e.preventDefault(); }
   function onFileDropped(e) {
@@ -176,7 +187,8 @@ export function mountViewer(element, options = {}) {
   }
   function onCancelClicked() { reader.cancel(new Error('Reading cancelled; the capture that was open stays open.')); }
 
-  for (const target of [$['series-list'], $['chart-stats']]) {
+  on($['chart-legend'], 'click', onLegendClicked);
+  for (const target of [$['series-list'], $['chart-stats'], $['chart-legend']]) {
     on(target, 'pointerover', onSeriesHovered);
     on(target, 'pointerleave', onSeriesUnhovered);
     on(target, 'focusin', onSeriesHovered);

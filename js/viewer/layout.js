@@ -56,6 +56,8 @@ export function buildLayout(root, { chartOnly, ids }) {
     part('chart', 'canvas', null, { tabindex: '0', 'aria-label': 'Time-series chart of the selected series: drag to zoom, shift-drag to pan, wheel to zoom, double-click to reset; arrow keys and + - 0 when focused' }),
     part('chart-selection', 'div'), part('chart-cursor', 'div'), part('chart-readout', 'div', null, { role: 'status' }));
   for (const n of ['chart-selection', 'chart-cursor', 'chart-readout']) parts[n].hidden = true;
+  // The legend, outside the plot: click a name to hide or show its line, hover to highlight it.
+  const legend = part('chart-legend', 'table', null, { class: 'grid chart-legend', 'aria-label': 'Legend: click a series to hide or show it' });
   const table = part('chart-stats', 'table', null, { class: 'grid' });
   statsHeader(table);
   const main = el('div', null, { class: 'chart-main' });
@@ -65,7 +67,7 @@ export function buildLayout(root, { chartOnly, ids }) {
   const diffs = part('pdh-diffs', 'details');
   diffs.append(part('pdh-diffs-summary', 'summary'), part('pdh-diffs-table', 'table', null, { class: 'grid' }));
   diffs.hidden = true;
-  main.append(tools, box, explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
+  main.append(tools, box, legend, explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
   const layout = el('div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);

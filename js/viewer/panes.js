@@ -3,23 +3,26 @@
 import { renderChart, seriesColor } from '../api.js';
 import { el } from './dom.js';
 import { mountInteractions } from './chart-interact.js';
+import { renderLegend, showLegendAt } from './legend.js';
 import { selection, formatTime, offsetMinutes, formatSeriesValue } from './state.js';
 
 /**
- * @param {{canvas, selection, cursor, readout, range, explain}} parts  the pane's elements
+ * @param {{canvas, selection, cursor, readout, range, explain, legend}} parts  the pane's elements
  * @param {object} state  the viewer's state (state.js)
  * @param {{ setRange(r): void, options(): object }} hooks  the viewer's range change, and draw options
  *        (dark, references)
  */
 export function createChartPane(parts, state, hooks) {
   let layout = null; // what the last renderChart returned
+  let drawn = { indices: [], factors: new Map() }; // what it drew, for the legend
 
   function draw() {
     const { capture } = state;
     if (!capture || !parts.canvas.isConnected || parts.canvas.closest('[hidden]')) return;
-    const indices = selection(state);
+    const indices = selection(state).filter((i) => !state.hidden.has(i));
     const o = hooks.options();
-    const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)) };
+    // The legend is outside the plot (legend.js), not drawn on the canvas.
+    const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)), legend: false };
     if (state.range) view.xRange = state.range;
     if (state.yScale !== 'units') view.yScale = state.yScale;
     if (o.references) view.references = true;
@@ -28,6 +31,9 @@ export function createChartPane(parts, state, hooks) {
     // The layout, for tests and tools that drive the chart: plot rectangle (CSS px) and time range.
     for (const k of ['pointsDrawn', 'x0', 'x1', 'plotLeft', 'plotTop', 'plotWidth', 'plotHeight']) parts.canvas.dataset[k] = String(layout[k]);
     parts.canvas.dataset.axes = layout.axes.map((a) => `${a.side}:${a.unit}${a.log ? ':log' : ''}`).join(' ');
+    const factors = new Map();
+    for (const [k, i] of indices.entries()) factors.set(i, layout.series[k]?.factor ?? 1);
+    drawn = { indices, factors };
     parts.range.textContent = state.timestamps.length ? `${formatTime(state, layout.x0)} to ${formatTime(state, layout.x1)}${state.range ? '' : ' (all)'}` : '';
   }
 
@@ -48,6 +54,7 @@ export function createChartPane(parts, state, hooks) {
       line.append(swatch, el('span', `${s.instance !== undefined ? `${s.object}(${s.instance})` : s.object}\\${s.counter}: `), el('b', Number.isNaN(v) ? 'no value' : formatSeriesValue(s, v)));
       lines.push(line);
     }
+    showLegendAt(parts.legend, state, k);
     return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k };
   }
 
@@ -79,7 +86,10 @@ export function createChartPane(parts, state, hooks) {
   }
 
   const interactions = mountInteractions({ canvas: parts.canvas, selection: parts.selection, cursor: parts.cursor, readout: parts.readout },
-    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, pick: explainAt });
+    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, pick: explainAt, leave: () => showLegendAt(parts.legend, state, null) });
 
-  return { draw, zoom: interactions.zoom, pan: interactions.pan, layout: () => layout };
+  /** The legend of what the last draw showed (after a change of selection, range or scale). */
+  const legend = () => renderLegend(parts.legend, state, drawn.factors);
+
+  return { draw, legend, zoom: interactions.zoom, pan: interactions.pan, layout: () => layout };
 }

@@ -20,6 +20,7 @@ export function createState() {
     yScale: 'units', // 'units' (an axis per unit), 'perfmon' (power-of-ten per counter) or 'log'
     sort: { key: null, dir: 1 }, // the stats table's order
     highlight: null, // the series hovered in the tree, the legend or the table
+    hidden: new Set(), // selected series hidden from the chart (clicked in the legend); they keep their colour
   };
 }
 
@@ -34,11 +35,13 @@ export function selectSeries(state, i) {
 
 export function deselectSeries(state, i) {
   state.selected.delete(i);
+  state.hidden.delete(i);
   state.slots.delete(i);
 }
 
 export function clearSelection(state) {
   state.selected.clear();
+  state.hidden.clear();
   state.slots.clear();
 }
 

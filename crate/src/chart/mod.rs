@@ -18,19 +18,36 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::ops::Range;
 
-/// Colours by series index, stable across redraws: the Okabe-Ito palette (distinguishable with the
-/// common colour-vision deficiencies) followed by a few darker tones.
-pub const PALETTE: [(u8, u8, u8); 10] = [
-    (0, 114, 178),
-    (213, 94, 0),
-    (0, 158, 115),
-    (204, 121, 167),
-    (230, 159, 0),
-    (86, 180, 233),
-    (120, 94, 240),
-    (170, 68, 0),
-    (0, 90, 70),
-    (110, 110, 110),
+/// Colours by palette slot, stable across redraws: 24 colours that stay apart for the common
+/// colour-vision deficiencies, none repeated within a chart of up to 24 series. The Okabe-Ito palette
+/// (Okabe and Ito, "Color Universal Design", 2008) first, then Paul Tol's "muted" scheme ("Colour
+/// Schemes", SRON/EPS/TN/09-002) and tones of Tol's other schemes; the pale ones last (faint on white).
+/// Slots past the palette come round again dashed, so no two lines of one chart look alike.
+pub const PALETTE: [(u8, u8, u8); 24] = [
+    (0, 114, 178),   // Okabe-Ito blue
+    (213, 94, 0),    // vermillion
+    (0, 158, 115),   // bluish green
+    (204, 121, 167), // reddish purple
+    (230, 159, 0),   // orange
+    (86, 180, 233),  // sky blue
+    (51, 34, 136),   // Tol muted: indigo
+    (238, 51, 119),  // Tol vibrant: magenta
+    (17, 119, 51),   // green
+    (136, 34, 85),   // wine
+    (68, 170, 153),  // teal
+    (153, 153, 51),  // olive
+    (170, 68, 153),  // purple
+    (120, 94, 240),  // violet
+    (170, 68, 0),    // brown
+    (34, 34, 85),    // Tol dark: navy
+    (110, 110, 110), // grey
+    (255, 170, 187), // Tol light: pink
+    (102, 37, 6),    // Tol YlOrBr: dark brown
+    (0, 68, 136),    // Tol high-contrast: dark blue
+    (102, 102, 51),  // dark olive
+    (136, 204, 238), // Tol muted: cyan
+    (221, 204, 119), // sand
+    (240, 228, 66),  // Okabe-Ito yellow
 ];
 
 pub fn series_color(index: usize) -> RGBColor {
@@ -667,7 +684,7 @@ pub fn draw<DB: DrawingBackend>(
                             style.filled(),
                         )))
                         .map_err(err)?;
-                } else if s.dashed {
+                } else if s.dashed || s.color_index >= PALETTE.len() {
                     chart
                         .draw_series(DashedLineSeries::new(
                             run.iter().copied(),
@@ -716,6 +733,21 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_palette_has_24_distinct_colours() {
+        let mut seen = std::collections::HashSet::new();
+        assert!(PALETTE.iter().all(|c| seen.insert(*c)));
+        assert!(PALETTE.len() >= 20);
+        // Far enough apart: every pair differs by at least 40 in some channel (of 255).
+        for (i, a) in PALETTE.iter().enumerate() {
+            for b in &PALETTE[i + 1..] {
+                let d = [a.0.abs_diff(b.0), a.1.abs_diff(b.1), a.2.abs_diff(b.2)];
+                assert!(d.iter().any(|&x| x >= 40), "{a:?} vs {b:?}");
+            }
+        }
+        assert_eq!(series_color(24), series_color(0)); // drawn dashed, as the next round
+    }
 
     #[test]
     fn axis_numbers() {

@@ -297,6 +297,13 @@ fn draw_on_canvas(
         &view,
     )
     .map_err(|e| error("canvas", &e.to_string(), None))?;
+    // One placement per series the caller passed (references dropped), aligned with its list.
+    if let Some(p) = positions {
+        layout.series = p
+            .iter()
+            .filter_map(|&k| layout.series.get(k).cloned())
+            .collect();
+    }
     // Back to CSS pixels, the unit of pointer events.
     let css = |p: i32| (p as f64 / ratio).round() as i32;
     layout.plot_left = css(layout.plot_left);
