@@ -1563,7 +1563,7 @@ impl<'a> PerfDataBlock<'a> {
             return Some(0); // PERF_SIZE_ZERO
         }
         // Checked: on wasm32 usize is 32 bits, and two u32 fields can add past it.
-        if c.offset.checked_add(c.size).map_or(true, |end| end > len) {
+        if c.offset.checked_add(c.size).is_none_or(|end| end > len) {
             return None;
         }
         let at = block + c.offset;
@@ -1725,7 +1725,7 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
         let name_length = u32_at(o, p + 0x14, "NameLength")? as usize;
         if name_offset
             .checked_add(name_length)
-            .map_or(true, |end| end > len)
+            .is_none_or(|end| end > len)
         {
             return Err(format!("instance {k} at +{p:#x}: its name ({name_length} bytes at +{name_offset:#x}) runs past its {len} bytes"));
         }
