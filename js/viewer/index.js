@@ -17,7 +17,7 @@ import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './read
 import { renderSeriesTree, pathFilter, defaultSelection } from './series-tree.js';
 import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
-import { encodeView, decodeView, writeHash } from './url-state.js';
+import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
 
 export { seriesFilter } from './series-tree.js';
@@ -49,8 +49,10 @@ export function mountViewer(element, options = {}) {
   }
   const $ = buildLayout(element, options);
   const state = createState();
-  let hashApplies = !!options.hash; // the hash's view applies to the capture the page opens with
+  // A shared view (the URL hash) waits for the first capture opened, and applies to it by counter path.
+  let shared = options.hash ? decodeView(location.hash) : null;
   const dark = matchMedia('(prefers-color-scheme: dark)');
+  const isDark = () => state.theme === 'dark' || (state.theme === 'auto' && dark.matches);
   const cleanups = [];
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); cleanups.push(() => target.removeEventListener(type, fn, opts)); };
 
@@ -58,7 +60,7 @@ export function mountViewer(element, options = {}) {
   const pane = createChartPane(
     { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'] },
     state,
-    { setRange, options: () => ({ dark: dark.matches, references: $['pdh-overlay'].checked }) });
+    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }) });
 
   // ---- reading ----
   function showReadProgress(fraction, name) {
@@ -73,7 +75,8 @@ export function mountViewer(element, options = {}) {
   async function open(input, name = 'capture') {
     try {
       const blob = input instanceof Blob ? input : new Blob([input]);
-      const next = await reader.read(blob, name);
+      const [next, identity] = await Promise.all([reader.read(blob, name), fileIdentity(blob, name)]);
+      state.source = identity;
       onCaptureRead(next.capture, next.notes, name);
     } catch (err) {
       if (err !== SUPERSEDED) $['chart-status'].textContent = describeError(err);
@@ -96,13 +99,37 @@ export function mountViewer(element, options = {}) {
     state.slots.clear();
     state.hidden.clear();
     $['chart-explain'].hidden = true;
-    const fromHash = hashApplies ? decodeView(location.hash, capture.seriesCount) : null;
-    hashApplies = false;
-    const wanted = options.series ? state.info.filter(pathFilter(options.series)).map((s) => s.index) : null;
-    for (const i of fromHash?.series ?? wanted ?? defaultSelection(state.info)) selectSeries(state, i);
-    if (fromHash?.range) state.range = clampRange(state, fromHash.range);
+    $['share-note'].textContent = '';
+    if (shared) applySharedView(shared);
+    else for (const i of (options.series ? state.info.filter(pathFilter(options.series)).map((s) => s.index) : null) ?? defaultSelection(state.info)) selectSeries(state, i);
+    shared = null;
     $['series-filter'].value = '';
     showCapture();
+  }
+
+  /** Selects what a shared link names, by counter path, restores its range, scale and theme, and says
+   *  what did not match (and when the link was made on another file). */
+  function applySharedView(view) {
+    const { indices, missing } = matchSeries(view, state.info);
+    for (const i of indices) selectSeries(state, i);
+    if (view.range) state.range = clampRange(state, view.range);
+    state.yScale = view.scale;
+    $['chart-scale'].value = view.scale;
+    setTheme(view.theme);
+    const notes = [];
+    if (view.file && !sameFile(view.file, state.source)) {
+      notes.push(`The link was made on ${view.file.name} (${view.file.size.toLocaleString('en-US')} bytes); this is ${state.source.name} (${state.source.size.toLocaleString('en-US')} bytes), so its series were matched by counter path.`);
+    }
+    if (view.paths.length) notes.push(`Shared view: ${indices.length} of ${view.paths.length} series found${missing.length ? `; not in this file: ${missing.join(', ')}` : ''}.`);
+    else if (view.positions) notes.push('An old link that names series by position: they may not be the same counters in this file.');
+    $['share-note'].textContent = notes.join(' ');
+  }
+
+  function setTheme(theme) {
+    state.theme = theme;
+    $.theme.value = theme;
+    element.classList.toggle('theme-dark', theme === 'dark');
+    element.classList.toggle('theme-light', theme === 'light');
   }
 
   function showCapture() {
@@ -128,7 +155,7 @@ export function mountViewer(element, options = {}) {
     renderDifferences({ details: $['pdh-diffs'], summary: $['pdh-diffs-summary'], table: $['pdh-diffs-table'] }, state, $['pdh-overlay'].checked);
   }
   function saveUrlState() {
-    if (options.hash && state.capture) writeHash(encodeView(state));
+    if (options.hash && state.capture && !shared) writeHash(encodeView(state));
   }
   /** Everything that follows the selection and range. */
   function showView() {
@@ -178,6 +205,7 @@ export function mountViewer(element, options = {}) {
   }
   function onZoneChanged(e) { state.zone = e.target.value; pane.draw(); }
   function onScaleChanged(e) { state.yScale = e.target.value; showView(); }
+  function onThemeChanged(e) { setTheme(e.target.value); pane.draw(); saveUrlState(); }
   function onReferenceToggled() { pane.draw(); showStats(); }
   function onStatsSortClicked(e) {
     const th = e.target.closest('th');
@@ -201,6 +229,7 @@ export function mountViewer(element, options = {}) {
   on(dropTarget, 'drop', onFileDropped);
   on($.zone, 'change', onZoneChanged);
   on($['chart-scale'], 'change', onScaleChanged);
+  on($.theme, 'change', onThemeChanged);
   on($['pdh-overlay'], 'change', onReferenceToggled);
   on($['zoom-in'], 'click', () => pane.zoom(0.5));
   on($['zoom-out'], 'click', () => pane.zoom(2));
@@ -215,6 +244,9 @@ export function mountViewer(element, options = {}) {
   resize.observe($.chart);
   on(dark, 'change', () => pane.draw());
 
+  if (shared?.file) {
+    $['chart-status'].textContent = `This link shows a view of ${shared.file.name} (${shared.file.size.toLocaleString('en-US')} bytes): open that file, or another log with the same counters.`;
+  }
   const ready = options.capture ? open(options.capture, options.name) : options.url ? openUrl(options.url, options.name) : Promise.resolve();
 
   return {
@@ -222,6 +254,8 @@ export function mountViewer(element, options = {}) {
     open,
     openUrl,
     capture: () => state.capture,
+    /** The file a shared link (the URL hash) names and waits for, or null. */
+    sharedFile: () => shared?.file ?? null,
     setRange,
     redraw: () => pane.draw(),
     destroy() {

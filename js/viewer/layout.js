@@ -20,7 +20,11 @@ export function buildLayout(root, { chartOnly, ids }) {
   const zone = part('zone', 'select');
   zone.append(el('option', "the log's zone", { value: 'log' }), el('option', 'UTC', { value: 'utc' }));
   zoneLabel.append(zone);
-  controls.append(fileLabel, el('span', 'or drop a perfmon log (.blg), relog CSV/TSV, Get-Counter JSON or counterlens raw capture anywhere on the page', { class: 'muted' }), zoneLabel);
+  const themeLabel = el('label', 'Theme ');
+  const theme = part('theme', 'select');
+  theme.append(el('option', 'system', { value: 'auto' }), el('option', 'light', { value: 'light' }), el('option', 'dark', { value: 'dark' }));
+  themeLabel.append(theme);
+  controls.append(fileLabel, el('span', 'or drop a perfmon log (.blg), relog CSV/TSV, Get-Counter JSON or counterlens raw capture anywhere on the page', { class: 'muted' }), zoneLabel, themeLabel);
   const statusLine = el('p');
   const progress = part('chart-progress', 'progress', null, { max: '1', value: '0' });
   progress.hidden = true;
@@ -28,6 +32,8 @@ export function buildLayout(root, { chartOnly, ids }) {
   cancel.hidden = true;
   statusLine.append(part('chart-status', 'span', null, { role: 'status' }), ' ', progress, ' ', cancel);
   const notes = part('chart-notes', 'ul', null, { class: 'muted' });
+  // What a shared link restored, and what it named that this file does not have.
+  const shareNote = part('share-note', 'p', null, { role: 'status' });
 
   const aside = el('aside');
   aside.append(
@@ -72,6 +78,6 @@ export function buildLayout(root, { chartOnly, ids }) {
   if (!chartOnly) layout.append(aside);
   layout.append(main);
   root.classList.add('counterlens-viewer');
-  root.replaceChildren(...(chartOnly ? [statusLine, layout] : [controls, statusLine, notes, layout]));
+  root.replaceChildren(...(chartOnly ? [statusLine, shareNote, layout] : [controls, statusLine, shareNote, notes, layout]));
   return parts;
 }

@@ -17,6 +17,7 @@ export function createState() {
     slots: new Map(),
     range: null, // [fromMs, toMs] shown, or null for the whole capture
     zone: 'log',
+    theme: 'auto', // 'auto' (the system's), 'light' or 'dark'
     yScale: 'units', // 'units' (an axis per unit), 'perfmon' (power-of-ten per counter) or 'log'
     sort: { key: null, dir: 1 }, // the stats table's order
     highlight: null, // the series hovered in the tree, the legend or the table

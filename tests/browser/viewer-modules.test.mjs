@@ -28,20 +28,22 @@ test('each concern is its own module, usable on its own in the page', async () =
     st.deselectSeries(state, 7);
     st.selectSeries(state, 9); // takes the lowest free slot, 0 (7's), again
     state.timestamps = new Float64Array([1000, 2000, 3000]);
+    state.info = Array.from({ length: 10 }, (_, i) => ({ index: i, path: `\\\\H\\Obj\\C${i}` }));
     state.range = st.clampRange(state, [500, 1500]); // moved inside the capture, same width: [1000, 2000]
     const f = tree.seriesFilter('\\Processor(*)\\% Processor Time');
     return {
       slots: [...state.slots],
       range: state.range,
       hash: url.encodeView(state),
-      back: url.decodeView('#' + url.encodeView(state), 10),
+      back: (({ paths, range }) => ({ paths, range }))(url.decodeView('#' + url.encodeView(state))),
       filter: [f('\\\\H\\Processor(0)\\% Processor Time'), f('\\\\H\\Memory\\Available MBytes')],
       sort: [stats.nextSort({ key: null, dir: 1 }, 'max'), stats.nextSort({ key: 'max', dir: -1 }, 'max')],
     };
   });
   assert.deepEqual(out.slots, [[2, 1], [9, 0]]);
   assert.deepEqual(out.range, [1000, 2000]);
-  assert.deepEqual(out.back, { series: [2, 9], range: [1000, 2000] });
+  assert.equal(out.hash, 's=\\\\H\\Obj\\C2&s=\\\\H\\Obj\\C9&from=1000&to=2000');
+  assert.deepEqual(out.back, { paths: ['\\\\H\\Obj\\C2', '\\\\H\\Obj\\C9'], range: [1000, 2000] });
   assert.deepEqual(out.filter, [true, false]);
   assert.deepEqual(out.sort, [{ key: 'max', dir: -1 }, { key: 'max', dir: 1 }]);
   // And the whole viewer, built from them, opens a file through the Worker.
