@@ -188,6 +188,14 @@ export function mountViewer(element, options = {}) {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
   function onFilterInput() { showSeriesTree(); }
+  function onDrawerToggled() {
+    const open = $['chart-layout'].classList.toggle('drawer-open');
+    $['series-drawer'].setAttribute('aria-expanded', String(open));
+    if (open) $['series-filter'].focus();
+  }
+  function onDrawerKey(e) {
+    if (e.key === 'Escape' && $['chart-layout'].classList.contains('drawer-open')) { onDrawerToggled(); $['series-drawer'].focus(); }
+  }
   function onLegendClicked(e) {
     const i = Number(e.target.closest('button[data-index]')?.dataset.index);
     if (!Number.isInteger(i)) return;
@@ -223,6 +231,8 @@ export function mountViewer(element, options = {}) {
   }
   on($['series-list'], 'change', onSeriesToggled);
   on($['series-filter'], 'input', onFilterInput);
+  if ($['series-drawer']) on($['series-drawer'], 'click', onDrawerToggled);
+  on(element, 'keydown', onDrawerKey);
   on($['capture-file'], 'change', onFileChosen);
   const dropTarget = options.dropAnywhere ? document : element;
   on(dropTarget, 'dragover', onDragOver);

@@ -42,6 +42,8 @@ export function buildLayout(root, { chartOnly, ids }) {
     part('series-list', 'div'),
   );
   const tools = el('div', null, { class: 'chart-tools', role: 'toolbar', 'aria-label': 'Chart range and export' });
+  // On a narrow screen the series list is a drawer: this button opens and closes it.
+  if (!chartOnly) tools.append(part('series-drawer', 'button', 'Series', { type: 'button', 'aria-expanded': 'false', title: 'Show the series list' }));
   tools.append(button('zoom-in', 'Zoom in', 'Zoom in (+)'), button('zoom-out', 'Zoom out', 'Zoom out (-)'),
     button('pan-left', '\u2190', 'Pan left (Left arrow)'), button('pan-right', '\u2192', 'Pan right (Right arrow)'),
     button('zoom-reset', 'Reset', 'Whole capture (0, or double-click the chart)'), part('chart-range', 'span', null, { class: 'muted' }),
@@ -73,8 +75,9 @@ export function buildLayout(root, { chartOnly, ids }) {
   const diffs = part('pdh-diffs', 'details');
   diffs.append(part('pdh-diffs-summary', 'summary'), part('pdh-diffs-table', 'table', null, { class: 'grid' }));
   diffs.hidden = true;
-  main.append(tools, box, legend, explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), table, diffs);
-  const layout = el('div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
+  const scroll = (t) => { const d = el('div', null, { class: 'table-scroll' }); d.append(t); return d; };
+  main.append(tools, box, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs);
+  const layout = part('chart-layout', 'div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);
   root.classList.add('counterlens-viewer');
