@@ -65,6 +65,7 @@ export function mountViewer(element, options = {}) {
   // ---- reading ----
   function showReadProgress(fraction, name) {
     const reading = fraction !== null;
+    if (reading) delete $['chart-status'].dataset.failed;
     $['chart-progress'].hidden = !reading;
     $['chart-cancel'].hidden = !reading;
     if (!reading) return;
@@ -73,14 +74,23 @@ export function mountViewer(element, options = {}) {
   }
 
   async function open(input, name = 'capture') {
+    const blob = input instanceof Blob ? input : new Blob([input]);
     try {
-      const blob = input instanceof Blob ? input : new Blob([input]);
       const [next, identity] = await Promise.all([reader.read(blob, name), fileIdentity(blob, name)]);
       state.source = identity;
       onCaptureRead(next.capture, next.notes, name);
     } catch (err) {
-      if (err !== SUPERSEDED) $['chart-status'].textContent = describeError(err);
+      if (err === SUPERSEDED) return;
+      if (err?.cancelled) $['chart-status'].textContent = `Reading ${name} cancelled.${state.capture ? ` Still showing ${state.sourceName}.` : ''}`;
+      else showOpenFailure(describeError(err, { name, size: blob.size }));
     }
+  }
+
+  /** The status after a failed open: why, and which capture is still on screen. */
+  function showOpenFailure(why) {
+    const still = state.capture ? ` Still showing ${state.sourceName}.` : ' No capture is open.';
+    $['chart-status'].textContent = `The last open failed. ${why}${/[.!?]$/.test(why) ? '' : '.'}${still}`;
+    $['chart-status'].dataset.failed = 'true';
   }
 
   async function openUrl(url, name) {
@@ -88,7 +98,7 @@ export function mountViewer(element, options = {}) {
       const fetched = await fetchSameOrigin(url);
       await open(fetched.blob, name ?? fetched.name);
     } catch (err) {
-      $['chart-status'].textContent = describeError(err);
+      showOpenFailure(describeError(err));
     }
   }
 
@@ -135,6 +145,7 @@ export function mountViewer(element, options = {}) {
   function showCapture() {
     const { capture } = state;
     const tz = capture.timeZone;
+    delete $['chart-status'].dataset.failed;
     $['chart-status'].textContent =
       `${state.sourceName}: ${capture.format}, ${capture.encoding}, ${capture.sampleCount} samples, ${capture.seriesCount} series` +
       (tz ? `, time zone ${tz.name || 'unnamed'} (bias ${tz.biasMinutes} min)` : ', no time zone (times are UTC)');
@@ -221,7 +232,7 @@ export function mountViewer(element, options = {}) {
     state.sort = nextSort(state.sort, th.dataset.key);
     showStats();
   }
-  function onCancelClicked() { reader.cancel(new Error('Reading cancelled; the capture that was open stays open.')); }
+  function onCancelClicked() { reader.cancel(Object.assign(new Error('Reading cancelled'), { cancelled: true })); }
 
   on($['chart-legend'], 'click', onLegendClicked);
   for (const target of [$['series-list'], $['chart-stats'], $['chart-legend']]) {
