@@ -242,6 +242,8 @@ export class Capture {
    *  null where the capture holds no raw samples (only Get-Counter captures do). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
+  /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
+  rangeStats(index: number, fromMs?: number, toMs?: number): SeriesStats & { p99: number; trendPerHour: number };
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
   /** What the reader noted: a last line cut short (with its line), no time zone. */

@@ -19,6 +19,7 @@ import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
+import { Capture, seriesColor } from '../api.js';
 
 export { seriesFilter } from './series-tree.js';
 export { describeError } from './reading.js';
@@ -257,8 +258,16 @@ export function mountViewer(element, options = {}) {
   on($['pan-left'], 'click', () => pane.pan(-0.25));
   on($['pan-right'], 'click', () => pane.pan(0.25));
   on($['zoom-reset'], 'click', () => setRange(null));
-  on($['export-png'], 'click', () => exportPng($.chart, state));
-  on($['export-csv'], 'click', () => exportCsv(state));
+  function onExportPng() {
+    if (!state.capture) return;
+    // The legend's entries as shown (with Perfmon's factor where scaled), the full path and the unit.
+    const factor = (i) => /\(x[^)]*\)$/.exec($['chart-legend'].querySelector(`button[data-index="${i}"]`)?.textContent ?? '')?.[0];
+    const rows = [...state.selected].sort((a, b) => a - b).filter((i) => !state.hidden.has(i))
+      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
+    exportPng($.chart, state, rows, $['chart-range'].textContent);
+  }
+  on($['export-png'], 'click', onExportPng);
+  on($['export-csv'], 'click', () => exportCsv(state, Capture));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
   const resize = new ResizeObserver(() => pane.draw());
