@@ -12,9 +12,9 @@
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
-import { createState, selectSeries, deselectSeries, clampRange, seriesWithUnits } from './state.js';
+import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
-import { renderSeriesTree, pathFilter, defaultSelection } from './series-tree.js';
+import { renderSeriesTree, pathFilter, defaultSelection, topSeries, MAX_SELECT } from './series-tree.js';
 import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
@@ -200,6 +200,35 @@ export function mountViewer(element, options = {}) {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
   function onFilterInput() { showSeriesTree(); }
+  const matches = () => state.info.filter(pathFilter($['series-filter'].value));
+  function onSelectAllMatches() {
+    if (!state.capture) return;
+    const all = matches();
+    for (const s of all.slice(0, MAX_SELECT)) selectSeries(state, s.index);
+    showSeriesTree();
+    showView();
+    $['series-count'].textContent = all.length > MAX_SELECT
+      ? `${all.length} series match; the first ${MAX_SELECT} were selected` : `${all.length} series selected`;
+  }
+  function onClearSelection() {
+    clearSelection(state);
+    showSeriesTree();
+    showView();
+  }
+  function onTopSeries() {
+    if (!state.capture) return;
+    const [from, to] = state.range ?? [undefined, undefined];
+    const top = topSeries(matches(), Number($['series-top-n'].value), $['series-top-by'].value, (i) => state.capture.stats(i, from, to));
+    clearSelection(state);
+    for (const i of top) selectSeries(state, i);
+    state.sort = { key: $['series-top-by'].value, dir: -1 };
+    showSeriesTree();
+    showView();
+  }
+  function onFilterKey(e) {
+    if (e.key === 'Enter') { e.preventDefault(); onSelectAllMatches(); }
+    else if (e.key === 'Escape' && e.target.value) { e.stopPropagation(); e.target.value = ''; showSeriesTree(); }
+  }
   function onDrawerToggled() {
     const open = $['chart-layout'].classList.toggle('drawer-open');
     $['series-drawer'].setAttribute('aria-expanded', String(open));
@@ -243,6 +272,10 @@ export function mountViewer(element, options = {}) {
   }
   on($['series-list'], 'change', onSeriesToggled);
   on($['series-filter'], 'input', onFilterInput);
+  on($['series-filter'], 'keydown', onFilterKey);
+  on($['series-select-all'], 'click', onSelectAllMatches);
+  on($['series-clear'], 'click', onClearSelection);
+  on($['series-top'], 'click', onTopSeries);
   if ($['series-drawer']) on($['series-drawer'], 'click', onDrawerToggled);
   on(element, 'keydown', onDrawerKey);
   on($['capture-file'], 'change', onFileChosen);
