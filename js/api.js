@@ -23,3 +23,5 @@ export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
 export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';
 // The viewer (browsers; in Node it throws, having no DOM to build in).
 export { mountViewer } from './viewer/index.js';
+// <counterlens-viewer>, the viewer as a custom element (browsers).
+export { defineViewerElement } from './viewer/element.js';

@@ -336,6 +336,12 @@ export interface ViewerOptions {
   dropAnywhere?: boolean;
   /** Link js/viewer/viewer.css (default true; set false to style it yourself). */
   stylesheet?: boolean;
+  /** The theme: the system's (default), light or dark. */
+  theme?: 'auto' | 'light' | 'dark';
+  /** Told when the selected series change (their paths, in file order). */
+  onSelection?: (e: { series: string[] }) => void;
+  /** Told when the time range changes (null: the whole capture). */
+  onZoom?: (e: { range: [number, number] | null }) => void;
 }
 export interface Viewer {
   /** Settles when the capture given in the options is open (or could not be read: see the status line). */
@@ -348,11 +354,19 @@ export interface Viewer {
   /** Shows [fromMs, toMs] (UTC), or the whole capture for null. */
   setRange(range: [number, number] | null): void;
   redraw(): void;
+  /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
+  selectSeries(filter: string): void;
+  setTheme(theme: 'auto' | 'light' | 'dark'): void;
+  /** The file a shared link (the URL hash, with `hash: true`) names and waits for, or null. */
+  sharedFile(): { name: string; size: number; hash: string } | null;
   /** Removes the viewer and frees its capture. */
   destroy(): void;
 }
 /** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
+/** Defines the `<counterlens-viewer>` element (attributes src, series, range, theme, chart-only; events
+ *  `selection` and `zoom`), after `await init()`. */
+export function defineViewerElement(name?: string): void;
 
 // ---- Chart units (viewer) ----
 /** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */

@@ -37,6 +37,9 @@ export { describeError } from './reading.js';
  * @param {boolean} [options.ids] give the parts document ids (one viewer per page)
  * @param {boolean} [options.dropAnywhere] take files dropped anywhere on the page, not only on `element`
  * @param {boolean} [options.stylesheet=true] link the viewer's stylesheet (js/viewer/viewer.css)
+ * @param {'auto'|'light'|'dark'} [options.theme] the theme (default: the system's)
+ * @param {(e: {series: string[]}) => void} [options.onSelection] told when the selected series change
+ * @param {(e: {range: [number, number]|null}) => void} [options.onZoom] told when the time range changes
  * @returns {{ ready: Promise<void>, open(input: Uint8Array|ArrayBuffer|Blob, name?: string): Promise<void>, openUrl(url: string, name?: string): Promise<void>,
  *             capture(): Capture|null, setRange(r: [number, number]|null): void, redraw(): void, destroy(): void }}
  */
@@ -175,6 +178,27 @@ export function mountViewer(element, options = {}) {
     pane.legend();
     showStats();
     saveUrlState();
+    tellListeners();
+  }
+
+  // The embedder's callbacks (the <counterlens-viewer> element turns them into events): told when the
+  // selection or the time range changed, not on every redraw.
+  let told = { selection: '', range: '' };
+  function tellListeners() {
+    const paths = [...state.selected].sort((a, b) => a - b).map((i) => state.info[i].path);
+    const now = { selection: JSON.stringify(paths), range: JSON.stringify(state.range) };
+    if (now.selection !== told.selection) options.onSelection?.({ series: paths });
+    if (now.range !== told.range) options.onZoom?.({ range: state.range ? [...state.range] : null });
+    told = now;
+  }
+
+  /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
+  function selectMatching(filter) {
+    if (!state.capture) return;
+    clearSelection(state);
+    for (const s of state.info.filter(pathFilter(filter)).slice(0, MAX_SELECT)) selectSeries(state, s.index);
+    showSeriesTree();
+    showView();
   }
 
   function setRange(r) {
@@ -307,6 +331,7 @@ export function mountViewer(element, options = {}) {
   resize.observe($.chart);
   on(dark, 'change', () => pane.draw());
 
+  if (options.theme) setTheme(options.theme);
   if (shared?.file) {
     $['chart-status'].textContent = `This link shows a view of ${shared.file.name} (${shared.file.size.toLocaleString('en-US')} bytes): open that file, or another log with the same counters.`;
   }
@@ -321,6 +346,10 @@ export function mountViewer(element, options = {}) {
     sharedFile: () => shared?.file ?? null,
     setRange,
     redraw: () => pane.draw(),
+    /** Selects exactly the series `filter` matches. */
+    selectSeries: selectMatching,
+    /** 'auto' (the system's), 'light' or 'dark'. */
+    setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
       resize.disconnect();
