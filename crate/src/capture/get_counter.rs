@@ -8,7 +8,7 @@
 //! notes how many points differ. 64-bit raw values are read exactly (serde_json reads integers into
 //! u64 without passing through a double).
 
-use super::{path, Capture, CaptureError, Note, Series, TimeZone};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use serde::Deserialize;
@@ -128,7 +128,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         // serde_json counts lines and columns in `body`; the skipped prefix is at most a BOM and blanks.
         let line = e.line() as u32 + text[..skipped].matches('\n').count() as u32;
         CaptureError::at_line(
-            "bad-json",
+            CaptureErrorKind::BadJson,
             line,
             e.column() as u32,
             format!(
@@ -148,7 +148,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let mut unreadable = 0usize;
     for (k, set) in sets.iter().enumerate() {
         let (t, offset) = parse_time(&set.timestamp).ok_or_else(|| {
-            CaptureError::at_offset("bad-time", 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
+            CaptureError::at_offset(CaptureErrorKind::BadTime, 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
         })?;
         if zone_offset.is_none() {
             zone_offset = offset;
@@ -264,7 +264,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         bias_minutes: -m,
     });
     Ok(Capture {
-        format: "get-counter-json",
+        format: Format::GetCounterJson.name(),
         encoding: "UTF-8",
         time_zone,
         timestamps,
