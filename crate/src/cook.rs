@@ -142,36 +142,6 @@ pub enum CookError {
     },
 }
 
-/// Which fields a formula reads beyond N. `second` is read from both samples of a two-sample type;
-/// `frequency` and `multi` from the newer sample only (seed 002 uses sample 1's frequency and MultiCount).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Needs {
-    pub second: bool,
-    pub frequency: bool,
-    pub multi: bool,
-}
-
-pub(crate) fn needs(f: Formula) -> Needs {
-    let (second, frequency, multi) = match f {
-        Formula::Rate | Formula::AverageTimer | Formula::Elapsed => (true, true, false),
-        Formula::Queue
-        | Formula::Timer
-        | Formula::TimerInv
-        | Formula::AverageBulk
-        | Formula::RawFraction => (true, false, false),
-        Formula::MultiTimerTick => (true, true, true),
-        Formula::MultiTimer100Ns | Formula::MultiTimerInv => (true, false, true),
-        Formula::Delta | Formula::Raw | Formula::NotDisplayable | Formula::Text => {
-            (false, false, false)
-        }
-    };
-    Needs {
-        second,
-        frequency,
-        multi,
-    }
-}
-
 /// The numbers one calculation reads, with fields a formula does not need left at 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Pair {
@@ -353,7 +323,7 @@ pub(crate) fn prepare(
     if matches!(formula, Formula::NotDisplayable | Formula::Text) {
         return Ok(Prepared::Done(Status::NotDisplayable));
     }
-    let need = needs(formula);
+    let need = formula.spec();
     let missing = |sample: &'static str, field: &'static str| CookError::MissingField {
         ty: ty.to_string(),
         sample,

@@ -12,11 +12,19 @@
 
 use crate::types::{CounterType, Display, Formula};
 
+// A counter's Attrib bits (perflib.h PERF_ATTRIB_*, [MS-PCQ] 2.2.4.2): the one definition, read by the
+// display rules here and by the registration rules.
 pub const ATTRIB_REFERENCE: u64 = 0x1;
 pub const ATTRIB_NO_DISPLAY: u64 = 0x2;
 pub const ATTRIB_NO_GROUP_SEPARATOR: u64 = 0x4;
 pub const ATTRIB_DISPLAY_AS_REAL: u64 = 0x8;
 pub const ATTRIB_DISPLAY_AS_HEX: u64 = 0x10;
+/// Every bit an attribute defines.
+pub const ATTRIB_KNOWN: u64 = ATTRIB_REFERENCE
+    | ATTRIB_NO_DISPLAY
+    | ATTRIB_NO_GROUP_SEPARATOR
+    | ATTRIB_DISPLAY_AS_REAL
+    | ATTRIB_DISPLAY_AS_HEX;
 
 /// Inserts `,` every three digits of the integer part of a plain decimal number text.
 fn group(text: &str) -> String {

@@ -6,9 +6,7 @@
 //! first value of a two-sample type, a negative difference (seed 002: drop the older sample; the next
 //! value is computed against the newer one, so one point is lost, not two), a zero interval.
 
-use crate::cook::{
-    apply_options, check_options, compute, needs, CookError, CookOptions, Pair, Status,
-};
+use crate::cook::{apply_options, check_options, compute, CookError, CookOptions, Pair, Status};
 use crate::types::{is_dword_size, CounterType, Display, Formula};
 use serde::Serialize;
 
@@ -74,7 +72,7 @@ pub fn cook_series(
         }
         Some(f) => f,
     };
-    let need = needs(formula);
+    let need = formula.spec();
     let missing = |field: &'static str| CookError::MissingField {
         ty: ty.to_string(),
         sample: "every",

@@ -108,9 +108,7 @@ pub(crate) fn parse_time(s: &str) -> Option<(f64, Option<i32>)> {
     } else {
         frac.parse::<f64>().ok()? * 1000.0 / 10f64.powi(frac.len() as i32)
     };
-    let local = crate::civil::days_from_civil(y, mo, da) as f64 * 86_400_000.0
-        + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
-        + frac_ms;
+    let local = crate::civil::ms_from_civil(y, mo, da, h, mi, se) + frac_ms;
     Some((local - f64::from(offset.unwrap_or(0)) * 60_000.0, offset))
 }
 

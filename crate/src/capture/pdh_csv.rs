@@ -9,9 +9,7 @@
 //! cut row never leaves a column longer than the others.
 
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
-use crate::civil::{civil_from_days, days_from_civil, days_in_month};
-
-const MS_PER_DAY: f64 = 86_400_000.0;
+use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
 /// Where a cell is: its text (quotes removed) and the byte index it starts at.
 #[derive(Debug, PartialEq)]
@@ -127,11 +125,7 @@ pub(crate) fn parse_local_time(s: &str) -> Option<f64> {
     } else {
         frac.parse::<f64>().ok()? / 10f64.powi(frac.len() as i32 - 3)
     };
-    Some(
-        days_from_civil(y, mo, da) as f64 * MS_PER_DAY
-            + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
-            + frac_ms,
-    )
+    Some(ms_from_civil(y, mo, da, h, mi, se) + frac_ms)
 }
 
 /// What the start of a text that is no capture looks like, in words, for the error that refuses it:

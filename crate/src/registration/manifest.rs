@@ -5,7 +5,7 @@
 
 use super::{
     counter_label, Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity,
-    Spans, MAX_COUNTERS, MAX_SETS,
+    Spans, INSTANCE_TYPES, MAX_COUNTERS, MAX_SETS,
 };
 use crate::types::TYPES;
 use roxmltree::{Document, Node, ParsingOptions};
@@ -164,13 +164,10 @@ impl Reader<'_> {
             .fields
             .push((Field::InstanceType, self.at_attr(n, "instances")));
         if let Some(i) = self.required(n, "instances", Field::InstanceType) {
-            let table = [
-                ("single", 0),
-                ("multiple", 2),
-                ("globalAggregate", 4),
-                ("multipleAggregate", 6),
-                ("globalAggregateHistory", 0x0C),
-            ];
+            let table: Vec<(&str, u32)> = INSTANCE_TYPES
+                .iter()
+                .filter_map(|&(value, _, attribute)| Some((attribute?, value)))
+                .collect();
             if let Some(v) = self.one_of(
                 n,
                 "instances",

@@ -27,6 +27,30 @@ use std::fmt;
 pub const NO_COUNTER: u32 = 0xFFFF_FFFF;
 /// Counters a set may hold (seed 004).
 pub const MAX_COUNTERS: usize = 64_000;
+
+/// The counter-set instance types (perflib.h PERF_COUNTERSET_*): value, perflib name, and the
+/// manifest's `instances` attribute for it (PERF_COUNTERSET_INSTANCE_AGGREGATE has none: it is
+/// documented as not implemented).
+pub const INSTANCE_TYPES: &[(u32, &str, Option<&str>)] = &[
+    (0x00, "PERF_COUNTERSET_SINGLE_INSTANCE", Some("single")),
+    (0x02, "PERF_COUNTERSET_MULTI_INSTANCES", Some("multiple")),
+    (
+        0x04,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE",
+        Some("globalAggregate"),
+    ),
+    (
+        0x06,
+        "PERF_COUNTERSET_MULTI_AGGREGATE",
+        Some("multipleAggregate"),
+    ),
+    (
+        0x0C,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
+        Some("globalAggregateHistory"),
+    ),
+    (0x16, "PERF_COUNTERSET_INSTANCE_AGGREGATE", None),
+];
 /// Counter sets one input may hold before reading stops (a bound on work, not a Windows rule).
 pub const MAX_SETS: usize = 1024;
 

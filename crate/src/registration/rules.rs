@@ -1,8 +1,14 @@
 //! Every rule of docs/registration-rules.md. Each diagnostic's code is stable; the docs list them all
 //! with their severity, source and an example that triggers it.
 
-use super::{Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Severity, MAX_COUNTERS};
-use crate::types::{CounterType, Formula};
+use super::{
+    Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Severity, INSTANCE_TYPES, MAX_COUNTERS,
+};
+use crate::format::{
+    ATTRIB_DISPLAY_AS_HEX as DISPLAY_AS_HEX, ATTRIB_DISPLAY_AS_REAL as DISPLAY_AS_REAL,
+    ATTRIB_KNOWN, ATTRIB_NO_DISPLAY as NO_DISPLAY, ATTRIB_NO_GROUP_SEPARATOR as NO_GROUP_SEPARATOR,
+};
+use crate::types::{required_base, CounterType, Formula};
 use std::collections::{HashMap, HashSet};
 
 const PCQ: &str = "MS-PCQ 2.2.4.2";
@@ -12,29 +18,8 @@ const PERFLIB_COUNTER: &str = "perflib.h PERF_COUNTER_REG_INFO";
 // The values the checks compare with, by name.
 const RAWCOUNT: u32 = 0x0001_0000;
 const LARGE_RAWCOUNT: u32 = 0x0001_0100;
-const SAMPLE_BASE: u32 = 0x4003_0401;
-const AVERAGE_BASE: u32 = 0x4003_0402;
-const RAW_BASE: u32 = 0x4003_0403;
-const LARGE_RAW_BASE: u32 = 0x4003_0500;
 const NODATA: u32 = 0x4000_0200;
 const HISTOGRAM: u32 = 0x8000_0000;
-
-const ATTRIB_KNOWN: u64 = 0x1F;
-const NO_DISPLAY: u64 = 0x2;
-const NO_GROUP_SEPARATOR: u64 = 0x4;
-const DISPLAY_AS_REAL: u64 = 0x8;
-const DISPLAY_AS_HEX: u64 = 0x10;
-
-/// The base type a type's BaseCounterId must name (MS-PCQ's table).
-fn required_base(ty: u32) -> Option<u32> {
-    match ty {
-        0x3002_0400 | 0x4002_0500 => Some(AVERAGE_BASE), // AVERAGE_TIMER, AVERAGE_BULK
-        0x2002_0500 | 0x2047_0500 | 0x2057_0500 => Some(LARGE_RAW_BASE), // LARGE_RAW_FRACTION, PRECISION_SYSTEM/100NS
-        0x2002_0400 => Some(RAW_BASE),                                   // RAW_FRACTION
-        0x20C2_0400 => Some(SAMPLE_BASE),                                // SAMPLE_FRACTION
-        _ => None,
-    }
-}
 
 /// Types that need PerfTimeId and PerfFreqId (MS-PCQ).
 fn needs_time_and_freq(ty: u32) -> bool {
@@ -52,15 +37,10 @@ fn type_name(ty: u32) -> String {
 }
 
 fn instance_type_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        0 => "PERF_COUNTERSET_SINGLE_INSTANCE",
-        2 => "PERF_COUNTERSET_MULTI_INSTANCES",
-        4 => "PERF_COUNTERSET_SINGLE_AGGREGATE",
-        6 => "PERF_COUNTERSET_MULTI_AGGREGATE",
-        0x0C => "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
-        0x16 => "PERF_COUNTERSET_INSTANCE_AGGREGATE",
-        _ => return None,
-    })
+    INSTANCE_TYPES
+        .iter()
+        .find(|(value, _, _)| *value == v)
+        .map(|&(_, name, _)| name)
 }
 
 /// Validates every set, adding to `out` (which holds the reader's diagnostics). A field the reader

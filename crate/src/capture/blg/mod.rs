@@ -35,7 +35,7 @@ pub(crate) use container::looks_like_blg;
 
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
 use crate::cook::RawSample;
-use crate::types::CounterType;
+use crate::types::{CounterType, PERF_MULTI_COUNTER};
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
 use std::collections::HashMap;
@@ -284,7 +284,7 @@ impl BlgReader {
         if let Some(defs) = &self.defs {
             let multi: Vec<String> = defs
                 .iter()
-                .filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
+                .filter(|d| d.shape == Shape::Instances && d.counter_type & PERF_MULTI_COUNTER != 0)
                 .map(|d| format!("{}(*)\\{}", d.object, d.counter))
                 .collect();
             if !multi.is_empty() {
