@@ -5,7 +5,7 @@
 //! - no value (NaN) is the empty string, as Perfmon leaves the cell empty; the no-display attribute too;
 //! - hex: hex display types and the display-as-hex attribute print `0x` and lower-case digits of the
 //!   integer value. Where display-as-hex is combined with no-group-separator or display-as-real (which
-//!   MS-PCQ forbids), the SDK's precedence order lets those win (seed 004);
+//!   MS-PCQ forbids), the SDK's precedence order lets those win (perflib.h);
 //! - integers: raw counts and deltas print as integers with group separators, unless display-as-real;
 //! - reals: three decimals, more for values below 1 so that three significant digits remain;
 //! - suffixes: `/sec`, `%`, ` s` by display type.
@@ -152,7 +152,7 @@ mod tests {
             f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX),
             "0xff"
         );
-        // MS-PCQ forbids hex with no-group-separator or display-as-real; seed 004 ranks those first.
+        // MS-PCQ forbids hex with no-group-separator or display-as-real; perflib.h ranks those first.
         assert_eq!(
             f(
                 255.0,

@@ -3,7 +3,7 @@
 //! Cooking is columnar (one `u64` slice per raw field, one `f64` slice out) so that a series of millions
 //! of samples is one call and one pass. Value `i` is computed from samples `i-1` and `i` for two-sample
 //! types and from sample `i` alone otherwise. Where the status is not ok the value is NaN, a gap: the
-//! first value of a two-sample type, a negative difference (seed 002: drop the older sample; the next
+//! first value of a two-sample type, a negative difference (the SDK sample, "Calculating Counter Values": drop the older sample; the next
 //! value is computed against the newer one, so one point is lost, not two), a zero interval.
 
 use crate::cook::{apply_options, check_options, compute, CookError, CookOptions, Pair, Status};

@@ -655,7 +655,7 @@ mod tests {
             assert_eq!(parse_type(s).unwrap().value, want, "{s}");
         }
         // 0x21510500 = 558957824 = 2*16^7 + 1*16^6 + 5*16^5 + 1*16^4 + 5*16^2
-        //            = 536870912 + 16777216 + 5242880 + 65536 + 1280 = 558957824 (capture-formats.md example)
+        //            = 536870912 + 16777216 + 5242880 + 65536 + 1280 = 558957824
         assert_eq!(parse_type("Timer100NsInverse").unwrap().value, 558_957_824);
         assert_eq!(
             parse_type("PERF_PRECISION_TIMESTAMP").unwrap().name(),

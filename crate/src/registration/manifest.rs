@@ -7,6 +7,10 @@ use super::{
     counter_label, Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity,
     Spans, INSTANCE_TYPES, MAX_COUNTERS, MAX_SETS,
 };
+use crate::format::{
+    ATTRIB_DISPLAY_AS_HEX, ATTRIB_DISPLAY_AS_REAL, ATTRIB_NO_DISPLAY, ATTRIB_NO_GROUP_SEPARATOR,
+    ATTRIB_REFERENCE,
+};
 use crate::types::TYPES;
 use roxmltree::{Document, Node, ParsingOptions};
 
@@ -325,6 +329,8 @@ impl Reader<'_> {
         }
         // <counterAttributes><counterAttribute name="..."/></counterAttributes>
         let mut names: Vec<&str> = vec![];
+        // Attrib's position: the element's until the first <counterAttribute>.
+        let attrib_at = fields.len();
         fields.push((Field::Attrib, start));
         for a in n
             .children()
@@ -342,17 +348,15 @@ impl Reader<'_> {
                 );
                 continue;
             };
-            if let Some(f) = fields.iter_mut().find(|(f, _)| *f == Field::Attrib) {
-                if names.is_empty() {
-                    f.1 = pos;
-                }
+            if names.is_empty() {
+                fields[attrib_at].1 = pos;
             }
             let bit = match name {
-                "reference" => 0x1,
-                "noDisplay" => 0x2,
-                "noDigitGrouping" => 0x4,
-                "displayAsReal" => 0x8,
-                "displayAsHex" => 0x10,
+                "reference" => ATTRIB_REFERENCE,
+                "noDisplay" => ATTRIB_NO_DISPLAY,
+                "noDigitGrouping" => ATTRIB_NO_GROUP_SEPARATOR,
+                "displayAsReal" => ATTRIB_DISPLAY_AS_REAL,
+                "displayAsHex" => ATTRIB_DISPLAY_AS_HEX,
                 _ => {
                     self.invalid(
                         a,

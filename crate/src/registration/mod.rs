@@ -23,9 +23,9 @@ pub use json::to_json;
 use serde::Serialize;
 use std::fmt;
 
-/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (seed 004).
+/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (perflib.h).
 pub const NO_COUNTER: u32 = 0xFFFF_FFFF;
-/// Counters a set may hold (seed 004).
+/// Counters a set may hold (perflib.h).
 pub const MAX_COUNTERS: usize = 64_000;
 
 /// The counter-set instance types (perflib.h PERF_COUNTERSET_*): value, perflib name, and the
@@ -175,7 +175,7 @@ impl LineIndex {
     }
 }
 
-/// The struct fields, spelled as the seeds spell them (the `field` of a diagnostic).
+/// The struct fields, spelled as perflib.h and [MS-PCQ] spell them (the `field` of a diagnostic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
     CounterSetGuid,
