@@ -382,6 +382,22 @@ pub(crate) fn prepare(
 ///
 /// Statuses describe the data (a negative difference, a zero denominator, ...); errors describe input
 /// that cannot be calculated at all (a field the formula needs is missing, a scale out of range).
+///
+/// ```
+/// use counterlens::cook::{cook, CookOptions, RawSample, Status};
+/// use counterlens::types::parse_type;
+/// let rate = parse_type("PERF_COUNTER_COUNTER").unwrap();
+/// // 500 more events over 2 s (20,000,000 ticks at 10 MHz): 500 / 2 = 250 per second.
+/// let older = RawSample::new(1000).second(10_000_000).frequency(10_000_000);
+/// let newer = RawSample::new(1500).second(30_000_000).frequency(10_000_000);
+/// let c = cook(rate, Some(&older), &newer, &CookOptions::default()).unwrap();
+/// assert_eq!(c.value, Some(250.0));
+/// // One sample is not enough for a rate: a status, not an error.
+/// let c = cook(rate, None, &newer, &CookOptions::default()).unwrap();
+/// assert_eq!((c.value, c.status), (None, Status::NeedsTwoSamples));
+/// // A missing field the formula needs is an error.
+/// assert!(cook(rate, Some(&RawSample::new(1)), &RawSample::new(2), &CookOptions::default()).is_err());
+/// ```
 pub fn cook(
     ty: CounterType,
     older: Option<&RawSample>,

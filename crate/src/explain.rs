@@ -62,6 +62,21 @@ fn why(status: Status, formula: Formula) -> &'static str {
     }
 }
 
+/// The calculation of `newer` (against `older`) written out: the formula, the same with the numbers in,
+/// each option applied, and the result, which is `cook`'s.
+///
+/// ```
+/// use counterlens::cook::{CookOptions, RawSample};
+/// use counterlens::explain::explain;
+/// use counterlens::types::parse_type;
+/// let timer = parse_type("PERF_COUNTER_TIMER").unwrap();
+/// let e = explain(timer, Some(&RawSample::new(0).second(0)), &RawSample::new(15).second(10),
+///                 &CookOptions::default()).unwrap();
+/// assert_eq!(e.formula, "100 * dN / dD");
+/// // 100 * 15 / 10 = 150, capped at 100 for a percent (cap100 is on by default).
+/// assert_eq!(e.substituted, "100 * (15 - 0) / (10 - 0) = 150; cap100: 100 = 100");
+/// assert_eq!(e.result.value, Some(100.0));
+/// ```
 pub fn explain(
     ty: CounterType,
     older: Option<&RawSample>,

@@ -407,6 +407,19 @@ pub struct TypeInfo {
     pub fields: TypeFields,
 }
 
+/// Everything known about a type: its name, how many samples it needs, how it is displayed, its
+/// formula and its bit fields.
+///
+/// ```
+/// use counterlens::types::{describe, parse_type, Display};
+/// let info = describe(parse_type("PERF_100NSEC_TIMER_INV").unwrap());
+/// assert_eq!(info.value, 0x2151_0500);
+/// assert_eq!((info.samples, info.display), (2, Display::Percent));
+/// assert_eq!(info.formula, "100 * (1 - dN / dD)");
+/// // An unknown value is still decoded by its bit fields.
+/// let unknown = describe(parse_type("0x12345678").unwrap());
+/// assert_eq!(unknown.name, None);
+/// ```
 pub fn describe(ty: CounterType) -> TypeInfo {
     TypeInfo {
         value: ty.value,

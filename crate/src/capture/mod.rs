@@ -242,6 +242,19 @@ pub struct OpenOptions {
 }
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
+///
+/// ```
+/// use counterlens::capture::{open_capture, CaptureErrorKind, OpenOptions};
+/// let csv = "\"(PDH-CSV 4.0)\",\"\\\\PC\\System\\Processor Queue Length\"\n\
+///            \"01/02/2026 03:04:05.678\",\"3\"\n";
+/// let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
+/// assert_eq!((c.format, c.series.len()), ("pdh-csv", 1));
+/// assert_eq!(c.series[0].parsed.counter, "Processor Queue Length");
+/// assert_eq!(c.series[0].values, [3.0]);
+/// // Anything else is refused with what was expected and where.
+/// let e = open_capture(b"hello", &OpenOptions::default()).unwrap_err();
+/// assert_eq!((e.kind, e.line, e.column), (CaptureErrorKind::NotACapture, Some(1), Some(1)));
+/// ```
 pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
     let options = OpenOptions {
         size_hint: Some(bytes.len()),

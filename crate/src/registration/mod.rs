@@ -608,6 +608,19 @@ fn sniff_text(t: &str) -> Format {
 }
 
 /// Reads the input in its form (given, or sniffed), validates every counter set, and reports.
+///
+/// ```
+/// use counterlens::registration::{validate_registration, DiagnosticCode, Input};
+/// let json = r#"{"counterSets": [{"counterSetGuid": "00000000-0000-0000-0000-000000000000",
+///   "name": "Demo", "instanceType": 0, "counters": [
+///     {"counterId": 1, "type": "PERF_COUNTER_RAWCOUNT", "name": "Items"}]}]}"#;
+/// let report = validate_registration(Input::Text(json), None);
+/// assert_eq!(report.format, "json");
+/// // An all-zero GUID is reported with its stable code and where it is in the text.
+/// let d = report.diagnostics.iter().find(|d| d.code == DiagnosticCode::GuidZero).unwrap();
+/// assert_eq!(d.code.as_str(), "guid-zero");
+/// assert_eq!(d.line, Some(1));
+/// ```
 pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report {
     read_registration(input, format).1
 }
