@@ -129,7 +129,7 @@ export interface Diagnostic {
   /** The counter's id. Absent when the diagnostic is about no one counter, or about a counter with no valid
    *  id (a manifest counter without `id`, or `id="abc"`): the message then names it by name and position. */
   counterId?: number;
-  /** The struct field as the seeds spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
+  /** The struct field as perflib.h and [MS-PCQ] spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
   field?: string;
   /** Manifest and JSON text: 1-based line and column of what the diagnostic is about. */
   line?: number; column?: number;

@@ -18,7 +18,7 @@ const MAX_LISTED = 2000; // series rows shown at once; the filter narrows the re
 /** A filter: a perfmon path pattern when it starts with a backslash (`\\*\Processor(*)\% Processor Time`,
  *  `\Memory\*`; `*` matches anything, a path without a machine matches every machine), else words that
  *  must all appear in the path. Case-insensitive, as PDH's paths are. */
-export function seriesFilter(text) {
+function seriesFilter(text) {
   const t = text.trim();
   if (t.startsWith('\\')) {
     const esc = (p) => p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
@@ -49,7 +49,7 @@ function defaultSelection(series) {
   return list.slice(0, cpu.length ? DEFAULT_MAX : 4).map((s) => s.index).sort((a, b) => a - b);
 }
 
-export function describeError(err) {
+function describeError(err) {
   if (err?.name !== 'CaptureError') return err instanceof Error ? err.message : String(err?.message ?? err);
   const where = err.line ? ` (line ${err.line}, column ${err.column})` : err.offset !== undefined ? ` (byte ${err.offset})` : '';
   return `Cannot read this capture${where}: ${err.message}`;
