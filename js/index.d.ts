@@ -288,12 +288,26 @@ export interface ChartView {
   highlight?: number;
   /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */
   colors?: number[];
+  /** "units" (default: an axis per unit, left and right), "perfmon" (one 0-100 axis, each series times
+   *  the power of ten that makes it span it), "log" (a log axis per unit). */
+  yScale?: 'units' | 'perfmon' | 'log';
+}
+/** What a counter's values measure: an axis of its own in a chart of mixed series. */
+export type ChartUnit = 'percent' | 'per-second' | 'bytes-per-second' | 'bytes' | 'seconds' | 'count';
+export interface ChartAxis {
+  unit: ChartUnit; title: string; side: 'left' | 'right'; slot: number;
+  /** Its range, in the unit's base (bytes, seconds, ...). */
+  lo: number; hi: number; log: boolean;
 }
 export interface ChartLayout {
   /** The plot rectangle in CSS pixels of the canvas. */
   plotLeft: number; plotTop: number; plotWidth: number; plotHeight: number;
   x0: number; x1: number; y0: number; y1: number;
   pointsDrawn: number;
+  axes: ChartAxis[];
+  /** Per series passed (aligned with `indices` / `series`): its axis (index in `axes`) and the factor it
+   *  was drawn with (perfmon scale; 1 otherwise). */
+  series: { axis: number; factor: number }[];
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
@@ -337,6 +351,12 @@ export interface Viewer {
 }
 /** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
+
+// ---- Chart units (viewer) ----
+/** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
+export function formatInUnit(value: number, unit: ChartUnit | string): string;
+/** The unit of a counter, from its type where known and its name; `multiplier` takes values to the base. */
+export function counterUnit(counterType: number | null | undefined, counter: string): { unit: ChartUnit; multiplier: number };
 
 /** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
 export function seriesColor(slot: number): string;
