@@ -20,9 +20,6 @@ import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
 
-export { seriesFilter } from './series-tree.js';
-export { describeError } from './reading.js';
-
 /**
  * Mounts the viewer in `element`.
  * @param {HTMLElement} element
