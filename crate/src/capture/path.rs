@@ -5,6 +5,10 @@
 //! (`Processor Information(0,_Total)`), so the instance is what lies between the object part's first
 //! `(` and its last `)`; parent and instance split at the first `/`; a `#n` suffix stays on the instance.
 //! The counter is everything after the last `\` that is outside the parentheses.
+//!
+//! [`PathPattern`] matches paths against Perfmon wildcard paths (`\Processor(*)\% Processor Time`):
+//! `*` and `?` in any part, the machine optional, names compared case-insensitively (folded as
+//! [`super::names::fold`] does), and a localized path matched through its English names.
 
 use serde::Serialize;
 
@@ -63,6 +67,111 @@ pub fn parse(path: &str) -> Option<CounterPath> {
         instance,
         counter: counter.to_string(),
     })
+}
+
+/// A path with its names folded for comparison, and its English object and counter where it is localized:
+/// computed once per series, matched against many patterns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FoldedPath {
+    pub machine: String,
+    pub object: String,
+    /// `parent/instance` or `instance`, as written in the path.
+    pub instance: Option<String>,
+    pub counter: String,
+    /// Folded English object and counter of a localized path.
+    pub english: Option<(String, String)>,
+}
+
+impl FoldedPath {
+    pub fn new(p: &CounterPath) -> FoldedPath {
+        use super::names::{english_names, fold};
+        FoldedPath {
+            machine: fold(&p.machine),
+            object: fold(&p.object),
+            instance: full_instance(p).map(|i| fold(&i)),
+            counter: fold(&p.counter),
+            english: english_names(p).map(|(o, c)| (fold(o), fold(c))),
+        }
+    }
+}
+
+fn full_instance(p: &CounterPath) -> Option<String> {
+    match (&p.parent, &p.instance) {
+        (Some(parent), Some(i)) => Some(format!("{parent}/{i}")),
+        (None, Some(i)) => Some(i.clone()),
+        _ => None,
+    }
+}
+
+/// A Perfmon wildcard path: `\\*\Process(sql*)\Private Bytes`, `\Memory\Available MBytes`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathPattern {
+    /// None: any machine (the pattern has none, or `\\*`).
+    machine: Option<String>,
+    object: String,
+    /// None: the pattern names no instance, so it matches only paths without one.
+    instance: Option<String>,
+    counter: String,
+}
+
+impl PathPattern {
+    /// None when `pattern` is not a counter path.
+    pub fn parse(pattern: &str) -> Option<PathPattern> {
+        use super::names::fold;
+        let p = parse(pattern)?;
+        Some(PathPattern {
+            machine: (!p.machine.is_empty() && p.machine != "*").then(|| fold(&p.machine)),
+            object: fold(&p.object),
+            instance: full_instance(&p).map(|i| fold(&i)),
+            counter: fold(&p.counter),
+        })
+    }
+
+    /// Whether the path matches, by its written names or by its English ones.
+    pub fn matches(&self, p: &FoldedPath) -> bool {
+        if let Some(m) = &self.machine {
+            if !wildcard(m, &p.machine) {
+                return false;
+            }
+        }
+        match (&self.instance, &p.instance) {
+            (None, None) => {}
+            (Some(pat), Some(i)) if wildcard(pat, i) => {}
+            _ => return false,
+        }
+        (wildcard(&self.object, &p.object) && wildcard(&self.counter, &p.counter))
+            || p.english
+                .as_ref()
+                .is_some_and(|(o, c)| wildcard(&self.object, o) && wildcard(&self.counter, c))
+    }
+}
+
+/// `*` (any run, also empty) and `?` (one character) against `text`; both already folded. Linear in
+/// practice: the classic greedy match that backtracks only to the last `*`.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < t.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
 }
 
 #[cfg(test)]
@@ -136,5 +245,66 @@ mod tests {
         for s in ["", r"\\HOST", r"\\HOST\Memory", "Time", r"\\H\\x"] {
             assert_eq!(parse(s), None, "{s}");
         }
+    }
+
+    fn m(pattern: &str, path: &str) -> bool {
+        PathPattern::parse(pattern)
+            .unwrap()
+            .matches(&FoldedPath::new(&p(path)))
+    }
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard("*", ""));
+        assert!(wildcard("sql*", "sqlservr#1"));
+        assert!(wildcard("a?c", "abc"));
+        assert!(!wildcard("a?c", "ac"));
+        assert!(wildcard("*b*d", "abcbd"));
+        assert!(!wildcard("*b*d", "abcbe"));
+    }
+
+    #[test]
+    fn patterns_match_as_perfmon_does() {
+        let cpu = r"\Processor(*)\% Processor Time";
+        // Machine optional, names case-insensitive (Get-Counter writes lower case).
+        assert!(m(cpu, r"\\SRV\Processor(_Total)\% Processor Time"));
+        assert!(m(cpu, r"\\web01\processor(0)\% processor time"));
+        assert!(!m(cpu, r"\\SRV\Processor(0)\% User Time"));
+        // An instance pattern needs an instance, and no instance pattern needs none.
+        assert!(!m(cpu, r"\\SRV\Processor\% Processor Time"));
+        assert!(!m(
+            r"\Memory\Available MBytes",
+            r"\\S\Memory(x)\Available MBytes"
+        ));
+        assert!(m(
+            r"\Memory\Available MBytes",
+            r"\\S\MEMORY\available mbytes"
+        ));
+        // A machine in the pattern must match; `\\*` is any.
+        assert!(m(r"\\SRV\Memory\Pages/sec", r"\\srv\Memory\Pages/sec"));
+        assert!(!m(r"\\SRV\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        assert!(m(r"\\*\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        // Wildcards in object, instance (parent/instance as one text) and counter.
+        assert!(m(
+            r"\Thread(chrome*)\*",
+            r"\\H\Thread(chrome/12#3)\Context Switches/sec"
+        ));
+        assert!(m(
+            r"\Process(sql*)\Private Bytes",
+            r"\\H\Process(sqlservr)\Private Bytes"
+        ));
+        assert!(m(
+            r"\*Disk(*)\Avg. Disk sec/Read",
+            r"\\H\LogicalDisk(C:)\Avg. Disk sec/Read"
+        ));
+        // A localized path matches through its English names; its instance stays as written.
+        assert!(m(
+            cpu,
+            r"\\SRV\Procesador(_Total)\% de tiempo de procesador"
+        ));
+        assert!(m(
+            r"\Memory\Available Bytes",
+            r"\\H\Mémoire\Octets disponibles"
+        ));
     }
 }
