@@ -95,7 +95,14 @@ pub fn breaks(
                         }
                         Some(b) => {
                             b.stats |= bit(s);
-                            if worse(op, v, b.worst) {
+                            // On a tie the statistic that says it best: max for "above", min for "below".
+                            let tie_break = v == b.worst
+                                && matches!(
+                                    (op, s),
+                                    (Operator::Gt | Operator::Ge, Stat::Max)
+                                        | (Operator::Lt | Operator::Le, Stat::Min)
+                                );
+                            if worse(op, v, b.worst) || tie_break {
                                 b.worst = v;
                                 b.worst_stat = s;
                             }
@@ -187,7 +194,7 @@ pub fn findings(
         });
         groups[g].push(p);
     }
-    let clock = Clock::of(capture, slicing);
+    let clock = Clock::of(capture, &slicing.slices);
     let mut out = Vec::new();
     for group in &groups {
         let mut series: Vec<usize> = group
@@ -267,13 +274,13 @@ pub struct Clock {
 }
 
 impl Clock {
-    pub fn of(capture: &crate::capture::Capture, slicing: &Slicing) -> Clock {
+    pub fn of(capture: &crate::capture::Capture, slices: &[super::slices::Slice]) -> Clock {
         let (bias_ms, suffix) = match &capture.time_zone {
             Some(z) => (f64::from(z.bias_minutes) * 60_000.0, ""),
             None => (0.0, " UTC"),
         };
         let day = |t: f64| ((t - bias_ms) / 86_400_000.0).floor();
-        let dates = match (slicing.slices.first(), slicing.slices.last()) {
+        let dates = match (slices.first(), slices.last()) {
             (Some(a), Some(b)) => day(a.start) != day(b.end),
             _ => false,
         };

@@ -9,6 +9,7 @@ pub mod error;
 pub mod expr;
 pub mod findings;
 pub mod pack;
+pub mod report;
 pub mod rules;
 pub mod slices;
 pub mod variables;
@@ -21,6 +22,7 @@ pub use pack::{
     Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Stat, Threshold,
     Value, Variable, VariableType,
 };
+pub use report::analysis_report;
 pub use slices::{Slice, SliceLength, SliceStats, Slicing};
 pub use variables::Origin;
 
