@@ -37,6 +37,7 @@ for (const { file, pack } of packs) {
       assert.ok(rule.references.length >= 1, `${rule.id}: no reference`);
       for (const r of rule.references) assert.match(r.url, /^https:\/\/(learn\.microsoft\.com|github\.com\/clinthuffman\/PAL)/, `${rule.id}: ${r.url}`);
       assert.ok(rule.counter.startsWith('\\'), rule.counter);
+      assert.ok(rule.category, `${rule.id}: no category`);
     }
   });
 
