@@ -3,10 +3,10 @@
 //! Rule packs ([`pack`]) select series by Perfmon wildcard paths and compare per-slice statistics with
 //! thresholds; consecutive broken slices become findings. docs/analysis.md describes the semantics.
 
+mod builtin;
 pub mod error;
 pub mod pack;
-// pal, packs: see analysis-packs
-mod builtin;
+pub mod pal;
 
 pub use error::AnalysisError;
 pub use pack::{
