@@ -5,16 +5,16 @@
 //! findings ([`findings`]); [`report`] writes them as one self-contained HTML page. docs/analysis.md
 //! describes the semantics and the decisions.
 
+mod builtin;
 pub mod error;
 pub mod expr;
 pub mod findings;
 pub mod pack;
+pub mod pal;
 pub mod report;
 pub mod rules;
 pub mod slices;
 pub mod variables;
-// pal, packs: see analysis-packs
-mod builtin;
 
 pub use error::AnalysisError;
 pub use findings::Finding;
