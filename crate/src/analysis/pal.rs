@@ -425,7 +425,7 @@ impl Importer {
             }
             self.analysis_ids.insert(id_key, file.to_string());
             let enabled =
-                attr(a, "ENABLED").is_none_or(|e| !e.trim().eq_ignore_ascii_case("false"));
+                attr(a, "ENABLED").map_or(true, |e| !e.trim().eq_ignore_ascii_case("false"));
             let mut sources = global.clone();
             sources.extend(data_sources(a));
             let category = attr(a, "CATEGORY")
@@ -585,6 +585,20 @@ impl Importer {
         sources: &HashMap<String, DataSource>,
     ) -> Result<Vec<Call>, String> {
         let toks = lex(code)?;
+        // Hand-written rules that walk the instances and time slices themselves say so first.
+        for t in &toks {
+            if let Tok::Word(w) = t {
+                let lw = w.to_ascii_lowercase();
+                if matches!(lw.as_str(), "for" | "foreach" | "while" | "foreach-object") {
+                    return Err(format!(
+                        "loops over instances or time slices (`{w}`): a hand-written rule that PAL runs as PowerShell"
+                    ));
+                }
+                if lw == "createalert" {
+                    return Err("raises its own alerts (CreateAlert) from several counters".into());
+                }
+            }
+        }
         let mut st = State::default();
         let mut p = Parser {
             toks: &toks,
@@ -1312,7 +1326,7 @@ impl Parser<'_, '_> {
         };
         self.i += 1;
         match (left, op.as_str()) {
-            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge")
+            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge" | "eq")
                 if st.env.contains_key(&v.to_ascii_lowercase()) =>
             {
                 let bound = self.expr(st)?;
@@ -1330,6 +1344,29 @@ impl Parser<'_, '_> {
                 }
                 self.i += 2;
                 let set = self.expr(st)?;
+                if op == "eq" {
+                    // `If ($n -eq 0) { $n = 1 }` on a count (PAL's guard for a processor count of 0) is
+                    // max(n, 1) for the whole numbers a count takes; other -eq forms are not clamps.
+                    if bound != Expr::Num(0.0) || set != Expr::Num(1.0) {
+                        return Err(format!(
+                            "an If (${v} -eq ...) that is not the guard `If ($n -eq 0) {{ $n = 1 }}` of a count"
+                        ));
+                    }
+                    self.skip_seps();
+                    self.expect(Tok::Punct('}'))?;
+                    if self.else_follows() {
+                        return Err(format!("an If/Else on ${v} that is not a clamp"));
+                    }
+                    let key = v.to_ascii_lowercase();
+                    let cur = st
+                        .env
+                        .get(&key)
+                        .cloned()
+                        .unwrap_or_else(|| Err(format!("${v} is not set")))?;
+                    st.env
+                        .insert(key, Ok(Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))));
+                    return Ok(());
+                }
                 if set != bound {
                     return Err(format!(
                         "an If on ${v} that sets it to another value than the bound it tests"
@@ -1634,14 +1671,10 @@ impl Parser<'_, '_> {
                     ));
                 }
                 self.imp.uses_logical_processors = true;
+                // PAL's idiom for the number of logical processors is `.Count - 1` (the instances
+                // and _Total), whether or not the data source EXCLUDEs _Total from the analysis.
                 let lp = Expr::Var(LOGICAL_PROCESSORS.into());
-                // PAL's collection holds _Total too unless the data source excludes it.
-                let excludes_total = src.exclude.iter().any(|e| e.eq_ignore_ascii_case("_Total"));
-                return Ok(if excludes_total {
-                    lp
-                } else {
-                    Expr::bin('+', lp, Expr::Num(1.0))
-                });
+                return Ok(Expr::bin('+', lp, Expr::Num(1.0)));
             }
             return Err(format!("uses ${name}.{m}"));
         }
@@ -1751,21 +1784,30 @@ fn strip_html(html: &str) -> String {
     let mut rest = html;
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
-        let after = &rest[lt..];
+        let after = &rest[lt + 1..];
         let end = after.find('>').map_or(after.len(), |e| e + 1);
-        let tag = after[1..end.saturating_sub(1).max(1)]
+        let tag: String = after
             .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
             .to_ascii_lowercase();
-        if tag.starts_with("br")
-            || tag.starts_with("li")
-            || tag.starts_with("p")
-            || tag.starts_with("ul")
-        {
-            out.push('\n');
-        } else {
-            out.push(' ');
-        }
         rest = &after[end..];
+        match tag.as_str() {
+            // Script and style content is not text.
+            "script" | "style" if !after.starts_with('/') => {
+                let close = format!("</{tag}");
+                let lower = rest.to_ascii_lowercase();
+                rest = match lower.find(&close) {
+                    Some(c) => rest[c..].find('>').map_or("", |e| &rest[c + e + 1..]),
+                    None => "",
+                };
+            }
+            "br" | "li" | "p" | "ul" | "ol" | "div" | "tr" | "table" => out.push('\n'),
+            // Inline markup (<B>, <A>, <FONT>) joins the text it wraps.
+            "b" | "i" | "u" | "a" | "font" | "span" | "em" | "strong" | "code" => {}
+            _ => out.push(' '),
+        }
     }
     out.push_str(rest);
     let out = out
@@ -1893,8 +1935,12 @@ mod tests {
         let html = r#"Low RAM.<BR><B>References:</B><UL><LI><A HREF="http://example.com/a">Guide &amp; more</A></LI></UL> See http://example.com/b."#;
         assert_eq!(
             strip_html(html),
-            "Low RAM.\nReferences:\nGuide & more\nSee http://example.com/b."
+            "Low RAM.\nReferences:\n\nGuide & more\n\nSee http://example.com/b."
         );
+        // Unclosed tags, multi-byte text after `<`, a script with no end: text, no panic.
+        assert_eq!(strip_html("a <é b"), "a");
+        assert_eq!(strip_html("x<script>alert(1)"), "x");
+        assert_eq!(strip_html("<B>bold</B>, <i>it</i>"), "bold, it");
         let r = references_in(html);
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].title, "Guide & more");
