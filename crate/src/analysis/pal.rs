@@ -83,7 +83,7 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
         ));
     }
     // Parse every file first: a file that is not XML is an error whether it is inherited or not.
-    let mut docs: Vec<(String, roxmltree::Document)> = Vec::with_capacity(files.len());
+    let mut docs: Vec<(String, roxmltree::Document<'_>)> = Vec::with_capacity(files.len());
     for (name, text) in files {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let doc = roxmltree::Document::parse(text).map_err(|e| {
@@ -241,7 +241,7 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
 
 fn visit(
     i: usize,
-    docs: &[(String, roxmltree::Document)],
+    docs: &[(String, roxmltree::Document<'_>)],
     by_name: &HashMap<String, usize>,
     seen: &mut HashSet<usize>,
     order: &mut Vec<usize>,
@@ -269,7 +269,7 @@ fn visit(
     }
 }
 
-fn inheritance(doc: &roxmltree::Document) -> Vec<String> {
+fn inheritance(doc: &roxmltree::Document<'_>) -> Vec<String> {
     doc.root_element()
         .children()
         .filter(|n| n.is_element() && n.tag_name().name().eq_ignore_ascii_case("INHERITANCE"))
@@ -300,7 +300,7 @@ fn children<'a, 'i>(
 }
 
 /// The text of an element (CDATA included).
-fn text_of(node: roxmltree::Node) -> String {
+fn text_of(node: roxmltree::Node<'_, '_>) -> String {
     node.descendants()
         .filter(|n| n.is_text())
         .filter_map(|n| n.text())
@@ -362,7 +362,7 @@ struct Importer {
 }
 
 impl Importer {
-    fn read_questions(&mut self, doc: &roxmltree::Document) {
+    fn read_questions(&mut self, doc: &roxmltree::Document<'_>) {
         for q in children(doc.root_element(), "QUESTION") {
             let Some(name) = attr(q, "QUESTIONVARNAME").map(str::trim) else {
                 continue;
@@ -401,7 +401,7 @@ impl Importer {
         }
     }
 
-    fn read_file(&mut self, file: &str, doc: &roxmltree::Document, notes: &mut Vec<String>) {
+    fn read_file(&mut self, file: &str, doc: &roxmltree::Document<'_>, notes: &mut Vec<String>) {
         let file = base_name(file);
         // Every data source of the file: PAL resolves collection variables across analyses.
         let mut global: HashMap<String, DataSource> = HashMap::new();
@@ -425,7 +425,7 @@ impl Importer {
             }
             self.analysis_ids.insert(id_key, file.to_string());
             let enabled =
-                attr(a, "ENABLED").map_or(true, |e| !e.trim().eq_ignore_ascii_case("false"));
+                attr(a, "ENABLED").is_none_or(|e| !e.trim().eq_ignore_ascii_case("false"));
             let mut sources = global.clone();
             sources.extend(data_sources(a));
             let category = attr(a, "CATEGORY")
@@ -748,7 +748,7 @@ impl Importer {
     }
 }
 
-fn data_sources(a: roxmltree::Node) -> Vec<(String, DataSource)> {
+fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
