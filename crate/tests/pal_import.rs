@@ -125,6 +125,28 @@ StaticThreshold -CollectionOfCounterInstances $CollectionOfAvailableMBytes -Oper
       <CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $CollectionOfNetworkUtilization -Operator 'gt' -Threshold 30]]></CODE>
     </THRESHOLD>
   </ANALYSIS>
+  <ANALYSIS NAME="Network Interface % Network Utilization Sent" ENABLED="True" CATEGORY="Network Interface" ID="{3f2dd3c0-3b1a-4b2b-84c0-97fd4d26c138}">
+    <DATASOURCE TYPE="CounterLog" NAME="\Network Interface(*)\Bytes Sent/sec" EXPRESSIONPATH="\Network Interface(*)\Bytes Sent/sec" COLLECTIONVARNAME="CollectionOfNetworkInterfaceBytesSentPerSec">
+      <EXCLUDE INSTANCE="_Total" />
+    </DATASOURCE>
+    <DATASOURCE TYPE="CounterLog" NAME="\Network Interface(*)\Current Bandwidth" EXPRESSIONPATH="\Network Interface(*)\Current Bandwidth" COLLECTIONVARNAME="CollectionOfNetworkInterfaceCurrentBandwidth" />
+    <DATASOURCE TYPE="Generated" NAME="\Network Interface(*)\% Network Utilization Sent" EXPRESSIONPATH="\Network Interface(*)\% Network Utilization Sent" COLLECTIONVARNAME="CollectionOfSentNetworkUtilization">
+      <CODE><![CDATA[
+          For ($i=0;$i -lt $CollectionOfNetworkInterfaceBytesSentPerSec.Count;$i++)
+          {
+            For ($v=0;$v -lt $CollectionOfNetworkInterfaceBytesSentPerSec[$i].Value.Count;$v++)
+            {
+                [int]$iPercentageOfNetworkUtilization = (([double]$CollectionOfNetworkInterfaceBytesSentPerSec[$i].QuantizedAvg[$v] * 8) / [double]$CollectionOfNetworkInterfaceCurrentBandwidth[$b].QuantizedAvg[$v]) * 100
+            }
+          }
+        ]]></CODE>
+      <EXCLUDE INSTANCE="_Total" />
+    </DATASOURCE>
+    <THRESHOLD NAME="More than 30% network utilization sent" CONDITION="Warning">
+      <CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $CollectionOfSentNetworkUtilization -Operator 'gt' -Threshold 30]]></CODE>
+    </THRESHOLD>
+    <CHART><SERIES NAME="Critical"><CODE><![CDATA[StaticChartThreshold -CollectionOfCounterInstances $CollectionOfSentNetworkUtilization -MinThreshold 80 -MaxThreshold 99.999 -UseMaxValue $True]]></CODE></SERIES></CHART>
+  </ANALYSIS>
   <ANALYSIS NAME="System Context Switching" ENABLED="True" CATEGORY="System" ID="{c0eb3777-a89d-4889-bc37-2f5865a928ee}">
     <DATASOURCE TYPE="CounterLog" NAME="\System\Context Switches/sec" COLLECTIONVARNAME="SystemContextSwitchessec" EXPRESSIONPATH="\System\Context Switches/sec" />
     <THRESHOLD NAME="More than 2,500 Context Switches/sec per processor" CONDITION="Warning">
@@ -301,9 +323,9 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     .unwrap();
     check_invariants(&imp);
     assert!(imp.missing_files.is_empty());
-    // SystemOverview.xml: 18 of 18 now that $OS is known. QUICK: 6 THRESHOLDs read (the one of the
-    // overridden analysis is not: SystemOverview.xml's definition of that ID wins, as in PAL), 3 translated.
-    assert_eq!((imp.translated, imp.total), (21, 24));
+    // SystemOverview.xml: 18 of 18 now that $OS is known. QUICK: 7 THRESHOLDs read (the one of the
+    // overridden analysis is not: SystemOverview.xml's definition of that ID wins, as in PAL), 4 translated.
+    assert_eq!((imp.translated, imp.total), (22, 25));
     assert!(imp
         .notes
         .iter()
@@ -374,6 +396,36 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     assert_eq!(
         rule(&imp, "process-virtual-bytes-2").threshold,
         expr("OS_starts_32 * 1610612736 + (1 - OS_starts_32) * 6597069766656")
+    );
+
+    // A Generated % Network Utilization Sent of PAL's shape (bytes * 8 / Current Bandwidth * 100) is
+    // derived: Bytes Sent/sec above 30% of NetworkBandwidth / 8. With 1 Gbit/s: 30 * 1e9 / 800
+    // = 37500000 bytes/s, 30% of 125000000 bytes/s.
+    let r = rule(&imp, "network-interface-network-utilization-sent-1");
+    assert_eq!(r.counter, "\\Network Interface(*)\\Bytes Sent/sec");
+    assert_eq!(r.threshold, expr("30 * NetworkBandwidth / 800"));
+    assert_eq!(
+        r.instances.as_ref().unwrap().exclude,
+        vec!["_Total".to_string()]
+    );
+    let nb = imp
+        .pack
+        .variables
+        .iter()
+        .find(|v| v.name == "NetworkBandwidth")
+        .unwrap();
+    assert_eq!(nb.default, Value::Number(1e9));
+    let b = imp
+        .bands
+        .iter()
+        .find(|b| b.analysis == "Network Interface % Network Utilization Sent")
+        .unwrap();
+    assert_eq!(
+        (&b.min, &b.max),
+        (
+            &expr("80 * NetworkBandwidth / 800"),
+            &expr("99.999 * NetworkBandwidth / 800")
+        )
     );
 
     // What is left out, and why.

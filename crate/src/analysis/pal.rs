@@ -70,6 +70,9 @@ pub struct ChartBand {
 /// The pack variable logical processors are read into (derived from the capture).
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
 
+/// The pack variable a derived % Network Utilization compares bytes/sec with, in bits per second.
+pub const NETWORK_BANDWIDTH: &str = "NetworkBandwidth";
+
 const PAL_URL: &str = "https://github.com/clinthuffman/PAL";
 
 /// Imports PAL threshold files given as (file name, XML text). Files inherited by another given file
@@ -201,6 +204,15 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
             kind: VariableType::Number,
             default: Value::Number(4.0),
             derive: Some(Derive::LogicalProcessors),
+        });
+    }
+    if imp.uses_bandwidth {
+        variables.push(Variable {
+            name: NETWORK_BANDWIDTH.into(),
+            question: "How fast are the network adapters, in bits per second? (\\Network Interface(*)\\Current Bandwidth in the capture shows it: PAL divides each adapter's bytes by it for % Network Utilization.)".into(),
+            kind: VariableType::Number,
+            default: Value::Number(1_000_000_000.0),
+            derive: None,
         });
     }
     variables.extend(imp.selectors.iter().map(|s| s.variable.clone()));
@@ -343,6 +355,9 @@ struct DataSource {
     generated: bool,
     path: String,
     exclude: Vec<String>,
+    /// A Generated "% Network Utilization" PAL computes as bytes/sec * 8 / Current Bandwidth * 100:
+    /// the bytes/sec counter it divides (the rule compares it with the `NetworkBandwidth` variable).
+    utilization_of: Option<String>,
 }
 
 #[derive(Default)]
@@ -350,6 +365,8 @@ struct Importer {
     questions: Vec<Question>,
     selectors: Vec<Selector>,
     uses_logical_processors: bool,
+    /// A % Network Utilization series was derived: the pack asks for `NetworkBandwidth`.
+    uses_bandwidth: bool,
     rules: Vec<Rule>,
     rule_ids: HashSet<String>,
     analysis_ids: HashMap<String, String>,
@@ -634,6 +651,30 @@ impl Importer {
                     c.collection
                 ));
             };
+            if let (true, Some(bytes)) = (src.generated, &src.utilization_of) {
+                // utilization% = bytes/s * 8 / bandwidth * 100 > T  <=>  bytes/s > T * bandwidth / 800.
+                self.uses_bandwidth = true;
+                let scale = |e: &Expr| {
+                    Expr::bin(
+                        '/',
+                        Expr::bin('*', e.clone(), Expr::Var(NETWORK_BANDWIDTH.into())),
+                        Expr::Num(800.0),
+                    )
+                };
+                out.push(Part {
+                    source: DataSource {
+                        generated: false,
+                        path: bytes.clone(),
+                        exclude: src.exclude.clone(),
+                        utilization_of: None,
+                    },
+                    operator: c.operator,
+                    threshold: scale(&c.threshold),
+                    band_min: scale(&c.band_min),
+                    trend: c.trend,
+                });
+                continue;
+            }
             if src.generated {
                 return Err(format!(
                     "Generated data source {}: PAL computes that series with PowerShell from other counters",
@@ -749,6 +790,53 @@ impl Importer {
 }
 
 fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
+    let mut list = plain_data_sources(a);
+    // Derived series PAL generates the same way in every file that has them: % Network Utilization
+    // (Sent, Received) = Bytes Total/sec (Sent/sec, Received/sec) * 8 / Current Bandwidth * 100.
+    for d in children(a, "DATASOURCE") {
+        let Some(var) = attr(d, "COLLECTIONVARNAME").map(|v| v.trim().to_ascii_lowercase()) else {
+            continue;
+        };
+        let code: String = children(d, "CODE")
+            .next()
+            .map(text_of)
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if code.is_empty() || !code.contains("*8)") || !code.contains("*100") {
+            continue;
+        }
+        let mentioned = |suffixes: &[&str]| {
+            list.iter()
+                .filter(|(k, src)| {
+                    !src.generated
+                        && code.contains(&format!("${k}["))
+                        && suffixes
+                            .iter()
+                            .any(|suf| src.path.to_ascii_lowercase().ends_with(suf))
+                })
+                .map(|(_, src)| src.path.clone())
+                .collect::<Vec<_>>()
+        };
+        let bandwidth = mentioned(&["\\current bandwidth"]);
+        let bytes = mentioned(&[
+            "\\bytes total/sec",
+            "\\bytes sent/sec",
+            "\\bytes received/sec",
+        ]);
+        if let ([_], [b]) = (bandwidth.as_slice(), bytes.as_slice()) {
+            let b = b.clone();
+            if let Some((_, src)) = list.iter_mut().find(|(k, _)| *k == var) {
+                src.utilization_of = Some(b);
+            }
+        }
+    }
+    list
+}
+
+fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
@@ -769,6 +857,7 @@ fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
                     generated,
                     path,
                     exclude,
+                    utilization_of: None,
                 },
             ))
         })
