@@ -111,3 +111,11 @@ test('the package exports the schema', () => {
   assert.equal(pkg.exports['./rule-pack.schema.json'], './js/rule-pack.schema.json');
   assert.ok(pkg.files.some((f) => 'js/rule-pack.schema.json'.startsWith(f)), pkg.files.join(', '));
 });
+
+test('the pack imported from PAL SystemOverview.xml (golden file of crate/tests/pal_import.rs) validates too', () => {
+  const imported = JSON.parse(readFileSync(`${repo}tests/vectors/pal/SystemOverview.import.json`, 'utf8'));
+  assert.deepEqual(errorsOf(imported.pack), []);
+  assert.equal(imported.translated, 16);
+  assert.equal(imported.total, 18);
+  assert.equal(imported.translated + imported.untranslated.length, imported.total);
+});
