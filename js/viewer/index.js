@@ -21,9 +21,6 @@ import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile 
 import { exportPng, exportCsv } from './export.js';
 import { Capture, seriesColor } from '../api.js';
 
-export { seriesFilter } from './series-tree.js';
-export { describeError } from './reading.js';
-
 /**
  * Mounts the viewer in `element`.
  * @param {HTMLElement} element
