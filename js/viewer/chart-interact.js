@@ -113,5 +113,14 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
     Object.assign(readout.style, { left: `${left() + (onRight ? cx + 12 : Math.max(l.plotLeft, cx - 12 - w))}px`, top: `${top() + l.plotTop + 8}px` });
   }
 
-  return { zoom, pan };
+  /** The crosshair line at time `t` without a readout (another pane is hovered), or none for null. */
+  function cursorAt(t) {
+    const l = plot();
+    if (!l || t === null || t < l.x0 || t > l.x1) { cursor.hidden = true; return; }
+    const cx = l.plotLeft + ((t - l.x0) / (l.x1 - l.x0)) * l.plotWidth;
+    Object.assign(cursor.style, { left: `${left() + cx}px`, top: `${top() + l.plotTop}px`, height: `${l.plotHeight}px` });
+    cursor.hidden = false;
+  }
+
+  return { zoom, pan, cursorAt };
 }

@@ -15,7 +15,7 @@ import { buildLayout } from './layout.js';
 import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
 import { renderSeriesTree, pathFilter, defaultSelection, topSeries, MAX_SELECT } from './series-tree.js';
-import { createChartPane } from './panes.js';
+import { createPaneStack } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
@@ -58,8 +58,8 @@ export function mountViewer(element, options = {}) {
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); cleanups.push(() => target.removeEventListener(type, fn, opts)); };
 
   const reader = createReader({ onProgress: showReadProgress });
-  const pane = createChartPane(
-    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'] },
+  const pane = createPaneStack(
+    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'], stack: $['chart-panes'] },
     state,
     { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }) });
 
@@ -109,6 +109,7 @@ export function mountViewer(element, options = {}) {
     state.selected.clear();
     state.slots.clear();
     state.hidden.clear();
+    state.paneOf.clear();
     $['chart-explain'].hidden = true;
     $['share-note'].textContent = '';
     if (shared) applySharedView(shared);
@@ -118,11 +119,12 @@ export function mountViewer(element, options = {}) {
     showCapture();
   }
 
-  /** Selects what a shared link names, by counter path, restores its range, scale and theme, and says
+  /** Selects what a shared link names, by counter path, restores its panes, range, scale and theme, and says
    *  what did not match (and when the link was made on another file). */
   function applySharedView(view) {
-    const { indices, missing } = matchSeries(view, state.info);
+    const { indices, missing, paneOf } = matchSeries(view, state.info);
     for (const i of indices) selectSeries(state, i);
+    for (const [i, p] of paneOf) state.paneOf.set(i, p);
     if (view.range) state.range = clampRange(state, view.range);
     state.yScale = view.scale;
     $['chart-scale'].value = view.scale;
@@ -258,6 +260,12 @@ export function mountViewer(element, options = {}) {
   function onDrawerKey(e) {
     if (e.key === 'Escape' && $['chart-layout'].classList.contains('drawer-open')) { onDrawerToggled(); $['series-drawer'].focus(); }
   }
+  function onLegendPaneChanged(e) {
+    if (e.target.dataset.role !== 'pane') return;
+    const i = Number(e.target.dataset.index);
+    state.paneOf.set(i, e.target.value === 'new' ? pane.count() : Number(e.target.value));
+    showView();
+  }
   function onLegendClicked(e) {
     const i = Number(e.target.closest('button[data-index]')?.dataset.index);
     if (!Number.isInteger(i)) return;
@@ -286,6 +294,7 @@ export function mountViewer(element, options = {}) {
   function onCancelClicked() { reader.cancel(Object.assign(new Error('Reading cancelled'), { cancelled: true })); }
 
   on($['chart-legend'], 'click', onLegendClicked);
+  on($['chart-legend'], 'change', onLegendPaneChanged);
   for (const target of [$['series-list'], $['chart-stats'], $['chart-legend']]) {
     on(target, 'pointerover', onSeriesHovered);
     on(target, 'pointerleave', onSeriesUnhovered);
@@ -324,8 +333,6 @@ export function mountViewer(element, options = {}) {
   on($['export-csv'], 'click', () => exportCsv(state, Capture));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
-  const resize = new ResizeObserver(() => pane.draw());
-  resize.observe($.chart);
   on(dark, 'change', () => pane.draw());
 
   if (options.theme) setTheme(options.theme);
@@ -349,7 +356,7 @@ export function mountViewer(element, options = {}) {
     setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
-      resize.disconnect();
+      pane.stop();
       cleanups.forEach((f) => f());
       state.capture?.free();
       state.capture = null;

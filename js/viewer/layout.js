@@ -87,7 +87,10 @@ export function buildLayout(root, { chartOnly, ids }) {
   diffs.append(part('pdh-diffs-summary', 'summary'), part('pdh-diffs-table', 'table', null, { class: 'grid' }));
   diffs.hidden = true;
   const scroll = (t) => { const d = el('div', null, { class: 'table-scroll' }); d.append(t); return d; };
-  main.append(tools, box, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs);
+  // Further panes (series moved to them in the legend) stack under the first, sharing its time axis.
+  const stack = part('chart-panes', 'div', null, { class: 'chart-panes' });
+  stack.append(box);
+  main.append(tools, stack, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs);
   const layout = part('chart-layout', 'div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);

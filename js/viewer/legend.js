@@ -16,12 +16,12 @@ function factorText(f) {
 
 /** Builds the legend's rows for the selected series. `factors` maps a series index to the factor it was
  *  drawn with (Perfmon's scale), when not 1. */
-export function renderLegend(table, state, factors) {
+export function renderLegend(table, state, factors, paneCount = 1) {
   const { capture, info } = state;
   if (!capture) return;
   const [from, to] = state.range ?? [undefined, undefined];
   const head = el('tr');
-  head.append(el('th', 'Series'), el('th', 'last', { 'data-col': 'value' }), el('th', 'min'), el('th', 'max'), el('th', 'mean'));
+  head.append(el('th', 'Series'), el('th', 'last', { 'data-col': 'value' }), el('th', 'min'), el('th', 'max'), el('th', 'mean'), el('th', 'pane'));
   const rows = selection(state).map((i) => {
     const s = info[i];
     const st = capture.stats(i, from, to);
@@ -35,7 +35,14 @@ export function renderLegend(table, state, factors) {
     const name = el('td');
     name.append(toggle);
     const cell = (v, col) => el('td', formatSeriesValue(s, v), { class: 'num', ...(col ? { 'data-col': col } : {}) });
-    tr.append(name, cell(st.last, 'value'), cell(st.min), cell(st.max), cell(st.mean));
+    // Which pane the series is drawn in; "new pane" stacks another chart under the others.
+    const pane = el('select', null, { 'data-index': String(i), 'data-role': 'pane', 'aria-label': `Pane of ${shortName(s)}` });
+    for (let p = 0; p < paneCount; p++) pane.append(el('option', String(p + 1), { value: String(p) }));
+    pane.append(el('option', 'new pane', { value: 'new' }));
+    pane.value = String(state.paneOf.get(i) ?? 0);
+    const paneCell = el('td');
+    paneCell.append(pane);
+    tr.append(name, cell(st.last, 'value'), cell(st.min), cell(st.max), cell(st.mean), paneCell);
     tr.dataset.last = String(st.last);
     return tr;
   });

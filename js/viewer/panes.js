@@ -1,5 +1,7 @@
-// The chart pane: draws the selected series with renderChart (composition and M4 in the core), and the
-// crosshair readout and click-to-explain over it (pointer, wheel and keys in chart-interact.js).
+// Chart panes: each draws its share of the selected series with renderChart (composition and M4 in the
+// core), with the crosshair readout and click-to-explain over it (pointer, wheel and keys in
+// chart-interact.js). A stack of panes shares the time axis: one range (zoom and pan move them all) and
+// one crosshair (hovering one pane shows the same time in the others), as uPlot's cursor sync does.
 import { renderChart, seriesColor } from '../api.js';
 import { el } from './dom.js';
 import { mountInteractions } from './chart-interact.js';
@@ -12,14 +14,14 @@ import { selection, formatTime, offsetMinutes, formatSeriesValue } from './state
  * @param {{ setRange(r): void, options(): object }} hooks  the viewer's range change, and draw options
  *        (dark, references)
  */
-export function createChartPane(parts, state, hooks) {
+export function createChartPane(parts, state, hooks, paneIndex = 0) {
   let layout = null; // what the last renderChart returned
   let drawn = { indices: [], factors: new Map() }; // what it drew, for the legend
 
   function draw() {
     const { capture } = state;
     if (!capture || !parts.canvas.isConnected || parts.canvas.closest('[hidden]')) return;
-    const indices = selection(state).filter((i) => !state.hidden.has(i));
+    const indices = selection(state).filter((i) => !state.hidden.has(i) && (state.paneOf.get(i) ?? 0) === paneIndex);
     const o = hooks.options();
     // The legend is outside the plot (legend.js), not drawn on the canvas.
     const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)), legend: false };
@@ -45,7 +47,7 @@ export function createChartPane(parts, state, hooks) {
     if (k < 0) return null;
     const ts = timestamps[k];
     const lines = [el('div', formatTime(state, ts), { class: 'readout-time' })];
-    for (const i of selection(state)) {
+    for (const i of selection(state).filter((j) => (state.paneOf.get(j) ?? 0) === paneIndex)) {
       const s = info[i];
       const v = capture.valueAt(i, k);
       const swatch = el('span', null, { class: 'swatch' });
@@ -55,6 +57,7 @@ export function createChartPane(parts, state, hooks) {
       lines.push(line);
     }
     showLegendAt(parts.legend, state, k);
+    hooks.onCursor?.(ts);
     return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k };
   }
 
@@ -86,10 +89,71 @@ export function createChartPane(parts, state, hooks) {
   }
 
   const interactions = mountInteractions({ canvas: parts.canvas, selection: parts.selection, cursor: parts.cursor, readout: parts.readout },
-    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, pick: explainAt, leave: () => showLegendAt(parts.legend, state, null) });
+    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, pick: explainAt, leave: () => { showLegendAt(parts.legend, state, null); hooks.onCursor?.(null); } });
 
   /** The legend of what the last draw showed (after a change of selection, range or scale). */
   const legend = () => renderLegend(parts.legend, state, drawn.factors);
 
-  return { draw, legend, zoom: interactions.zoom, pan: interactions.pan, layout: () => layout };
+  return { draw, legend, zoom: interactions.zoom, pan: interactions.pan, cursorAt: interactions.cursorAt, layout: () => layout, factors: () => drawn.factors };
+}
+
+/** A pane's box: the canvas and the overlays over it. */
+export function paneBox(k) {
+  const box = el('div', null, { class: 'chart-box', 'data-pane': String(k) });
+  const canvas = el('canvas', null, { 'data-part': 'chart', 'data-pane': String(k), tabindex: '0', 'aria-label': `Chart pane ${k + 1}: drag to zoom, shift-drag to pan, wheel to zoom, double-click to reset` });
+  const overlays = ['chart-selection', 'chart-cursor', 'chart-readout'].map((n) => {
+    const d = el('div', null, { 'data-part': n });
+    d.hidden = true;
+    return d;
+  });
+  box.append(canvas, ...overlays);
+  return { box, canvas, selection: overlays[0], cursor: overlays[1], readout: overlays[2] };
+}
+
+/**
+ * A stack of panes sharing the time axis. Pane 0 uses the parts the layout built (`#chart`); the others
+ * are added to `parts.stack` as series are moved to them (state.paneOf), and removed when they empty.
+ */
+export function createPaneStack(parts, state, hooks) {
+  const panes = [];
+  const resize = new ResizeObserver(() => draw());
+  const syncCursor = (from) => (t) => { for (const p of panes) if (p !== from()) p.cursorAt(t); };
+  function add(elements) {
+    let pane = null;
+    pane = createChartPane({ ...parts, ...elements }, state, { ...hooks, onCursor: syncCursor(() => pane) }, panes.length);
+    pane.box = elements.box;
+    panes.push(pane);
+    resize.observe(elements.canvas);
+  }
+  add({ canvas: parts.canvas, selection: parts.selection, cursor: parts.cursor, readout: parts.readout, box: null });
+
+  /** Pane numbers in use, made contiguous (0, 1, 2, ...), and as many panes as they need. */
+  function arrange() {
+    const used = [...new Set([...state.selected].map((i) => state.paneOf.get(i) ?? 0))].filter((p) => p > 0).sort((a, b) => a - b);
+    const renumber = new Map(used.map((p, k) => [p, k + 1]));
+    for (const i of state.selected) if ((state.paneOf.get(i) ?? 0) > 0) state.paneOf.set(i, renumber.get(state.paneOf.get(i)));
+    const want = 1 + used.length;
+    while (panes.length < want) {
+      const b = paneBox(panes.length);
+      parts.stack.append(b.box);
+      add(b);
+    }
+    while (panes.length > want) {
+      const p = panes.pop();
+      resize.unobserve(p.box.querySelector('canvas'));
+      p.box.remove();
+    }
+  }
+
+  function draw() {
+    arrange();
+    for (const p of panes) p.draw();
+  }
+  /** The one legend, for every pane's series (with the factor each was drawn with). */
+  function legend() {
+    const factors = new Map();
+    for (const p of panes) for (const [i, f] of p.factors()) factors.set(i, f);
+    renderLegend(parts.legend, state, factors, panes.length);
+  }
+  return { draw, legend, zoom: (f) => panes[0].zoom(f), pan: (f) => panes[0].pan(f), count: () => panes.length, stop: () => resize.disconnect() };
 }

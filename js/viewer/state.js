@@ -21,6 +21,7 @@ export function createState() {
     yScale: 'units', // 'units' (an axis per unit), 'perfmon' (power-of-ten per counter) or 'log'
     sort: { key: null, dir: 1 }, // the stats table's order
     highlight: null, // the series hovered in the tree, the legend or the table
+    paneOf: new Map(), // series index -> the pane it is drawn in (0, the first, when absent)
     hidden: new Set(), // selected series hidden from the chart (clicked in the legend); they keep their colour
   };
 }
@@ -37,12 +38,14 @@ export function selectSeries(state, i) {
 export function deselectSeries(state, i) {
   state.selected.delete(i);
   state.hidden.delete(i);
+  state.paneOf.delete(i);
   state.slots.delete(i);
 }
 
 export function clearSelection(state) {
   state.selected.clear();
   state.hidden.clear();
+  state.paneOf.clear();
   state.slots.clear();
 }
 

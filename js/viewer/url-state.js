@@ -1,8 +1,8 @@
 // The view in the URL hash, so a link reopens it exactly: the series by counter path (never by position:
 // the same counters sit in other columns of another log), the file's identity (name, size, a hash of its
 // first and last bytes) so the viewer can say when the link was made on another file, the time range,
-// the scale and the theme:
-//   #file=<name>~<size>~<hash>&s=<path>&s=<path>&from=<ms>&to=<ms>&scale=perfmon&theme=dark
+// the panes, the scale and the theme:
+//   #file=<name>~<size>~<hash>&s=<path>&s=<path>&pane=0,1&from=<ms>&to=<ms>&scale=perfmon&theme=dark
 // Links of the first format (`#series=0,5,9`, positions) still open, by position.
 
 const EDGE = 64 * 1024; // bytes hashed at each end of the file
@@ -32,7 +32,10 @@ export function encodeView(state, extra = {}) {
   const p = [];
   const add = (k, v) => p.push(`${k}=${escape(v)}`);
   if (state.source) add('file', `${state.source.name}~${state.source.size}~${state.source.hash}`);
-  for (const i of [...state.selected].sort((a, b) => a - b)) add('s', state.info[i].path);
+  const chosen = [...state.selected].sort((a, b) => a - b);
+  for (const i of chosen) add('s', state.info[i].path);
+  // Panes, aligned with the series, when any series is not in the first.
+  if (chosen.some((i) => (state.paneOf?.get(i) ?? 0) > 0)) add('pane', chosen.map((i) => state.paneOf.get(i) ?? 0).join(','));
   if (state.range) {
     add('from', Math.round(state.range[0]));
     add('to', Math.round(state.range[1]));
@@ -57,24 +60,28 @@ export function decodeView(hash) {
   const range = p.has('from') && p.has('to') && Number.isFinite(from) && Number.isFinite(to) && to > from ? [from, to] : null;
   const scale = ['units', 'perfmon', 'log'].includes(p.get('scale')) ? p.get('scale') : 'units';
   const theme = ['auto', 'light', 'dark'].includes(p.get('theme')) ? p.get('theme') : 'auto';
-  return { file, paths, positions, range, scale, theme, params: p };
+  const panes = (p.get('pane') ?? '').split(',').map(Number).map((n) => (Number.isInteger(n) && n >= 0 && n < 64 ? n : 0));
+  return { file, paths, positions, range, scale, theme, panes, params: p };
 }
 
-/** The series of `info` a decoded view names: by path (case-insensitive, as PDH's paths are; a localized
+/** The series of `info` a decoded view names (and the pane of each, `paneOf`): by path (case-insensitive, as PDH's paths are; a localized
  *  path also matches its English form), or by position in an old link. `missing`: the paths not found. */
 export function matchSeries(view, info) {
-  if (!view.paths.length) return { indices: view.positions.filter((i) => i < info.length), missing: [] };
+  if (!view.paths.length) return { indices: view.positions.filter((i) => i < info.length), missing: [], paneOf: new Map() };
   const byPath = new Map();
   for (const s of info) {
     for (const key of [s.path, s.englishPath]) if (key !== undefined && !byPath.has(key.toLowerCase())) byPath.set(key.toLowerCase(), s.index);
   }
-  const indices = [], missing = [];
-  for (const path of view.paths) {
+  const indices = [], missing = [], paneOf = new Map();
+  view.paths.forEach((path, k) => {
     const i = byPath.get(path.toLowerCase());
     if (i === undefined) missing.push(path);
-    else if (!indices.includes(i)) indices.push(i);
-  }
-  return { indices, missing };
+    else if (!indices.includes(i)) {
+      indices.push(i);
+      if (view.panes?.[k]) paneOf.set(i, view.panes[k]);
+    }
+  });
+  return { indices, missing, paneOf };
 }
 
 export function writeHash(hash) {
