@@ -419,6 +419,10 @@ export interface ChartView {
   /** "units" (default: an axis per unit, left and right), "perfmon" (one 0-100 axis, each series times
    *  the power of ten that makes it span it), "log" (a log axis per unit). */
   yScale?: 'units' | 'perfmon' | 'log';
+  /** Room for at least this many value axes left and right (stacked charts reserve the same so their
+   *  plots line up). */
+  axesLeft?: number;
+  axesRight?: number;
 }
 /** What a counter's values measure: an axis of its own in a chart of mixed series. */
 export type ChartUnit = 'percent' | 'per-second' | 'bytes-per-second' | 'bytes' | 'seconds' | 'count';

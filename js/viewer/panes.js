@@ -27,6 +27,8 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)), legend: false };
     if (state.range) view.xRange = state.range;
     if (state.yScale !== 'units') view.yScale = state.yScale;
+    const axes = hooks.axes?.();
+    if (axes) [view.axesLeft, view.axesRight] = axes;
     if (o.references) view.references = true;
     if (state.highlight !== null && state.selected.has(state.highlight)) view.highlight = indices.indexOf(state.highlight);
     layout = renderChart(parts.canvas, capture, indices, view);
@@ -118,9 +120,21 @@ export function createPaneStack(parts, state, hooks) {
   const panes = [];
   const resize = new ResizeObserver(() => draw());
   const syncCursor = (from) => (t) => { for (const p of panes) if (p !== from()) p.cursorAt(t); };
+  // The value axes each pane needs (units alternate left, right, as chart::plan_axes places them), and
+  // the most of any pane, which every pane reserves so the plots line up on the shared time axis.
+  let axes = [1, 0];
+  function reserve() {
+    let [l, r] = [1, 0];
+    for (let p = 0; p < panes.length; p++) {
+      const shown = [...state.selected].filter((i) => !state.hidden.has(i) && (state.paneOf.get(i) ?? 0) === p);
+      const n = state.yScale === 'perfmon' ? 1 : new Set(shown.map((i) => state.info[i].unit)).size;
+      [l, r] = [Math.max(l, Math.ceil(n / 2)), Math.max(r, Math.floor(n / 2))];
+    }
+    axes = [l, r];
+  }
   function add(elements) {
     let pane = null;
-    pane = createChartPane({ ...parts, ...elements }, state, { ...hooks, onCursor: syncCursor(() => pane) }, panes.length);
+    pane = createChartPane({ ...parts, ...elements }, state, { ...hooks, axes: () => axes, onCursor: syncCursor(() => pane) }, panes.length);
     pane.box = elements.box;
     panes.push(pane);
     resize.observe(elements.canvas);
@@ -147,6 +161,7 @@ export function createPaneStack(parts, state, hooks) {
 
   function draw() {
     arrange();
+    reserve();
     for (const p of panes) p.draw();
   }
   /** The one legend, for every pane's series (with the factor each was drawn with). */

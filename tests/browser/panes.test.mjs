@@ -31,6 +31,8 @@ test('panes: own series, one time axis (zoom and crosshair in sync), restored fr
   await page.mouse.up();
   c = await canvases(page);
   assert.equal(c[0].x0, c[1].x0);
+  // Their plots line up to the pixel (the same room for value axes in both).
+  assert.deepEqual([c[0].plotLeft, c[0].plotWidth], [c[1].plotLeft, c[1].plotWidth]);
   assert.equal(c[0].x1, c[1].x1);
   assert.ok(c[0].x1 - c[0].x0 < (b.x1 - b.x0) / 2);
   // The crosshair over the first pane shows a line at the same x in the second.

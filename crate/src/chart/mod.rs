@@ -113,6 +113,9 @@ pub struct View {
     pub highlight: Option<usize>,
     /// How values map to heights: an axis per unit, Perfmon's power-of-ten scale per counter, or log.
     pub y_scale: YScale,
+    /// Room for at least this many value axes on the (left, right): charts stacked on one time axis
+    /// reserve the same, so their plots line up to the pixel.
+    pub min_axes: (usize, usize),
 }
 
 /// The value scale of a chart.
@@ -139,6 +142,7 @@ impl Default for View {
             legend: true,
             highlight: None,
             y_scale: YScale::Units,
+            min_axes: (1, 0),
         }
     }
 }
@@ -549,8 +553,8 @@ pub fn draw<DB: DrawingBackend>(
     let plan = plan_axes(series, &decimated, (x0, x1), view);
     let on_side = |side: &str| plan.axes.iter().filter(|a| a.side == side).count() as f64;
     let (left_w, right_w) = (
-        px(AXIS_WIDTH * on_side("left").max(1.0)),
-        px(AXIS_WIDTH * on_side("right")),
+        px(AXIS_WIDTH * on_side("left").max(view.min_axes.0.max(1) as f64)),
+        px(AXIS_WIDTH * on_side("right").max(view.min_axes.1 as f64)),
     );
 
     let max_ticks = (width as f64 / (110.0 * pr)).floor().max(2.0) as usize;

@@ -155,6 +155,14 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
             .as_f64()
             .filter(|h| *h >= 0.0)
             .map(|h| h as usize),
+        min_axes: {
+            let n = |k: &str| {
+                get(v, k)
+                    .as_f64()
+                    .map_or(0, |x| x.clamp(0.0, 16.0) as usize)
+            };
+            (n("axesLeft").max(1), n("axesRight"))
+        },
         y_scale: match get(v, "yScale").as_string().as_deref() {
             Some("perfmon") => YScale::Perfmon,
             Some("log") => YScale::Log,
