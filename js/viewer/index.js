@@ -18,8 +18,9 @@ import { renderSeriesTree, pathFilter, defaultSelection, topSeries, MAX_SELECT }
 import { createPaneStack } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
-import { exportPng, exportCsv } from './export.js';
+import { exportPng, exportCsv, download, baseName } from './export.js';
 import { Capture, seriesColor } from '../api.js';
+import { changeRows, renderChangeTable, changeCsv } from './compare.js';
 
 /**
  * Mounts the viewer in `element`.
@@ -178,6 +179,7 @@ export function mountViewer(element, options = {}) {
     showStats();
     saveUrlState();
     tellListeners();
+    showComparison();
   }
 
   // The embedder's callbacks (the <counterlens-viewer> element turns them into events): told when the
@@ -223,6 +225,38 @@ export function mountViewer(element, options = {}) {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
   function onFilterInput() { showSeriesTree(); }
+
+  // ---- compare with another capture ----
+  const compareReader = createReader({ onProgress: (f, name) => { if (f !== null) $['compare-status'].textContent = `Reading ${name}…`; } });
+  let other = null; // { capture, info, timestamps, name }
+  let compareSort = { key: null, dir: 1 };
+  let compared = [];
+  async function onCompareFileChosen(e) {
+    const f = e.target.files[0];
+    if (!f) return;
+    try {
+      const read = await compareReader.read(f, f.name);
+      other?.capture.free();
+      other = { capture: read.capture, info: seriesWithUnits(read.capture), timestamps: read.capture.timestamps(), name: f.name };
+      showComparison();
+    } catch (err) {
+      if (err !== SUPERSEDED) $['compare-status'].textContent = `The comparison file could not be read. ${describeError(err, { name: f.name, size: f.size })}`;
+    }
+  }
+  function showComparison() {
+    if (!other || !state.capture) return;
+    const { rows, unmatched } = changeRows(state, other, $['compare-align'].value);
+    compared = rows;
+    renderChangeTable($['compare-table'], state, rows, compareSort);
+    $['compare-status'].textContent = `A: ${state.sourceName}; B: ${other.name}, aligned by ${$['compare-align'].value === 'offset' ? 'offset from each start' : 'clock time'}; ${rows.length} counters compared` +
+      (unmatched.length ? `; not in B: ${unmatched.join(', ')}` : '') + '.';
+  }
+  function onCompareSortClicked(e) {
+    const th = e.target.closest('th');
+    if (!th) return;
+    compareSort = nextSort(compareSort, th.dataset.key);
+    showComparison();
+  }
   const matches = () => state.info.filter(pathFilter($['series-filter'].value));
   function onSelectAllMatches() {
     if (!state.capture) return;
@@ -303,6 +337,10 @@ export function mountViewer(element, options = {}) {
   on($['series-list'], 'change', onSeriesToggled);
   on($['series-filter'], 'input', onFilterInput);
   on($['series-filter'], 'keydown', onFilterKey);
+  on($['compare-file'], 'change', onCompareFileChosen);
+  on($['compare-align'], 'change', showComparison);
+  on($['compare-table'], 'click', onCompareSortClicked);
+  on($['compare-csv'], 'click', () => compared.length && download(new Blob([changeCsv(compared, compareSort)], { type: 'text/csv' }), `${baseName(state)}-compared.csv`));
   on($['series-select-all'], 'click', onSelectAllMatches);
   on($['series-clear'], 'click', onClearSelection);
   on($['series-top'], 'click', onTopSeries);
@@ -356,6 +394,8 @@ export function mountViewer(element, options = {}) {
     setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
+      compareReader.stop();
+      other?.capture.free();
       pane.stop();
       cleanups.forEach((f) => f());
       state.capture?.free();

@@ -90,7 +90,19 @@ export function buildLayout(root, { chartOnly, ids }) {
   // Further panes (series moved to them in the legend) stack under the first, sharing its time axis.
   const stack = part('chart-panes', 'div', null, { class: 'chart-panes' });
   stack.append(box);
-  main.append(tools, stack, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs);
+  // Compare with another capture: a change table of the selected counters.
+  const compare = part('compare', 'details');
+  const compareControls = el('div', null, { class: 'capture-controls' });
+  const compareLabel = el('label', 'Compare with ');
+  compareLabel.append(part('compare-file', 'input', null, { type: 'file', accept: '.blg,.csv,.tsv,.json' }));
+  const alignLabel = el('label', 'aligned by ');
+  const align = part('compare-align', 'select');
+  align.append(el('option', 'clock time', { value: 'clock' }), el('option', 'offset from each start', { value: 'offset' }));
+  alignLabel.append(align);
+  compareControls.append(compareLabel, alignLabel, button('compare-csv', 'Export the changes as CSV'));
+  compare.append(el('summary', 'Compare with another capture'), compareControls, part('compare-status', 'p', null, { role: 'status' }),
+    scroll(part('compare-table', 'table', null, { class: 'grid' })));
+  main.append(tools, stack, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs, compare);
   const layout = part('chart-layout', 'div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);
