@@ -82,3 +82,37 @@ export function changeCsv(rows, sort) {
   for (const r of sortRows(rows, sort)) lines.push([q(r.path), ...COLUMNS.slice(1).map(([k]) => (Number.isNaN(r[k]) ? '' : String(r[k])))].join(','));
   return lines.join('\r\n') + '\r\n';
 }
+
+/** Series `j` of B on A's sample times: at each A time t, B's sample nearest t + shift (shift: B's start
+ *  minus A's when aligned by offset, 0 by clock time) if one lies within half B's mean interval, else
+ *  NaN. For drawing B over A (dashed, in the colour of A's series). */
+export function resampled(other, j, timestamps, shift) {
+  const tb = other.timestamps, vb = other.capture.values(j);
+  const n = tb.length;
+  const out = new Float64Array(timestamps.length).fill(NaN);
+  if (n === 0) return out;
+  const tolerance = n > 1 ? (tb[n - 1] - tb[0]) / (n - 1) / 2 : 500;
+  let k = 0;
+  for (let m = 0; m < timestamps.length; m++) {
+    const t = timestamps[m] + shift;
+    while (k + 1 < n && tb[k + 1] <= t) k++; // A's times rise, so one pass suffices
+    const best = k + 1 < n && Math.abs(tb[k + 1] - t) < Math.abs(tb[k] - t) ? k + 1 : k;
+    if (Math.abs(tb[best] - t) <= tolerance) out[m] = vb[best];
+  }
+  return out;
+}
+
+/** B's lines to overlay on a chart of A's series `indices` (those with a match in B). */
+export function overlaysFor(indices, state, other, align, cache) {
+  const byKey = new Map(other.info.map((s) => [counterKey(s.path), s.index]));
+  const shift = align === 'offset' ? other.timestamps[0] - state.timestamps[0] : 0;
+  const out = [];
+  indices.forEach((i, k) => {
+    const j = byKey.get(counterKey(state.info[i].path));
+    if (j === undefined) return;
+    const key = `${i}:${shift}`;
+    if (!cache.has(key)) cache.set(key, resampled(other, j, state.timestamps, shift));
+    out.push({ values: cache.get(key), slot: state.slots.get(i), unitOf: k });
+  });
+  return out;
+}

@@ -20,7 +20,7 @@ import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv, download, baseName } from './export.js';
 import { Capture, seriesColor } from '../api.js';
-import { changeRows, renderChangeTable, changeCsv } from './compare.js';
+import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare.js';
 
 /**
  * Mounts the viewer in `element`.
@@ -62,7 +62,7 @@ export function mountViewer(element, options = {}) {
   const pane = createPaneStack(
     { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'], stack: $['chart-panes'] },
     state,
-    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }) });
+    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays });
 
   // ---- reading ----
   function showReadProgress(fraction, name) {
@@ -113,6 +113,7 @@ export function mountViewer(element, options = {}) {
     state.paneOf.clear();
     $['chart-explain'].hidden = true;
     $['share-note'].textContent = '';
+    resampledCache = new Map();
     if (shared) applySharedView(shared);
     else for (const i of (options.series ? state.info.filter(pathFilter(options.series)).map((s) => s.index) : null) ?? defaultSelection(state.info)) selectSeries(state, i);
     shared = null;
@@ -231,6 +232,11 @@ export function mountViewer(element, options = {}) {
   let other = null; // { capture, info, timestamps, name }
   let compareSort = { key: null, dir: 1 };
   let compared = [];
+  let resampledCache = new Map(); // B's columns on A's times, per series and shift
+  function compareOverlays(indices) {
+    if (!other || !$['compare-overlay'].checked) return [];
+    return overlaysFor(indices, state, other, $['compare-align'].value, resampledCache);
+  }
   async function onCompareFileChosen(e) {
     const f = e.target.files[0];
     if (!f) return;
@@ -238,7 +244,9 @@ export function mountViewer(element, options = {}) {
       const read = await compareReader.read(f, f.name);
       other?.capture.free();
       other = { capture: read.capture, info: seriesWithUnits(read.capture), timestamps: read.capture.timestamps(), name: f.name };
+      resampledCache = new Map();
       showComparison();
+      pane.draw();
     } catch (err) {
       if (err !== SUPERSEDED) $['compare-status'].textContent = `The comparison file could not be read. ${describeError(err, { name: f.name, size: f.size })}`;
     }
@@ -338,7 +346,8 @@ export function mountViewer(element, options = {}) {
   on($['series-filter'], 'input', onFilterInput);
   on($['series-filter'], 'keydown', onFilterKey);
   on($['compare-file'], 'change', onCompareFileChosen);
-  on($['compare-align'], 'change', showComparison);
+  on($['compare-align'], 'change', () => { showComparison(); pane.draw(); });
+  on($['compare-overlay'], 'change', () => pane.draw());
   on($['compare-table'], 'click', onCompareSortClicked);
   on($['compare-csv'], 'click', () => compared.length && download(new Blob([changeCsv(compared, compareSort)], { type: 'text/csv' }), `${baseName(state)}-compared.csv`));
   on($['series-select-all'], 'click', onSelectAllMatches);

@@ -99,7 +99,9 @@ export function buildLayout(root, { chartOnly, ids }) {
   const align = part('compare-align', 'select');
   align.append(el('option', 'clock time', { value: 'clock' }), el('option', 'offset from each start', { value: 'offset' }));
   alignLabel.append(align);
-  compareControls.append(compareLabel, alignLabel, button('compare-csv', 'Export the changes as CSV'));
+  const overlayLabel = el('label');
+  overlayLabel.append(part('compare-overlay', 'input', null, { type: 'checkbox' }), ' draw B over A (dashed)');
+  compareControls.append(compareLabel, alignLabel, overlayLabel, button('compare-csv', 'Export the changes as CSV'));
   compare.append(el('summary', 'Compare with another capture'), compareControls, part('compare-status', 'p', null, { role: 'status' }),
     scroll(part('compare-table', 'table', null, { class: 'grid' })));
   main.append(tools, stack, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs, compare);

@@ -27,6 +27,8 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     const view = { dark: o.dark, offsetMinutes: offsetMinutes(state), colors: indices.map((i) => state.slots.get(i)), legend: false };
     if (state.range) view.xRange = state.range;
     if (state.yScale !== 'units') view.yScale = state.yScale;
+    const overlays = hooks.overlays?.(indices);
+    if (overlays?.length) view.overlays = overlays;
     const axes = hooks.axes?.();
     if (axes) [view.axesLeft, view.axesRight] = axes;
     if (o.references) view.references = true;

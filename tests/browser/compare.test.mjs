@@ -49,6 +49,13 @@ test('compare two runs: change table by offset and by clock, sortable, CSV', asy
   const text = readFileSync(await csv.path(), 'utf8').split('\r\n');
   assert.equal(text[0].split(',').length, 13);
   assert.equal(text[1].split(',')[4], '50');
+  // B drawn over A (dashed, same colours, on the same axes): twice the points, all of B's 60 samples
+  // found at A's times by offset.
+  const points = () => page.$eval('#chart', (c) => Number(c.dataset.pointsDrawn));
+  const alone = await points();
+  await page.check('#compare-overlay');
+  assert.equal(await points(), 2 * alone);
+  await page.screenshot({ path: artifacts + 'compare-overlay.png' });
   // By clock time B (an hour later) has nothing in A's range.
   await page.selectOption('#compare-align', 'clock');
   assert.deepEqual(await cells('meanB'), ['', '']);

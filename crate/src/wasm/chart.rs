@@ -249,8 +249,28 @@ pub fn render_chart(
         })
         .collect();
     let references = get(&view, "references").as_bool() == Some(true);
-    let composed = compose(&capture.inner, &capture.summaries, &picks, references)
+    let mut composed = compose(&capture.inner, &capture.summaries, &picks, references)
         .map_err(|e| error("invalid-argument", &e.to_string(), Some("indices")))?;
+    // `view.overlays`: lines of another capture already aligned with these timestamps (a comparison),
+    // `{ values: Float64Array, slot, unitOf }`, dashed in the slot's colour, on the axis of the series
+    // at position `unitOf` of `indices`.
+    let overlays = overlays_from_js(&get(&view, "overlays"), capture.inner.timestamps.len())?;
+    for (values, slot, unit_of) in &overlays {
+        let measure = composed
+            .positions
+            .get(*unit_of)
+            .and_then(|&p| composed.series.get(p))
+            .map(|s| s.measure)
+            .unwrap_or_default();
+        composed.series.push(ChartSeries {
+            label: String::new(),
+            values,
+            color_index: *slot,
+            dashed: true,
+            summary: None,
+            measure,
+        });
+    }
     draw_on_canvas(
         canvas,
         &capture.inner.timestamps,
@@ -258,6 +278,31 @@ pub fn render_chart(
         &view,
         Some(&composed.positions),
     )
+}
+
+/// The overlay lines of a view: (values, slot, position of the pick whose axis they share).
+fn overlays_from_js(v: &JsValue, n: usize) -> Result<Vec<(Vec<f64>, usize, usize)>, JsValue> {
+    let Some(list) = v.dyn_ref::<Array>() else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (k, o) in list.iter().enumerate() {
+        let values = get(&o, "values")
+            .dyn_into::<Float64Array>()
+            .ok()
+            .map(|a| a.to_vec())
+            .filter(|a| a.len() == n)
+            .ok_or_else(|| {
+                error(
+                    "invalid-argument",
+                    &format!("view.overlays[{k}].values must be a Float64Array of {n}"),
+                    Some("view"),
+                )
+            })?;
+        let num = |key: &str| get(&o, key).as_f64().map_or(0, |x| x.max(0.0) as usize);
+        out.push((values, num("slot"), num("unitOf")));
+    }
+    Ok(out)
 }
 
 /// Sizes the canvas for the screen and draws.
