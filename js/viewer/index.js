@@ -9,16 +9,18 @@
 //   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
 //   legend.js       the legend outside the plot
 //   url-state.js    the view in the URL hash         export.js     PNG and CSV
+//   analysis-panel.js  rule packs, findings, report (the analysis runs in worker.js)
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
-import { createState, selectSeries, deselectSeries, clampRange, seriesWithUnits } from './state.js';
+import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
 import { renderSeriesTree, pathFilter, defaultSelection } from './series-tree.js';
 import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
+import { mountAnalysisPanel } from './analysis-panel.js';
 
 /**
  * Mounts the viewer in `element`.
@@ -58,6 +60,17 @@ export function mountViewer(element, options = {}) {
     { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'] },
     state,
     { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }) });
+
+  // ---- analysis: a finding's click charts its series alone over its range ----
+  const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
+    state, canvas: $.chart, layout: () => pane.layout(),
+    show(i, range) {
+      clearSelection(state);
+      selectSeries(state, i);
+      setRange(range);
+      showSeriesTree();
+    },
+  }) : null;
 
   // ---- reading ----
   function showReadProgress(fraction, name) {
@@ -102,6 +115,7 @@ export function mountViewer(element, options = {}) {
     shared = null;
     $['series-filter'].value = '';
     showCapture();
+    analysis?.captureChanged();
   }
 
   /** Selects what a shared link names, by counter path, restores its range, scale and theme, and says
@@ -267,6 +281,7 @@ export function mountViewer(element, options = {}) {
     redraw: () => pane.draw(),
     destroy() {
       reader.stop();
+      analysis?.destroy();
       resize.disconnect();
       cleanups.forEach((f) => f());
       state.capture?.free();
