@@ -129,3 +129,48 @@ test('a bad pack file says where it is wrong; PAL XML that is not well formed na
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+// A PAL threshold file of our own (the shape of PAL's: ANALYSIS, DATASOURCE, THRESHOLD with its
+// StaticThreshold line), inheriting a file that is not given: one literal threshold translates, one
+// that computes in PowerShell does not and says why; the import analyses the pegged log.
+const PAL = `<?xml version="1.0"?>
+<PAL PALVERSION="2.0" NAME="Ours" VERSION="1">
+  <ANALYSIS NAME="Processor Time" ENABLED="True" CATEGORY="Processor" PRIMARYDATASOURCE="\\Processor(*)\\% Processor Time" ID="{1}">
+    <DATASOURCE TYPE="CounterLog" NAME="\\Processor(*)\\% Processor Time" COLLECTIONVARNAME="CollectionOfProcessorTime" EXPRESSIONPATH="\\Processor(*)\\% Processor Time" DATATYPE="integer" />
+    <THRESHOLD NAME="More than 90% processor time" CONDITION="Critical" COLOR="Red" PRIORITY="100">
+      <CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $CollectionOfProcessorTime -Operator 'gt' -Threshold 90]]></CODE>
+    </THRESHOLD>
+    <THRESHOLD NAME="Something PowerShell computes" CONDITION="Warning" COLOR="Yellow" PRIORITY="50">
+      <CODE><![CDATA[$x = Get-Random
+StaticThreshold -CollectionOfCounterInstances $CollectionOfProcessorTime -Operator 'gt' -Threshold $x]]></CODE>
+    </THRESHOLD>
+  </ANALYSIS>
+  <INHERITANCE FILEPATH="NotGiven.xml" />
+</PAL>`;
+
+test('PAL threshold files dropped on the panel import (translated / total, reasons) and analyse', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  // Dropped as a browser drops files: a DataTransfer on a drop event over the panel.
+  await page.evaluate((xml) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([xml], 'Ours.xml', { type: 'text/xml' }));
+    document.querySelector('[data-part="analysis-questions"]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, PAL);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('PAL import'), part('analysis-pal-summary'));
+  assert.equal(await page.textContent(part('analysis-pal-summary')), 'PAL import of Ours.xml: 1 of 2 thresholds translated; inherited files not given: NotGiven.xml.');
+  const reasons = await page.$$eval(`${part('analysis-pal-untranslated')} li`, (l) => l.map((x) => x.textContent));
+  assert.equal(reasons.length, 1);
+  assert.match(reasons[0], /^Processor Time \/ Something PowerShell computes: ./);
+  // The capture stayed open (the drop was the panel's, not a capture to read).
+  assert.match(await page.textContent('#chart-status'), /^pegged\.csv:/);
+  assert.match(await page.textContent(part('analysis-custom')), /^PAL import: Ours\.xml \(1 rules\)/);
+  await page.click(part('analysis-run'));
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
+  const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
+  assert.equal(findings.length, 4, findings.join('\n'));
+  assert.ok(findings.every((f) => f.startsWith('Critical') && / above 90 /.test(f)), findings.join('\n'));
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
