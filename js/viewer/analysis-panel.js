@@ -21,6 +21,8 @@ function logicalProcessors(info) {
   return names.size || null;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+
 /** A band or line of threshold `t` from a finding or rule: severity, operator, value. */
 const thresholdKey = (t) => `${t.severity}|${t.operator}|${t.threshold}`;
 
@@ -77,8 +79,10 @@ export function mountAnalysisPanel(root, hooks) {
   const focusNote = part('analysis-focus', 'p', null, { role: 'status' });
   const skipped = part('analysis-skipped', 'details');
   const variables = part('analysis-variables', 'details');
-  const overlay = part('analysis-overlay', 'canvas', null, { 'aria-hidden': 'true' });
-  overlay.hidden = true;
+  const overlay = document.createElementNS(SVG, 'svg');
+  overlay.setAttribute('data-part', 'analysis-overlay');
+  overlay.setAttribute('aria-hidden', 'true');
+  overlay.style.display = 'none';
   hooks.canvas.parentElement.append(overlay);
   root.setAttribute('data-own-drop', '');
   root.replaceChildren(el('h2', 'Analysis'), packList, fileLine, customList, palReport, questions, runLine, download, summary, focusNote,
@@ -288,41 +292,38 @@ export function mountAnalysisPanel(root, hooks) {
     drawOverlay();
   }
 
-  // ---- the overlay over the chart: the finding's range shaded, its thresholds as lines and bands ----
+  // ---- the overlay over the chart (SVG, in the chart's CSS pixels): the finding's range shaded, its
+  // thresholds as lines with the band beyond each, placed with the layout renderChart returned ----
+  const svg = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
   function drawOverlay() {
     const layout = hooks.layout();
-    const k = focus && layout ? state.selected.has(focus.finding.seriesIndex) && !state.hidden.has(focus.finding.seriesIndex)
-      ? [...state.selected].filter((i) => !state.hidden.has(i)).sort((a, b) => a - b).indexOf(focus.finding.seriesIndex) : -1 : -1;
-    overlay.hidden = k < 0;
+    const i = focus?.finding.seriesIndex;
+    const shown = [...state.selected].filter((j) => !state.hidden.has(j)).sort((a, b) => a - b);
+    const k = focus && layout ? shown.indexOf(i) : -1;
+    overlay.style.display = k < 0 ? 'none' : '';
+    overlay.dataset.shown = String(k >= 0);
     if (k < 0) return;
     const c = hooks.canvas;
     const [w, h] = [c.clientWidth, c.clientHeight];
-    const dpr = devicePixelRatio || 1;
-    overlay.width = Math.round(w * dpr);
-    overlay.height = Math.round(h * dpr);
     Object.assign(overlay.style, { left: `${c.offsetLeft + c.clientLeft}px`, top: `${c.offsetTop + c.clientTop}px`, width: `${w}px`, height: `${h}px` });
-    const g = overlay.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, w, h);
+    overlay.setAttribute('viewBox', `0 0 ${w} ${h}`);
     const { plotLeft: L, plotTop: T, plotWidth: W, plotHeight: H, x0, x1 } = layout;
     const f = focus.finding;
-    const xOf = (t) => L + ((t - x0) / (x1 - x0)) * W;
-    g.save();
-    g.beginPath();
-    g.rect(L, T, W, H);
-    g.clip();
+    const xOf = (t) => Math.min(Math.max(L + ((t - x0) / (x1 - x0)) * W, L), L + W);
+    const items = [];
     // The range: shaded, with its edges dashed.
     const [a, b] = [xOf(f.start), xOf(f.end)];
-    g.fillStyle = 'rgba(120, 120, 120, 0.12)';
-    g.fillRect(a, T, Math.max(b - a, 1), H);
-    g.setLineDash([4, 3]);
-    g.strokeStyle = 'rgba(90, 90, 90, 0.9)';
-    g.beginPath(); g.moveTo(a, T); g.lineTo(a, T + H); g.moveTo(b, T); g.lineTo(b, T + H); g.stroke();
-    g.setLineDash([]);
-    // The thresholds on the series' axis: a line at each, and the band beyond it (above for gt/ge).
+    items.push(svg('rect', { x: a, y: T, width: Math.max(b - a, 1), height: H, class: 'finding-range' }),
+      svg('line', { x1: a, y1: T, x2: a, y2: T + H, class: 'finding-edge' }), svg('line', { x1: b, y1: T, x2: b, y2: T + H, class: 'finding-edge' }));
+    // The thresholds on the series' axis (its unit's base, times the Perfmon scale factor if any).
     const axis = layout.axes[layout.series[k]?.axis ?? 0];
     const factor = layout.series[k]?.factor ?? 1;
-    const mult = state.info[f.seriesIndex]?.multiplier ?? 1;
+    const mult = state.info[i]?.multiplier ?? 1;
     const yOf = (v) => {
       const u = v * mult * factor;
       const p = axis.log ? (Math.log10(u) - Math.log10(axis.lo)) / (Math.log10(axis.hi) - Math.log10(axis.lo)) : (u - axis.lo) / (axis.hi - axis.lo);
@@ -331,20 +332,14 @@ export function mountAnalysisPanel(root, hooks) {
     const drawn = [];
     for (const t of focus.thresholds) {
       const y = yOf(t.threshold);
-      if (!Number.isFinite(y)) continue;
-      const colour = t.severity === 'critical' ? [200, 30, 30] : [220, 150, 0];
+      if (!Number.isFinite(y) || y < T || y > T + H) { drawn.push(`${t.severity}:${t.operator}:${t.threshold}:off`); continue; }
       const above = t.operator === 'gt' || t.operator === 'ge';
-      g.fillStyle = `rgba(${colour}, 0.10)`;
-      if (t.operator !== 'eq') g.fillRect(L, above ? T : y, W, above ? y - T : T + H - y);
-      g.strokeStyle = `rgb(${colour})`;
-      g.lineWidth = 1.5;
-      g.beginPath(); g.moveTo(L, y); g.lineTo(L + W, y); g.stroke();
-      g.fillStyle = `rgb(${colour})`;
-      g.font = '11px sans-serif';
-      g.fillText(`${t.severity} ${t.threshold}`, L + 4, Math.min(Math.max(y - 3, T + 11), T + H - 2));
+      if (t.operator !== 'eq') items.push(svg('rect', { x: L, y: above ? T : y, width: W, height: above ? y - T : T + H - y, class: `band ${t.severity}` }));
+      items.push(svg('line', { x1: L, y1: y, x2: L + W, y2: y, class: `threshold ${t.severity}` }),
+        svg('text', { x: L + 4, y: Math.min(Math.max(y - 3, T + 11), T + H - 2), class: `threshold ${t.severity}` }, `${t.severity} ${t.operator} ${t.threshold}`));
       drawn.push(`${t.severity}:${t.operator}:${t.threshold}:${Math.round(y)}`);
     }
-    g.restore();
+    overlay.replaceChildren(...items);
     overlay.dataset.range = `${Math.round(a)}:${Math.round(b)}`;
     overlay.dataset.thresholds = drawn.join(' ');
   }
@@ -387,7 +382,8 @@ export function mountAnalysisPanel(root, hooks) {
       focusNote.textContent = '';
       status.textContent = '';
       download.hidden = true;
-      overlay.hidden = true;
+      overlay.style.display = 'none';
+      overlay.dataset.shown = 'false';
       showQuestions();
     },
     destroy() {

@@ -70,7 +70,7 @@ test('the default analysis finds the pegged CPUs, charts a finding with its thre
   // Clicking the _Total finding charts that series alone, zoomed to its range (a quarter of its width
   // either side), with the range marked and the warning (80) and critical (95) thresholds drawn.
   await page.click(`${part('analysis-findings')} li:nth-child(${total + 1}) button`);
-  await page.waitForFunction((sel) => !document.querySelector(sel).hidden, part('analysis-overlay'));
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.shown === 'true', part('analysis-overlay'));
   const stats = await page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
   assert.deepEqual(stats, ['\\\\SRV\\Processor(_Total)\\% Processor Time']);
   const chart = await page.$eval('#chart', (c) => ({ x0: Number(c.dataset.x0), x1: Number(c.dataset.x1), left: Number(c.dataset.plotLeft), width: Number(c.dataset.plotWidth) }));
