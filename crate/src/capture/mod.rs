@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `mod.rs` | the model (`Capture`, `Series`), notes, sniffing, `open_capture` |
 //! | `error.rs` | `CaptureError` and its kinds (`CaptureErrorKind`), each with its stable JS code |
-//! | `path.rs` | counter paths: machine, object, parent, instance, counter |
+//! | `path.rs` | counter paths: machine, object, parent, instance, counter; Perfmon wildcard patterns |
 //! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
@@ -28,7 +28,7 @@ pub mod text;
 
 pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
-pub use path::CounterPath;
+pub use path::{CounterPath, PathPattern, PatternError};
 pub use pdh_csv::write_csv;
 pub use reader::CaptureReader;
 
