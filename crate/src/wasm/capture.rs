@@ -81,31 +81,15 @@ struct SeriesInfo<'a> {
 pub struct JsCapture {
     pub(crate) inner: Capture,
     /// Each series' M4 block summary, built the first time it is drawn and kept for every redraw.
-    pub(crate) summaries: std::cell::RefCell<Vec<Option<std::rc::Rc<crate::chart::m4::Summary>>>>,
+    pub(crate) summaries: crate::chart::m4::SummaryCache,
 }
 
 impl JsCapture {
     pub(crate) fn new(inner: Capture) -> JsCapture {
         JsCapture {
-            summaries: std::cell::RefCell::new(vec![None; inner.series.len()]),
+            summaries: crate::chart::m4::SummaryCache::new(inner.series.len()),
             inner,
         }
-    }
-
-    /// The block summary of series `index`, built on first use.
-    pub(crate) fn summary(&self, index: usize) -> Option<std::rc::Rc<crate::chart::m4::Summary>> {
-        let s = self.inner.series.get(index)?;
-        let mut all = self.summaries.borrow_mut();
-        let slot = all.get_mut(index)?;
-        Some(
-            slot.get_or_insert_with(|| {
-                std::rc::Rc::new(crate::chart::m4::Summary::new(
-                    &self.inner.timestamps,
-                    &s.values,
-                ))
-            })
-            .clone(),
-        )
     }
 }
 

@@ -17,13 +17,16 @@ pub enum ErrorClass {
     Registration,
     /// The capture readers and the `Capture` class.
     Capture,
+    /// Rule packs, PAL import and the analysis.
+    Analysis,
 }
 
 impl ErrorClass {
-    const ALL: [ErrorClass; 3] = [
+    const ALL: [ErrorClass; 4] = [
         ErrorClass::CounterType,
         ErrorClass::Registration,
         ErrorClass::Capture,
+        ErrorClass::Analysis,
     ];
 
     /// The class's name, as the JS `name` property and the JS class give it.
@@ -32,6 +35,7 @@ impl ErrorClass {
             ErrorClass::CounterType => "CounterTypeError",
             ErrorClass::Registration => "RegistrationError",
             ErrorClass::Capture => "CaptureError",
+            ErrorClass::Analysis => "AnalysisError",
         }
     }
 }
@@ -63,7 +67,7 @@ thread_local! {
     static ERROR_CLASSES: std::cell::RefCell<Vec<(String, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Registers the Error subclasses: `{ CounterTypeError, RegistrationError, CaptureError }` (classes
+/// Registers the Error subclasses: `{ CounterTypeError, RegistrationError, CaptureError, AnalysisError }` (classes
 /// whose prototypes thrown errors take). Called once by js/node.js and js/browser.js.
 #[wasm_bindgen(js_name = registerErrorClasses)]
 pub fn register_error_classes(classes: &JsValue) {

@@ -6,11 +6,13 @@
 //! CounterTypeError, RegistrationError, CaptureError), with a stable `code` (for core errors, the one
 //! their kind maps to: `CaptureErrorKind::code`, `cook_error`) and, where one applies, the `field` at fault.
 
+mod analysis;
 mod capture;
 mod chart;
 mod convert;
 mod registration;
 
+pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
 pub use registration::validate_registration;
