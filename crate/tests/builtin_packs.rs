@@ -320,3 +320,42 @@ fn the_pack_imported_from_pal_runs_on_a_capture() {
     assert_eq!(run("process-privileged-time-2").series, 5);
     assert!(a.findings.is_empty(), "{:#?}", a.findings);
 }
+
+#[test]
+fn sql_rules_match_default_and_named_instances() {
+    // Page life expectancy 100 s (below 300) on a default and a named instance; 5000 s on another.
+    let s = vec![
+        series(
+            "\\\\SRV\\SQLServer:Buffer Manager\\Page life expectancy",
+            vec![100.0; N],
+        ),
+        series(
+            "\\\\SRV\\MSSQL$PROD:Buffer Manager\\Page life expectancy",
+            vec![100.0; N],
+        ),
+        series(
+            "\\\\SRV\\MSSQL$TEST:Buffer Manager\\Page life expectancy",
+            vec![5000.0; N],
+        ),
+    ];
+    let a = analyze(&capture(s), &AnalyzeOptions::default()).unwrap();
+    let run = a
+        .rules
+        .iter()
+        .find(|r| r.pack == "sql-server" && r.rule == "page-life-expectancy-warning")
+        .unwrap();
+    assert_eq!(run.series, 3);
+    let mut paths: Vec<&str> = a.findings.iter().map(|f| f.path.as_str()).collect();
+    paths.sort_unstable();
+    assert_eq!(
+        paths,
+        vec![
+            "\\\\SRV\\MSSQL$PROD:Buffer Manager\\Page life expectancy",
+            "\\\\SRV\\SQLServer:Buffer Manager\\Page life expectancy"
+        ]
+    );
+    // One finding each over the whole capture: 08:00 to 10:00.
+    for f in &a.findings {
+        assert_eq!((f.start, f.end), (T0, T0 + 120.0 * 60_000.0));
+    }
+}
