@@ -26,7 +26,7 @@ pub mod text;
 
 pub use names::english_path;
 pub use path::{CounterPath, PathPattern, PatternError};
-pub use pdh_csv::write_csv;
+pub use pdh_csv::{write_csv, write_pdh};
 pub use reader::CaptureReader;
 
 use crate::series::{stats, Stats};
