@@ -37,4 +37,13 @@ if $want_test && { [[ ! -x /usr/bin/chromium ]] || [[ ! -x /usr/bin/chromedriver
   as_root apt-get update -qq
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# 5. For tests and benchmarks: a Python venv at target/py with pyarrow and duckdb, the readers that are not
+#    ours for the CLI's Parquet (cli/tests/cli.rs) and DuckDB's own CSV reader (bench/cli.sh).
+if $want_test && ! target/py/bin/python -c 'import pyarrow, duckdb' 2>/dev/null; then
+  say "installing pyarrow and duckdb into target/py"
+  python3 -m venv target/py
+  if ! target/py/bin/pip install -q pyarrow duckdb; then
+    say "pip could not install pyarrow and duckdb (no network?): the CLI's Parquet read-back tests will be skipped"
+  fi
+fi
 say "ready"
