@@ -66,7 +66,7 @@ pub fn format_value(value: f64, ty: CounterType, attrib: u64) -> String {
     let hex =
         (display == Display::Hex || attrib & ATTRIB_DISPLAY_AS_HEX != 0) && !real_attr && !no_group;
     // Hex of a non-negative integer that fits u64; anything else cannot be hex and prints as a number.
-    if hex && value >= 0.0 && value < 18_446_744_073_709_551_616.0 && value.fract() == 0.0 {
+    if hex && (0.0..18_446_744_073_709_551_616.0).contains(&value) && value.fract() == 0.0 {
         return format!("0x{:x}", value as u64);
     }
     let integer_type = matches!(ty.formula(), Some(Formula::Raw | Formula::Delta));

@@ -364,14 +364,12 @@ fn a_file_cut_inside_a_buffer_reads_every_complete_sample_with_a_note() {
 fn assert_prefix(cut: &Capture, whole: &Capture, at: usize) {
     let k = cut.timestamps.len();
     assert_eq!(cut.timestamps[..], whole.timestamps[..k], "cut at {at}");
-    let mut from = 0;
-    for s in &cut.series {
+    for (from, s) in cut.series.iter().enumerate() {
         let w = whole.series[from..]
             .iter()
             .position(|w| w.path == s.path)
             .unwrap_or_else(|| panic!("cut at {at}: {} not in the whole log", s.path));
         let w = &whole.series[from + w];
-        from += 1;
         assert_eq!((s.counter_type, s.scale), (w.counter_type, w.scale));
         assert!(
             s.values

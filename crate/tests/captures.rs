@@ -55,7 +55,7 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         z => {
             let tz = c.time_zone.as_ref().unwrap();
             assert_eq!(
-                (tz.name.as_str(), tz.bias_minutes as i64),
+                (tz.name.as_str(), i64::from(tz.bias_minutes)),
                 (
                     z["name"].as_str().unwrap(),
                     z["biasMinutes"].as_i64().unwrap()
@@ -471,7 +471,7 @@ fn a_csv_cut_anywhere_reads_its_complete_rows() {
         csv += &format!(
             "\"07/04/2026 00:00:0{k}.000\",\"{}\",\" \",\"{}\"\r\n",
             100 + 17 * k,
-            12.5 / (k + 1) as f64
+            12.5 / f64::from(k + 1)
         );
     }
     let utf16: Vec<u8> = [0xFF, 0xFE]

@@ -204,7 +204,7 @@ fn rich() -> CounterSet {
 fn a_rich_valid_set_has_no_diagnostics_in_any_form() {
     let s = rich();
     for form in [Binary, Json, Manifest] {
-        let r = report(form, &[s.clone()]);
+        let r = report(form, std::slice::from_ref(&s));
         assert_eq!(summary(&r), vec![], "{form:?}: {:#?}", r.diagnostics);
         assert_eq!((r.errors, r.warnings), (0, 0));
         assert_eq!(r.counter_sets.len(), 1);
@@ -741,7 +741,7 @@ fn fixtures_are_the_rich_set_and_clean() {
         "/../tests/vectors/registration/"
     );
     let s = rich();
-    let hex: String = encode_binary(&[s.clone()])
+    let hex: String = encode_binary(std::slice::from_ref(&s))
         .chunks(16)
         .map(|l| {
             l.iter()
@@ -752,8 +752,8 @@ fn fixtures_are_the_rich_set_and_clean() {
         })
         .collect();
     let forms = [
-        ("rich.man", manifest(&[s.clone()])),
-        ("rich.json", to_json(&[s.clone()])),
+        ("rich.man", manifest(std::slice::from_ref(&s))),
+        ("rich.json", to_json(std::slice::from_ref(&s))),
         ("rich.hex", hex),
     ];
     for (file, text) in forms {

@@ -300,7 +300,7 @@ mod tests {
         // Seven fractional digits (.NET's ticks): 0.1234567 s = 123.4567 ms.
         assert_eq!(
             parse_time("2025-11-21T19:25:08.1234567Z").map(|t| t.0),
-            Some(1_763_753_108_123.4567)
+            Some(1_763_753_108_123.456_7)
         );
         assert_eq!(
             parse_time("2025-11-21T14:25:08-05:00").map(|t| (t.0, t.1)),

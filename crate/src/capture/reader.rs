@@ -14,8 +14,8 @@ use super::{sniff, Capture, CaptureError, Format, OpenOptions};
 use encoding_rs::{Encoding, UTF_8};
 
 enum Parser {
-    /// Line by line.
-    Csv(CsvParser),
+    /// Line by line. Boxed: the CSV parser's state is large beside the JSON variant's.
+    Csv(Box<CsvParser>),
     /// JSON is gathered whole (in `carry` or `decoded`) and parsed at the end.
     Json(Format),
 }
@@ -248,7 +248,7 @@ impl CaptureReader {
         };
         let mut parser = match format {
             f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
-            f => Parser::Csv(CsvParser::new(f == Format::PdhTsv)),
+            f => Parser::Csv(Box::new(CsvParser::new(f == Format::PdhTsv))),
         };
         if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
             // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.

@@ -142,11 +142,8 @@ impl Column<'_> {
     /// Adds a block that has drawable points, as `point` would add them one by one.
     fn block(&mut self, b: &Block) -> bool {
         let opened = self.point(b.first, self.ys[b.first]);
-        let c = self.bucket.as_mut().map(|c| {
+        if let Some(c) = self.bucket.as_mut() {
             c.last = b.last;
-            c
-        });
-        if let Some(c) = c {
             if self.ys[b.min] < self.min_y {
                 self.min_y = self.ys[b.min];
                 c.min = b.min;

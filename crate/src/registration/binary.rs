@@ -176,6 +176,7 @@ pub fn encode(sets: &[CounterSet]) -> Vec<u8> {
 /// token optionally `0x`-prefixed. A debugger dump's address column (a first token ending in `:` or
 /// holding a backtick, as WinDbg's `00000000`0a1b2c3d`) is skipped, and so is the ASCII column after
 /// sixteen bytes on such a line.
+#[allow(clippy::result_large_err)] // One diagnostic, returned once per call: boxing it would buy nothing.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, Diagnostic> {
     let mut out = Vec::with_capacity(text.len() / 3);
     let mut line_start = 0;

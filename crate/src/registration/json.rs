@@ -138,7 +138,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     };
     // Positions from the parser are in `body`; shift them back to `text`.
     let shift = |v: usize| v + skipped;
-    let sets: Vec<&Object> = match &value {
+    let sets: Vec<&Object<'_>> = match &value {
         Value::Object(o) if key(o, "counterSets").is_some() => match key(o, "counterSets") {
             Some(Value::Array(a)) => a
                 .elements
@@ -192,7 +192,7 @@ fn key<'a, 'b>(o: &'b Object<'a>, name: &str) -> Option<&'b Value<'a>> {
         .map(|p| &p.value)
 }
 
-fn range(v: &Value) -> (usize, usize) {
+fn range(v: &Value<'_>) -> (usize, usize) {
     let r = match v {
         Value::StringLit(x) => x.range,
         Value::NumberLit(x) => x.range,
@@ -295,7 +295,7 @@ impl Reader<'_> {
 
     fn unknown_keys(
         &mut self,
-        o: &Object,
+        o: &Object<'_>,
         known: &[&str],
         shift: &dyn Fn(usize) -> usize,
         owner: &str,
@@ -319,7 +319,7 @@ impl Reader<'_> {
     /// diagnostic if it is anything else or above `max`.
     fn uint(
         &mut self,
-        v: &Value,
+        v: &Value<'_>,
         field: &str,
         max: u64,
         shift: &dyn Fn(usize) -> usize,
@@ -356,7 +356,7 @@ impl Reader<'_> {
         }
     }
 
-    fn int(&mut self, v: &Value, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<i64> {
+    fn int(&mut self, v: &Value<'_>, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<i64> {
         if let Value::NumberLit(n) = v {
             if let Ok(i) = n.value.parse::<i64>() {
                 return Some(i);
@@ -375,7 +375,12 @@ impl Reader<'_> {
         None
     }
 
-    fn string(&mut self, v: &Value, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<String> {
+    fn string(
+        &mut self,
+        v: &Value<'_>,
+        field: &str,
+        shift: &dyn Fn(usize) -> usize,
+    ) -> Option<String> {
         match v {
             Value::StringLit(s) => Some(s.value.to_string()),
             Value::NullKeyword(_) => None,
@@ -390,7 +395,7 @@ impl Reader<'_> {
         }
     }
 
-    fn set(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> CounterSet {
+    fn set(&mut self, o: &Object<'_>, shift: &dyn Fn(usize) -> usize) -> CounterSet {
         self.unknown_keys(o, SET_KEYS, shift, "a counter set");
         let start = Pos::at(shift(o.range.start));
         let mut set = CounterSet {
@@ -401,7 +406,7 @@ impl Reader<'_> {
             ..Default::default()
         };
         let mut fields = Vec::new();
-        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value<'_>| {
             fields.push((f, Pos::at(shift(range(v).0))))
         };
         let missing = |r: &mut Self, name: &str, f: Field| {
@@ -484,7 +489,7 @@ impl Reader<'_> {
     }
 
     /// Counter object `o`, element `index` (from 0) of its set's `counters`.
-    fn counter(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize, index: usize) -> Counter {
+    fn counter(&mut self, o: &Object<'_>, shift: &dyn Fn(usize) -> usize, index: usize) -> Counter {
         self.unknown_keys(o, COUNTER_KEYS, shift, "a counter");
         let start = Pos::at(shift(o.range.start));
         let first_diag = self.diags.len();
@@ -497,7 +502,7 @@ impl Reader<'_> {
             ..Default::default()
         };
         let mut fields = Vec::new();
-        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value<'_>| {
             fields.push((f, Pos::at(shift(range(v).0))))
         };
         let mut no_id = false;

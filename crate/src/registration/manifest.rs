@@ -39,12 +39,12 @@ fn number(s: &str) -> Option<u64> {
 }
 
 impl Reader<'_> {
-    fn at_node(&self, n: Node) -> Pos {
+    fn at_node(&self, n: Node<'_, '_>) -> Pos {
         Pos::at(n.range().start)
     }
 
     /// The position of an attribute's value, or of its element when absent.
-    fn at_attr(&self, n: Node, name: &str) -> Pos {
+    fn at_attr(&self, n: Node<'_, '_>, name: &str) -> Pos {
         n.attribute_node(name)
             .map_or_else(|| self.at_node(n), |a| Pos::at(a.range_value().start))
     }
@@ -73,7 +73,7 @@ impl Reader<'_> {
         v
     }
 
-    fn invalid(&mut self, n: Node, name: &'static str, field: Field, expected: &str) {
+    fn invalid(&mut self, n: Node<'_, '_>, name: &'static str, field: Field, expected: &str) {
         let pos = self.at_attr(n, name);
         let shown: String = n.attribute(name).unwrap_or("").chars().take(60).collect();
         self.diag(
@@ -88,7 +88,7 @@ impl Reader<'_> {
     /// was `expected`: the manifest's value lists (instances, detailLevel, aggregate).
     fn one_of(
         &mut self,
-        n: Node,
+        n: Node<'_, '_>,
         name: &'static str,
         field: Field,
         text: &str,
@@ -102,7 +102,7 @@ impl Reader<'_> {
         v
     }
 
-    fn symbol(&mut self, n: Node, name: &'static str) {
+    fn symbol(&mut self, n: Node<'_, '_>, name: &'static str) {
         if let Some(s) = n.attribute(name) {
             if !c_identifier(s) {
                 self.invalid(
@@ -115,7 +115,7 @@ impl Reader<'_> {
         }
     }
 
-    fn counter_set(&mut self, n: Node, user_mode: bool) -> CounterSet {
+    fn counter_set(&mut self, n: Node<'_, '_>, user_mode: bool) -> CounterSet {
         let start = self.at_node(n);
         let mut set = CounterSet {
             detail_level: 100,
@@ -199,7 +199,7 @@ impl Reader<'_> {
     }
 
     /// Counter element `n`, the `index`-th of its set (from 0).
-    fn counter(&mut self, n: Node, user_mode: bool, index: usize) -> Counter {
+    fn counter(&mut self, n: Node<'_, '_>, user_mode: bool, index: usize) -> Counter {
         let start = self.at_node(n);
         let first_diag = self.diags.len();
         let mut c = Counter {
@@ -432,7 +432,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         }
     };
     let mut r = Reader { diags };
-    let sections: Vec<Node> = doc
+    let sections: Vec<Node<'_, '_>> = doc
         .descendants()
         .filter(|n| n.has_tag_name((NS, "counters")))
         .collect();

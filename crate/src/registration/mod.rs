@@ -548,7 +548,7 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
         }
     }
     // Errors first, then by position, so the list reads top-down within each severity.
-    diags.sort_by(|a, b| (a.severity, a.offset).cmp(&(b.severity, b.offset)));
+    diags.sort_by_key(|d| (d.severity, d.offset));
     let errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
