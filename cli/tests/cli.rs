@@ -381,6 +381,20 @@ fn json_out_is_get_counter_shaped_and_recooks_from_its_raw_samples() {
             assert!(v == w || (v.is_nan() && w.is_nan()), "{}: {v} {w}", s.path);
         }
     }
+    // A log without raw samples: CookedValue only, read back as given.
+    let blg = vector("BasicPerfCounters.blg");
+    let out = dir.join("basic.json");
+    let o = run(bin().arg("convert").arg(&blg).arg("-o").arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (a, b) = (model(&blg), model(&out));
+    assert_eq!(a.timestamps, b.timestamps);
+    assert!(b.notes.iter().any(|n| n.code == "cooked-only"));
+    for (s, t) in a.series.iter().zip(&b.series) {
+        assert_eq!(s.path, t.path);
+        for (v, w) in s.values.iter().zip(&t.values) {
+            assert!(v == w || (v.is_nan() && w.is_nan()), "{}: {v} {w}", s.path);
+        }
+    }
 }
 
 #[test]
