@@ -17,7 +17,12 @@ export {
   Capture,
   renderChart,
   seriesColor,
+  rulePacks,
+  rulePack,
+  analyze,
+  analysisReport,
+  importPalThresholds,
 } from '../pkg/counterlens.js';
-export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';
+export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';
 // The viewer (browsers; in Node it throws, having no DOM to build in).
 export { mountViewer } from './viewer/index.js';

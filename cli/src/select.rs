@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::time::{iso_utc, TimeSpec};
-use counterlens::capture::{Capture, PathPattern, PatternError, Series};
+use counterlens::capture::{Capture, FoldedPath, PathPattern, Series};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -27,20 +27,23 @@ pub fn read_pattern_file(path: &Path) -> Result<Vec<PathPattern>, CliError> {
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        out.push(
-            PathPattern::parse(l).map_err(|source: PatternError| CliError::PatternFile {
-                file: path.to_path_buf(),
-                line: n + 1,
-                source,
-            })?,
-        );
+        out.push(PathPattern::parse(l).ok_or_else(|| CliError::PatternFile {
+            file: path.to_path_buf(),
+            line: n + 1,
+            pattern: l.to_string(),
+        })?);
     }
     Ok(out)
 }
 
 impl Selection {
+    /// Whether a series is kept: by its path as written, or by its English names when it is localized.
     pub fn keeps_series(&self, s: &Series) -> bool {
-        self.patterns.is_empty() || self.patterns.iter().any(|p| p.matches(&s.parsed))
+        if self.patterns.is_empty() {
+            return true;
+        }
+        let folded = FoldedPath::new(&s.parsed);
+        self.patterns.iter().any(|p| p.matches(&folded))
     }
 
     /// The samples kept: within [begin, end] (inclusive, as relog), then every Nth of those.

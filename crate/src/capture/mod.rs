@@ -25,7 +25,7 @@ mod reader;
 pub mod text;
 
 pub use names::english_path;
-pub use path::{CounterPath, PathPattern, PatternError};
+pub use path::{CounterPath, FoldedPath, PathPattern};
 pub use pdh_csv::{write_csv, write_pdh};
 pub use reader::CaptureReader;
 

@@ -20,23 +20,28 @@ thread_local! {
     static ERROR_CLASSES: std::cell::RefCell<Vec<(String, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Registers the Error subclasses: `{ CounterTypeError, RegistrationError, CaptureError }` (classes
+/// Registers the Error subclasses: `{ CounterTypeError, RegistrationError, CaptureError, AnalysisError }` (classes
 /// whose prototypes thrown errors take). Called once by js/node.js and js/browser.js.
 #[wasm_bindgen(js_name = registerErrorClasses)]
 pub fn register_error_classes(classes: &JsValue) {
-    let found: Vec<(String, JsValue)> = ["CounterTypeError", "RegistrationError", "CaptureError"]
-        .iter()
-        .filter_map(|n| {
-            let class = get(classes, n);
-            // A class is a function, which `get` (objects only) would not look into.
-            let proto = if class.is_function() {
-                Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED)
-            } else {
-                JsValue::UNDEFINED
-            };
-            proto.is_object().then(|| (n.to_string(), proto))
-        })
-        .collect();
+    let found: Vec<(String, JsValue)> = [
+        "CounterTypeError",
+        "RegistrationError",
+        "CaptureError",
+        "AnalysisError",
+    ]
+    .iter()
+    .filter_map(|n| {
+        let class = get(classes, n);
+        // A class is a function, which `get` (objects only) would not look into.
+        let proto = if class.is_function() {
+            Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED)
+        } else {
+            JsValue::UNDEFINED
+        };
+        proto.is_object().then(|| (n.to_string(), proto))
+    })
+    .collect();
     ERROR_CLASSES.with(|c| *c.borrow_mut() = found);
 }
 

@@ -5,11 +5,13 @@
 //! Errors are thrown as JS `Error`s whose `name` is the error family (`CounterTypeError`), with a
 //! stable `code` and, where one applies, the `field` at fault.
 
+mod analysis;
 mod capture;
 mod chart;
 mod convert;
 mod registration;
 
+pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
 pub use registration::validate_registration;
