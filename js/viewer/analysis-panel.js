@@ -4,7 +4,7 @@
 // a finding's series zoomed to its range with its warning and critical thresholds drawn over the chart,
 // and download analysisReport's self-contained HTML. Everything from a file (counter paths, pack and PAL
 // text) is written with textContent.
-import { rulePacks, rulePack, importPalThresholds } from '../api.js';
+import { rulePacks, rulePack, importPalThresholds, analyze } from '../api.js';
 import { el } from './dom.js';
 import { formatTime } from './state.js';
 
@@ -45,7 +45,7 @@ export function mountAnalysisPanel(root, hooks) {
   // ---- the DOM ----
   const packList = part('analysis-packs', 'fieldset');
   packList.append(el('legend', 'Built-in rule packs'));
-  const autoNote = part('analysis-auto', 'p', 'None ticked: every built-in pack whose counters this log has (the default).', { class: 'muted' });
+  const autoNote = part('analysis-auto', 'p', 'None ticked: every built-in pack whose counters this log has (the default; the packs this log has counters for are ticked when it opens).', { class: 'muted' });
   for (const p of builtins) {
     const label = el('label', null, { title: p.description });
     label.append(el('input', null, { type: 'checkbox', value: p.id, 'data-pack': p.id }), ` ${p.title} (${p.rules} rules)`);
@@ -176,6 +176,22 @@ export function mountAnalysisPanel(root, hooks) {
     }
     palFiles.value = '';
     showCustom();
+  }
+
+  /** Ticks the built-in packs whose counters the log has (analyze's default), as the core decides it:
+   *  its default run with one slice over the whole log, here on the page (one pass over only the series
+   *  the rules select; the real run, with PAL's slices and the report, goes to the Worker). */
+  function tickApplicable() {
+    const ts = state.timestamps;
+    let ran = new Set();
+    try {
+      const whole = ts.length > 1 ? Math.max(ts[ts.length - 1] - ts[0], 1) : 1000;
+      ran = new Set(analyze(state.capture, { slice: whole }).rules.map((r) => r.pack));
+    } catch {
+      // A log too short to slice: nothing ticked, the run will use analyze's default and say why.
+    }
+    for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = ran.has(i.value);
+    autoNote.hidden = ticked().length > 0 || custom.length > 0;
   }
 
   // ---- running, in a Worker ----
@@ -375,6 +391,7 @@ export function mountAnalysisPanel(root, hooks) {
     /** A new capture is open: questions re-derived, old results cleared. */
     captureChanged() {
       stopRun();
+      tickApplicable();
       last = null;
       focus = null;
       for (const n of [byTime, byCategory, skipped, variables]) n.replaceChildren();

@@ -39,15 +39,16 @@ test('the default analysis finds the pegged CPUs, charts a finding with its thre
   await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
   assert.equal(await page.textContent('#chart-status'), 'pegged.csv: pdh-csv, UTF-8, 480 samples, 4 series, no time zone (times are UTC)');
 
-  // Nothing ticked: analyze's default. The processors question is filled in from the log: 0, 1 and the
-  // hostile instance (not _Total) = 3.
-  assert.equal(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.length), 0);
+  // Ticked when the log opens: the packs whose counters it has (analyze's default), here the system
+  // overview alone. Its processors question is filled in from the log: 0, 1 and the hostile instance
+  // (not _Total) = 3.
+  assert.deepEqual(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.map((i) => i.value)), ['system-overview']);
   assert.equal(await page.inputValue(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`), '3');
 
   await page.click(part('analysis-run'));
   await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
   assert.match(await page.textContent(part('analysis-status')), /^Done in \d+ ms\.$/);
-  // The default ran the system overview (the only pack with these counters) and ticked it.
+  // It ran the system overview (the only pack with these counters).
   assert.deepEqual(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.map((i) => i.value)), ['system-overview']);
 
   const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
@@ -166,6 +167,8 @@ test('PAL threshold files dropped on the panel import (translated / total, reaso
   // The capture stayed open (the drop was the panel's, not a capture to read).
   assert.match(await page.textContent('#chart-status'), /^pegged\.csv:/);
   assert.match(await page.textContent(part('analysis-custom')), /^PAL import: Ours\.xml \(1 rules\)/);
+  // The imported pack alone: the system overview, ticked when the log opened, unticked.
+  await page.uncheck(`${part('analysis-packs')} input[value="system-overview"]`);
   await page.click(part('analysis-run'));
   await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
   const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
