@@ -177,3 +177,25 @@ test('PAL threshold files dropped on the panel import (translated / total, reaso
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('an answer given wins over the derived value, and the run shows it is running', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await page.fill(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, '8');
+  // Record what the panel shows between the click and the result.
+  await page.evaluate((sel) => {
+    window.seen = [];
+    const root = document.querySelector(sel);
+    new MutationObserver(() => window.seen.push(root.dataset.running)).observe(root, { attributes: true, attributeFilter: ['data-running'] });
+  }, '#panel-chart [data-part="analysis"]');
+  await page.click(part('analysis-run'));
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.seen), ['true', 'false']);
+  assert.equal(await page.isHidden(part('analysis-progress')), true);
+  const used = await page.$$eval(`${part('analysis-variables')} li`, (l) => l.map((x) => x.textContent));
+  assert.ok(used.includes('logicalProcessors = 8 (your answer)'), used.join('\n'));
+  assert.ok(used.includes("PhysicalMemoryGB = 16 (the pack's default)"), used.join('\n'));
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
