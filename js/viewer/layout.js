@@ -105,6 +105,8 @@ export function buildLayout(root, { chartOnly, ids }) {
   compare.append(el('summary', 'Compare with another capture'), compareControls, part('compare-status', 'p', null, { role: 'status' }),
     scroll(part('compare-table', 'table', null, { class: 'grid' })));
   main.append(tools, stack, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs, compare);
+  // The Analysis panel (analysis-panel.js builds its inside): rule packs, findings, report.
+  if (!chartOnly) main.append(part('analysis', 'section', null, { class: 'analysis-panel', 'aria-label': 'Analysis' }));
   const layout = part('chart-layout', 'div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);

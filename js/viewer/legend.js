@@ -8,6 +8,11 @@ import { selection, formatSeriesValue, formatTime } from './state.js';
 /** A series' short name: object(instance)\counter (the machine is the same for most captures). */
 export const shortName = (s) => `${s.instance !== undefined ? `${s.object}(${s.parent ? s.parent + '/' : ''}${s.instance})` : s.object}\\${s.counter}`;
 
+/** At most this many characters of a name in the legend (the end, which tells series apart; the whole
+ *  path is in the entry's title): a 100 KB instance name would otherwise cost seconds of table layout. */
+const NAME_MAX = 160;
+const fit = (t) => (t.length > NAME_MAX ? '…' + t.slice(-(NAME_MAX - 1)) : t);
+
 /** Perfmon's factor as text: 0.01, 1000, 1e-7. */
 function factorText(f) {
   const k = Math.round(Math.log10(f));
@@ -31,12 +36,12 @@ export function renderLegend(table, state, factors, paneCount = 1) {
     const swatch = el('span', null, { class: 'swatch' });
     swatch.style.background = seriesColor(state.slots.get(i));
     const f = factors.get(i);
-    toggle.append(swatch, el('span', shortName(s) + (f !== undefined && f !== 1 ? ` (x${factorText(f)})` : '')));
+    toggle.append(swatch, el('span', fit(shortName(s)) + (f !== undefined && f !== 1 ? ` (x${factorText(f)})` : '')));
     const name = el('td');
     name.append(toggle);
     const cell = (v, col) => el('td', formatSeriesValue(s, v), { class: 'num', ...(col ? { 'data-col': col } : {}) });
     // Which pane the series is drawn in; "new pane" stacks another chart under the others.
-    const pane = el('select', null, { 'data-index': String(i), 'data-role': 'pane', 'aria-label': `Pane of ${shortName(s)}` });
+    const pane = el('select', null, { 'data-index': String(i), 'data-role': 'pane', 'aria-label': `Pane of ${fit(shortName(s))}` });
     for (let p = 0; p < paneCount; p++) pane.append(el('option', String(p + 1), { value: String(p) }));
     pane.append(el('option', 'new pane', { value: 'new' }));
     pane.value = String(state.paneOf.get(i) ?? 0);

@@ -172,5 +172,5 @@ export function createPaneStack(parts, state, hooks) {
     for (const p of panes) for (const [i, f] of p.factors()) factors.set(i, f);
     renderLegend(parts.legend, state, factors, panes.length);
   }
-  return { draw, legend, zoom: (f) => panes[0].zoom(f), pan: (f) => panes[0].pan(f), count: () => panes.length, stop: () => resize.disconnect() };
+  return { draw, legend, zoom: (f) => panes[0].zoom(f), pan: (f) => panes[0].pan(f), layout: () => panes[0].layout(), count: () => panes.length, stop: () => resize.disconnect() };
 }
