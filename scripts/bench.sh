@@ -6,5 +6,6 @@ bash scripts/setup.sh
 bash scripts/build.sh
 cargo bench -p counterlens --bench cook_series
 node bench/cook-series.mjs
+node bench/analysis.mjs
 node bench/captures.mjs
 node bench/blg.mjs

@@ -210,8 +210,10 @@ pub fn findings(
             let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
                 continue;
             };
-            let members: Vec<&&Prepared<'_>> =
-                group.iter().filter(|p| p.series.contains(&s)).collect();
+            let members: Vec<&&Prepared<'_>> = group
+                .iter()
+                .filter(|p| p.series.binary_search(&s).is_ok())
+                .collect();
             let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
                 .iter()
                 .map(|p| {
