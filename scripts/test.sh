@@ -17,6 +17,16 @@ layer() {
   if ! "$@" 2>&1 | tee "$logs/$name.log"; then failed_layers+=("$name"); fi
 }
 
+# Each check runs even when one before it failed (set -e does not apply inside an `if` condition).
+lint() {
+  local rc=0
+  cargo fmt --all --check || rc=1
+  cargo clippy --workspace --all-targets -- -D warnings || rc=1
+  cargo clippy --target wasm32-unknown-unknown -p counterlens --lib --test wasm_node --test wasm_browser -- -D warnings || rc=1
+  return $rc
+}
+# 0. Lint: rustfmt's style, and clippy with the workspace's lints (Cargo.toml) as errors, native and wasm32.
+layer lint lint
 # 1. Rust, native: unit tests, the shared vectors, properties, charts rendered to SVG.
 layer native cargo test --workspace
 # 2. The wasm binding layer under Node and in headless Chromium (chromedriver from Debian).
@@ -42,7 +52,7 @@ if ((${#failed_layers[@]})); then
   echo "counterlens: FAILED layers: ${failed_layers[*]}"
   [[ $failed -eq 0 ]] && failed=${#failed_layers[@]}
 else
-  echo "counterlens: all layers passed (native, wasm in Node and Chromium, package, browser)"
+  echo "counterlens: all layers passed (lint, native, wasm in Node and Chromium, package, browser)"
 fi
 echo "$passed passed, $failed failed"
 ((${#failed_layers[@]} == 0))

@@ -7,8 +7,11 @@
 //! as Get-Counter does (cap100 off, no scaling), keeps PDH's value beside it as the reference, and
 //! notes how many points differ. 64-bit raw values are read exactly (serde_json reads integers into
 //! u64 without passing through a double).
+//!
+//! A sample with a CookedValue and neither RawValue nor CounterType (what `counterlens convert --to json`
+//! writes for a log that holds only cooked values, such as a PDH-CSV) is read as that value.
 
-use super::{path, Capture, CaptureError, Note, Series, TimeZone};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use serde::Deserialize;
@@ -108,9 +111,7 @@ pub(crate) fn parse_time(s: &str) -> Option<(f64, Option<i32>)> {
     } else {
         frac.parse::<f64>().ok()? * 1000.0 / 10f64.powi(frac.len() as i32)
     };
-    let local = crate::civil::days_from_civil(y, mo, da) as f64 * 86_400_000.0
-        + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
-        + frac_ms;
+    let local = crate::civil::ms_from_civil(y, mo, da, h, mi, se) + frac_ms;
     Some((local - f64::from(offset.unwrap_or(0)) * 60_000.0, offset))
 }
 
@@ -119,6 +120,8 @@ struct Raw {
     path: String,
     ty: Option<CounterType>,
     samples: Vec<Option<(RawSample, Option<f64>, bool)>>, // raw, PDH's CookedValue, PDH status ok
+    /// Samples that carry only a CookedValue: (sample set, value).
+    cooked: Vec<(usize, f64)>,
 }
 
 pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
@@ -128,7 +131,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         // serde_json counts lines and columns in `body`; the skipped prefix is at most a BOM and blanks.
         let line = e.line() as u32 + text[..skipped].matches('\n').count() as u32;
         CaptureError::at_line(
-            "bad-json",
+            CaptureErrorKind::BadJson,
             line,
             e.column() as u32,
             format!(
@@ -146,9 +149,10 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut raws: Vec<Raw> = Vec::new();
     let mut unreadable = 0usize;
+    let mut cooked_only = 0usize;
     for (k, set) in sets.iter().enumerate() {
         let (t, offset) = parse_time(&set.timestamp).ok_or_else(|| {
-            CaptureError::at_offset("bad-time", 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
+            CaptureError::at_offset(CaptureErrorKind::BadTime, 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
         })?;
         if zone_offset.is_none() {
             zone_offset = offset;
@@ -163,6 +167,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                         path: s.path.clone(),
                         ty: None,
                         samples: vec![None; sets.len()],
+                        cooked: Vec::new(),
                     });
                     index.insert(s.path.clone(), raws.len() - 1);
                     raws.len() - 1
@@ -184,7 +189,13 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                     };
                     raws[i].samples[k] = Some((sample, s.cooked_value, s.status.unwrap_or(0) == 0));
                 }
-                None => unreadable += 1,
+                None => match (&s.raw_value, &s.counter_type, s.cooked_value) {
+                    (None, None, Some(v)) => {
+                        raws[i].cooked.push((k, v));
+                        cooked_only += 1;
+                    }
+                    _ => unreadable += 1,
+                },
             }
         }
     }
@@ -232,6 +243,10 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                     }
                 }
             }
+            for &(k, v) in &r.cooked {
+                values[k] = v;
+                reference[k] = v;
+            }
             Series {
                 parsed: path::parse(&r.path).unwrap_or_default(),
                 path: r.path,
@@ -251,6 +266,9 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     if unreadable > 0 {
         notes.push(Note { code: "unreadable-raw", message: format!("{unreadable} samples had no RawValue readable as an unsigned integer; they are gaps"), line: None });
     }
+    if cooked_only > 0 {
+        notes.push(Note { code: "cooked-only", message: format!("{cooked_only} samples had a CookedValue and no raw fields (RawValue, CounterType); they are read as given"), line: None });
+    }
     if errors > 0 {
         notes.push(Note { code: "missing-raw-fields", message: format!("{errors} points lacked a raw field their type needs (SecondValue, TimeBase or MultipleCount); they are gaps"), line: None });
     }
@@ -264,7 +282,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         bias_minutes: -m,
     });
     Ok(Capture {
-        format: "get-counter-json",
+        format: Format::GetCounterJson.name(),
         encoding: "UTF-8",
         time_zone,
         timestamps,
@@ -276,6 +294,31 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cooked_only_samples_read_as_given() {
+        // Two sets; the memory series carries only CookedValue, the rate series a RawValue too.
+        let text = r#"[
+          {"Timestamp": "2026-11-21T12:00:00Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\available mbytes", "CookedValue": 1536.25}]},
+          {"Timestamp": "2026-11-21T12:00:01Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\available mbytes", "CookedValue": 1024},
+            {"Path": "\\\\h\\memory\\pages/sec", "CookedValue": 3}]}]"#;
+        let c = read(text).unwrap();
+        assert_eq!(c.series[0].values, vec![1536.25, 1024.0]);
+        assert!(c.series[0].raw.is_none());
+        assert!(c.series[1].values[0].is_nan() && c.series[1].values[1] == 3.0);
+        assert!(c
+            .notes
+            .iter()
+            .any(|n| n.code == "cooked-only" && n.message.starts_with("3 samples")));
+        // A RawValue that is not an unsigned integer stays a gap, as before.
+        let bad = r#"{"Timestamp": "2026-11-21T12:00:00Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\x", "CookedValue": 5, "RawValue": -1}]}"#;
+        let c = read(bad).unwrap();
+        assert!(c.series[0].values[0].is_nan());
+        assert!(c.notes.iter().any(|n| n.code == "unreadable-raw"));
+    }
 
     #[test]
     fn both_powershell_time_shapes() {
@@ -300,7 +343,7 @@ mod tests {
         // Seven fractional digits (.NET's ticks): 0.1234567 s = 123.4567 ms.
         assert_eq!(
             parse_time("2025-11-21T19:25:08.1234567Z").map(|t| t.0),
-            Some(1_763_753_108_123.4567)
+            Some(1_763_753_108_123.456_7)
         );
         assert_eq!(
             parse_time("2025-11-21T14:25:08-05:00").map(|t| (t.0, t.1)),

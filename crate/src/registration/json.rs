@@ -3,8 +3,8 @@
 //! position of every value, so each diagnostic points at the line and column of what it is about.
 
 use super::{
-    counter_label, Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS,
-    NO_COUNTER,
+    counter_label, Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity,
+    Spans, MAX_SETS, NO_COUNTER,
 };
 use crate::types::{parse_type, CounterType};
 use jsonc_parser::ast::{Object, Value};
@@ -68,7 +68,7 @@ fn scan(text: &str, limit: usize) -> Scan {
 pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     if text.len() > MAX_TEXT {
         diags.push(Diagnostic::new(
-            "input-too-large",
+            DiagnosticCode::InputTooLarge,
             Severity::Error,
             Pos::at(0),
             format!(
@@ -81,12 +81,12 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     }
     let found = scan(text, MAX_DEPTH);
     if let Some(at) = found.too_deep_at {
-        diags.push(Diagnostic::new("nesting-too-deep", Severity::Error, Pos::at(at),
+        diags.push(Diagnostic::new(DiagnosticCode::NestingTooDeep, Severity::Error, Pos::at(at),
             format!("arrays and objects nest more than {MAX_DEPTH} deep here; the registration form needs 4"), SRC));
         return vec![];
     }
     if found.objects > MAX_OBJECTS {
-        diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(0),
+        diags.push(Diagnostic::new(DiagnosticCode::InputTooLarge, Severity::Error, Pos::at(0),
             format!("the JSON holds {} objects; at most {MAX_OBJECTS} are read (a counter set holds at most 64,000 counters)", found.objects), SRC));
         return vec![];
     }
@@ -113,7 +113,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         Err(e) => {
             let pos = Pos::in_text(text, e.range().start + skipped);
             diags.push(Diagnostic::new(
-                "parse-error",
+                DiagnosticCode::ParseError,
                 Severity::Error,
                 pos,
                 format!(
@@ -130,7 +130,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     let mut r = Reader { text, diags };
     let Some(value) = value else {
         r.error(
-            "parse-error",
+            DiagnosticCode::ParseError,
             0,
             "the JSON text is empty: expected a counter set or {\"counterSets\": [...]}".into(),
         );
@@ -138,7 +138,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     };
     // Positions from the parser are in `body`; shift them back to `text`.
     let shift = |v: usize| v + skipped;
-    let sets: Vec<&Object> = match &value {
+    let sets: Vec<&Object<'_>> = match &value {
         Value::Object(o) if key(o, "counterSets").is_some() => match key(o, "counterSets") {
             Some(Value::Array(a)) => a
                 .elements
@@ -147,7 +147,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
                 .collect(),
             Some(other) => {
                 r.error(
-                    "invalid-value",
+                    DiagnosticCode::InvalidValue,
                     shift(range(other).0),
                     "counterSets must be an array of counter sets".into(),
                 );
@@ -163,7 +163,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
             .collect(),
         other => {
             r.error(
-                "invalid-value",
+                DiagnosticCode::InvalidValue,
                 shift(range(other).0),
                 "expected a counter set object, an array of them, or {\"counterSets\": [...]}"
                     .into(),
@@ -173,7 +173,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     };
     if sets.len() > MAX_SETS {
         r.error(
-            "input-too-large",
+            DiagnosticCode::InputTooLarge,
             0,
             format!("{} counter sets; at most {MAX_SETS} are read", sets.len()),
         );
@@ -192,7 +192,7 @@ fn key<'a, 'b>(o: &'b Object<'a>, name: &str) -> Option<&'b Value<'a>> {
         .map(|p| &p.value)
 }
 
-fn range(v: &Value) -> (usize, usize) {
+fn range(v: &Value<'_>) -> (usize, usize) {
     let r = match v {
         Value::StringLit(x) => x.range,
         Value::NumberLit(x) => x.range,
@@ -253,7 +253,7 @@ const COUNTER_KEYS: &[&str] = &[
 ];
 
 impl Reader<'_> {
-    fn error(&mut self, code: &'static str, offset: usize, message: String) {
+    fn error(&mut self, code: DiagnosticCode, offset: usize, message: String) {
         let pos = Pos::at(offset);
         self.diags
             .push(Diagnostic::new(code, Severity::Error, pos, message, SRC));
@@ -262,7 +262,7 @@ impl Reader<'_> {
     /// An unreadable value of the key `name`: an error on that struct field.
     fn value_error(&mut self, offset: usize, name: &str, message: String) {
         let mut d = Diagnostic::new(
-            "invalid-value",
+            DiagnosticCode::InvalidValue,
             Severity::Error,
             Pos::at(offset),
             message,
@@ -284,7 +284,7 @@ impl Reader<'_> {
             Value::Object(o) => Some(o),
             other => {
                 self.error(
-                    "invalid-value",
+                    DiagnosticCode::InvalidValue,
                     shift(range(other).0),
                     format!("expected {what} (an object)"),
                 );
@@ -295,7 +295,7 @@ impl Reader<'_> {
 
     fn unknown_keys(
         &mut self,
-        o: &Object,
+        o: &Object<'_>,
         known: &[&str],
         shift: &dyn Fn(usize) -> usize,
         owner: &str,
@@ -305,7 +305,7 @@ impl Reader<'_> {
             if !known.iter().any(|k| k.eq_ignore_ascii_case(name)) {
                 let pos = Pos::at(shift(p.range.start));
                 self.diags.push(Diagnostic::new(
-                    "unknown-field",
+                    DiagnosticCode::UnknownField,
                     Severity::Warning,
                     pos,
                     format!("{owner} has no field {name:?}: it is ignored (a typo?)"),
@@ -319,7 +319,7 @@ impl Reader<'_> {
     /// diagnostic if it is anything else or above `max`.
     fn uint(
         &mut self,
-        v: &Value,
+        v: &Value<'_>,
         field: &str,
         max: u64,
         shift: &dyn Fn(usize) -> usize,
@@ -356,7 +356,7 @@ impl Reader<'_> {
         }
     }
 
-    fn int(&mut self, v: &Value, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<i64> {
+    fn int(&mut self, v: &Value<'_>, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<i64> {
         if let Value::NumberLit(n) = v {
             if let Ok(i) = n.value.parse::<i64>() {
                 return Some(i);
@@ -375,7 +375,12 @@ impl Reader<'_> {
         None
     }
 
-    fn string(&mut self, v: &Value, field: &str, shift: &dyn Fn(usize) -> usize) -> Option<String> {
+    fn string(
+        &mut self,
+        v: &Value<'_>,
+        field: &str,
+        shift: &dyn Fn(usize) -> usize,
+    ) -> Option<String> {
         match v {
             Value::StringLit(s) => Some(s.value.to_string()),
             Value::NullKeyword(_) => None,
@@ -390,7 +395,7 @@ impl Reader<'_> {
         }
     }
 
-    fn set(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize) -> CounterSet {
+    fn set(&mut self, o: &Object<'_>, shift: &dyn Fn(usize) -> usize) -> CounterSet {
         self.unknown_keys(o, SET_KEYS, shift, "a counter set");
         let start = Pos::at(shift(o.range.start));
         let mut set = CounterSet {
@@ -401,13 +406,13 @@ impl Reader<'_> {
             ..Default::default()
         };
         let mut fields = Vec::new();
-        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+        let field_pos = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value<'_>| {
             fields.push((f, Pos::at(shift(range(v).0))))
         };
         let missing = |r: &mut Self, name: &str, f: Field| {
             r.diags.push(
                 Diagnostic::new(
-                    "missing-field",
+                    DiagnosticCode::MissingField,
                     Severity::Error,
                     start,
                     format!("the counter set has no {name}"),
@@ -468,7 +473,7 @@ impl Reader<'_> {
                 }
             }
             Some(other) => self.error(
-                "invalid-value",
+                DiagnosticCode::InvalidValue,
                 shift(range(other).0),
                 "counters must be an array of counters".into(),
             ),
@@ -484,7 +489,7 @@ impl Reader<'_> {
     }
 
     /// Counter object `o`, element `index` (from 0) of its set's `counters`.
-    fn counter(&mut self, o: &Object, shift: &dyn Fn(usize) -> usize, index: usize) -> Counter {
+    fn counter(&mut self, o: &Object<'_>, shift: &dyn Fn(usize) -> usize, index: usize) -> Counter {
         self.unknown_keys(o, COUNTER_KEYS, shift, "a counter");
         let start = Pos::at(shift(o.range.start));
         let first_diag = self.diags.len();
@@ -497,7 +502,7 @@ impl Reader<'_> {
             ..Default::default()
         };
         let mut fields = Vec::new();
-        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value| {
+        let seen = |fields: &mut Vec<(Field, Pos)>, f: Field, v: &Value<'_>| {
             fields.push((f, Pos::at(shift(range(v).0))))
         };
         let mut no_id = false;
@@ -513,7 +518,7 @@ impl Reader<'_> {
                 no_id = true;
                 self.diags.push(
                     Diagnostic::new(
-                        "missing-field",
+                        DiagnosticCode::MissingField,
                         Severity::Error,
                         start,
                         "the counter has no counterId".into(),
@@ -541,7 +546,7 @@ impl Reader<'_> {
             }
             None => self.diags.push(
                 Diagnostic::new(
-                    "missing-field",
+                    DiagnosticCode::MissingField,
                     Severity::Error,
                     start,
                     "the counter has no type".into(),

@@ -1,0 +1,348 @@
+//! Binary perfmon logs (`.blg`, Windows Vista and later), read from the bytes with no Windows API.
+//!
+//! A `.blg` is an ETW trace log (the `.etl` container): fixed-size buffers of events, each event a
+//! 48-byte EVENT_TRACE_HEADER and a payload, large payloads split into fragments. PDH's logger writes a
+//! counter name table, the counter definitions (the logged paths), one event per sample holding "BL"
+//! blocks of raw values (PDH_RAW_COUNTER, instance arrays, or whole PERF_DATA_BLOCKs in winperf.h's
+//! layout), and a trailer when the log is closed. `docs/blg.md` is the layout as implemented here, what
+//! each part was checked against, and what is still unknown.
+//!
+//! Written by hand because nothing else reads it: the container is documented (evntrace.h, winperf.h)
+//! but no crate parses .etl files outside Windows, and the PDH payload is undocumented. Everything is
+//! bounds-checked; anything the layout does not explain is a `CaptureError` naming the buffer and the
+//! event's offset, never a guess.
+//!
+//! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
+//! and cooks each sample against the previous one at once, so only the cooked columns and one raw sample
+//! per series are held, never the file.
+//!
+//! One file per layer, outermost first:
+//! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
+//! - `definitions`: the name table and the logged paths (PDH's own records, `docs/blg.md`);
+//! - `samples`: one sample's "BL" blocks, turned into cooked columns;
+//! - `perf_data`: a whole object's PERF_DATA_BLOCK (winperf.h) and the raw values it gives;
+//! - `zone`: the log's TIME_ZONE_INFORMATION, local times to UTC;
+//! - `bytes`: bounds-checked little-endian and UTF-16LE reads.
+
+mod bytes;
+mod container;
+mod definitions;
+mod perf_data;
+mod samples;
+mod zone;
+
+pub(crate) use container::looks_like_blg;
+
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
+use crate::cook::RawSample;
+use crate::types::{CounterType, PERF_MULTI_COUNTER};
+use container::{valid_buffer_size, LogHeader, Partial};
+use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
+use std::collections::HashMap;
+
+/// A series being read: where it comes from, how it cooks, and its column.
+struct Column {
+    /// Sort key: definition, counter within the object, order the instance was first seen.
+    order: (usize, usize, usize),
+    path: String,
+    ty: CounterType,
+    two_samples: bool,
+    /// AVERAGE_TIMER or AVERAGE_BULK.
+    average: bool,
+    type_value: u32,
+    scale: i32,
+    values: Vec<f64>,
+    /// The newest raw sample and the sample number it belongs to.
+    last: Option<(usize, RawSample)>,
+}
+
+/// Per definition: the instance names of the last sample and their columns (per counter for objects),
+/// so a sample with the same instances in the same order needs no lookups.
+#[derive(Default)]
+struct Layout {
+    signature: Vec<u8>,
+    names: Vec<String>,
+    columns: Vec<Vec<Option<usize>>>,
+}
+
+pub(crate) struct BlgReader {
+    buffer_size: usize,
+    /// Bytes of a buffer not yet complete.
+    pending: Vec<u8>,
+    buffers: usize,
+    header: Option<LogHeader>,
+    partial: Option<Partial>,
+    names: HashMap<u32, String>,
+    defs: Option<Vec<Definition>>,
+    timestamps: Vec<f64>,
+    columns: Vec<Column>,
+    /// (definition, counter within the object, instance key) -> column.
+    keys: HashMap<(usize, usize, String), usize>,
+    /// For each definition, how many instances have been seen (the next instance's order).
+    seen: Vec<usize>,
+    layouts: Vec<Layout>,
+    trailer_samples: Option<u32>,
+    empty_buffers: usize,
+    bad_status: usize,
+    unnamed: Vec<u32>,
+    first_local_ms: Option<f64>,
+    /// The previous sample's local time, and whether the clock has gone back into the repeated hour.
+    last_local_ms: Option<f64>,
+    fell_back: bool,
+    /// The first and the latest bias used, the previous sample's, and how often it changed.
+    biases: Option<(i32, i32)>,
+    last_bias: Option<i32>,
+    bias_changes: usize,
+    /// Scratch space for a sample's instance signature.
+    signature: Vec<u8>,
+    /// The input's size when known, and the samples it should hold once a few show their size.
+    size_hint: Option<usize>,
+    expected_samples: usize,
+    first_sample_buffer: usize,
+}
+
+impl BlgReader {
+    pub fn new() -> BlgReader {
+        BlgReader {
+            buffer_size: 0,
+            pending: Vec::new(),
+            buffers: 0,
+            header: None,
+            partial: None,
+            names: HashMap::new(),
+            defs: None,
+            timestamps: Vec::new(),
+            columns: Vec::new(),
+            keys: HashMap::new(),
+            seen: Vec::new(),
+            layouts: Vec::new(),
+            trailer_samples: None,
+            empty_buffers: 0,
+            bad_status: 0,
+            unnamed: Vec::new(),
+            first_local_ms: None,
+            last_local_ms: None,
+            fell_back: false,
+            biases: None,
+            last_bias: None,
+            bias_changes: 0,
+            signature: Vec::new(),
+            size_hint: None,
+            expected_samples: 0,
+            first_sample_buffer: 0,
+        }
+    }
+
+    /// The input's total size (a File's size): once the first samples show how many bytes a sample
+    /// takes, every column is reserved for the whole log, so none is copied by doubling.
+    pub fn expect_bytes(&mut self, size: usize) {
+        self.size_hint = Some(size);
+    }
+
+    fn reserve(&mut self) {
+        let Some(size) = self.size_hint.take() else {
+            return;
+        };
+        // Bytes per sample from the buffers the samples so far took (not the name table's and definitions').
+        let read = (self.buffers - self.first_sample_buffer) * self.buffer_size;
+        let per_sample = (read / self.timestamps.len().max(1)).max(1);
+        // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
+        let expected = (size / per_sample).min(size / 64);
+        self.expected_samples = expected + expected / 50 + 16;
+        let extra = self.expected_samples.saturating_sub(self.timestamps.len());
+        self.timestamps.reserve_exact(extra);
+        for c in &mut self.columns {
+            c.values.reserve_exact(extra);
+        }
+    }
+
+    /// Reads a chunk: every buffer it completes is read at once.
+    pub fn push(&mut self, mut chunk: &[u8]) -> Result<(), CaptureError> {
+        if self.buffer_size == 0 {
+            let need = 4usize.saturating_sub(self.pending.len()).min(chunk.len());
+            self.pending.extend_from_slice(&chunk[..need]);
+            chunk = &chunk[need..];
+            if self.pending.len() < 4 {
+                return Ok(());
+            }
+            let size = u32::from_le_bytes([
+                self.pending[0],
+                self.pending[1],
+                self.pending[2],
+                self.pending[3],
+            ]) as usize;
+            if !valid_buffer_size(size) {
+                return Err(CaptureError::at_offset(CaptureErrorKind::BadBlg, 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
+            }
+            self.buffer_size = size;
+        }
+        let n = self.buffer_size;
+        if !self.pending.is_empty() {
+            let need = (n - self.pending.len()).min(chunk.len());
+            self.pending.extend_from_slice(&chunk[..need]);
+            chunk = &chunk[need..];
+            if self.pending.len() < n {
+                return Ok(());
+            }
+            let buffer = std::mem::take(&mut self.pending);
+            self.buffer(&buffer)?;
+        }
+        let mut whole = chunk.chunks_exact(n);
+        for buffer in &mut whole {
+            self.buffer(buffer)?;
+        }
+        self.pending.extend_from_slice(whole.remainder());
+        Ok(())
+    }
+
+    /// The capture, once every chunk has been pushed.
+    pub fn finish(mut self) -> Result<Capture, CaptureError> {
+        let n = self.buffer_size.max(1);
+        // A file cut short (a copy that stopped, an upload that broke, a log still being written) ends
+        // inside a buffer: every complete event of that buffer is read too, and a note says where it ends.
+        let truncated = (!self.pending.is_empty()).then(|| {
+            (
+                self.buffers,
+                self.pending.len(),
+                self.buffers * n + self.pending.len(),
+            )
+        });
+        if !self.pending.is_empty() && self.buffer_size > 0 {
+            let partial = std::mem::take(&mut self.pending);
+            self.buffer(&partial)?;
+        }
+        let cut_at = |what: &str| match truncated {
+            Some((buffer, into, at)) => format!(
+                "; the file is truncated at byte {at} ({into} bytes into buffer {buffer}) {what}"
+            ),
+            None => String::new(),
+        };
+        let end = truncated.map_or(n, |t| t.2);
+        let Some(header) = self.header.take() else {
+            return Err(CaptureError::at_offset(
+                CaptureErrorKind::Empty,
+                end.min(n),
+                format!(
+                    "expected at least the log's first buffer and its header{}",
+                    cut_at("inside it")
+                ),
+            ));
+        };
+        if self.defs.is_none() {
+            return Err(CaptureError::at_offset(
+                CaptureErrorKind::NoRows,
+                end,
+                format!(
+                    "the log holds no counter definitions: nothing was logged{}",
+                    cut_at("before them")
+                ),
+            ));
+        }
+        let samples = self.timestamps.len();
+        if samples == 0 {
+            return Err(CaptureError::at_offset(
+                CaptureErrorKind::NoRows,
+                end,
+                format!(
+                    "the log defines counters but holds no complete sample{}",
+                    cut_at("before the first sample is complete")
+                ),
+            ));
+        }
+        let notes = self.notes(&header, samples, truncated);
+        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
+        self.columns.sort_by_key(|c| c.order);
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                c.values.resize(samples, f64::NAN);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path,
+                    counter_type: Some(c.type_value),
+                    scale: Some(c.scale),
+                    values: c.values,
+                    reference: None,
+                    raw: None,
+                }
+            })
+            .collect();
+        Ok(Capture {
+            format: Format::Blg.name(),
+            encoding: "binary",
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        })
+    }
+
+    /// What the reader says about the log beside its values: its origin, and everything it kept,
+    /// assumed or left out (each a `Note` with a stable code).
+    fn notes(
+        &mut self,
+        header: &LogHeader,
+        samples: usize,
+        truncated: Option<(usize, usize, usize)>,
+    ) -> Vec<Note> {
+        let n = self.buffer_size.max(1);
+        let mut notes = vec![Note {
+            code: "blg",
+            message: format!("binary perfmon log from Windows {}.{} build {} ({}-bit logger), {samples} samples; values cooked by counterlens as relog and Perfmon show them (no value where a counter needs two samples and has one)",
+                header.version.0, header.version.1, header.build, header.pointer_size * 8),
+            line: None,
+        }];
+        if let Some((buffer, into, at)) = truncated {
+            notes.push(Note { code: "truncated", message: format!("the file is truncated at byte {at} ({into} bytes into buffer {buffer} of {n} bytes: a copy that stopped, or a log still being written); the {samples} complete samples before it were read"), line: None });
+        }
+        if let Some(p) = &self.partial {
+            notes.push(Note { code: "cut-short", message: format!("the last record (started in buffer {} at +{:#x}) has {} of its {} fragments: the log was not closed; it is left out", p.at.0, p.at.1, p.next - 1, p.count), line: None });
+        }
+        match self.trailer_samples {
+            None => notes.push(Note { code: "not-closed", message: "the log has no trailer: it was not closed cleanly (the logger stopped or the file was copied while logging); every complete sample was read".into(), line: None }),
+            Some(t) if t as usize != samples => notes.push(Note { code: "sample-count", message: format!("the trailer counts {t} samples; {samples} were read"), line: None }),
+            Some(_) => {}
+        }
+        if self.empty_buffers > 0 {
+            notes.push(Note {
+                code: "empty-buffers",
+                message: format!(
+                    "{} buffers hold no data (space the logger set aside)",
+                    self.empty_buffers
+                ),
+                line: None,
+            });
+        }
+        if self.bad_status > 0 {
+            notes.push(Note { code: "bad-status", message: format!("{} raw values carried an error status (PDH CStatus with the top bit set); they are gaps", self.bad_status), line: None });
+        }
+        self.unnamed.sort_unstable();
+        self.unnamed.dedup();
+        if let Some(defs) = &self.defs {
+            let multi: Vec<String> = defs
+                .iter()
+                .filter(|d| d.shape == Shape::Instances && d.counter_type & PERF_MULTI_COUNTER != 0)
+                .map(|d| format!("{}(*)\\{}", d.object, d.counter))
+                .collect();
+            if !multi.is_empty() {
+                notes.push(Note { code: "multi-unknown", message: format!("{} are MULTI timers logged as instance arrays, whose entries carry no MultiCount: they have no values rather than guessed ones", multi.join(", ")), line: None });
+            }
+        }
+        if let Some(defs) = &self.defs {
+            let known = FLAG_OBJECT | FLAG_INSTANCES;
+            let flagged: Vec<&Definition> = defs.iter().filter(|d| d.flags & !known != 0).collect();
+            if !flagged.is_empty() {
+                let bits = flagged.iter().fold(0, |a, d| a | (d.flags & !known));
+                notes.push(Note { code: "definition-flags", message: format!("{} of the {} counter definitions carry flag bits {bits:#x} besides the known 0x1 (instances) and 0x10 (whole object); their meaning is not known (PowerShell's Export-Counter sets 0x20000000) and they change nothing in how values are read", flagged.len(), defs.len()), line: None });
+            }
+        }
+        if !self.unnamed.is_empty() {
+            notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
+        }
+        if let Some((first, last)) = self.biases.filter(|_| self.bias_changes > 0) {
+            notes.push(Note { code: "dst-change", message: format!("daylight saving time starts or ends within the log (the bias goes from {first} to {last} minutes{}): times are UTC throughout and in order; CSV exports write local times with the zone of the first sample", if self.bias_changes > 1 { format!(", changing {} times", self.bias_changes) } else { String::new() }), line: None });
+        }
+        notes
+    }
+}

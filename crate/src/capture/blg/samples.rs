@@ -1,0 +1,426 @@
+//! One sample event: a "BL" container holding one block per definition (a PDH_RAW_COUNTER, an array of
+//! PDH_RAW_COUNTER_ITEMs, or a PERF_DATA_BLOCK; pdh.h, winperf.h), turned into one value per series,
+//! each cooked at once against its previous raw sample by `crate::cook` ("Calculating Counter Values").
+//! The block layout is described in `docs/blg.md`.
+
+use super::bytes::{get, u32_at, u64_at, utf16_text, utf16z_bytes, MAX_NAME_UNITS};
+use super::definitions::{Definition, Shape};
+use super::perf_data::PerfDataBlock;
+use super::{BlgReader, Column};
+use crate::capture::limits::MAX_COLUMNS;
+use crate::capture::CaptureErrorKind;
+use crate::cook::{cook, CookOptions, Cooked, RawSample, Status};
+use crate::types::{CounterType, Formula};
+use std::collections::HashMap;
+
+/// FILETIME of 1970-01-01 (100 ns units since 1601).
+const UNIX_EPOCH_FILETIME: i64 = 116_444_736_000_000_000;
+
+/// A "BL" block's kind and size (the size includes the 8-byte header), checked against `b`.
+fn block_header(b: &[u8], at: usize) -> Result<(u8, usize), String> {
+    let h = get::<8>(b, at, "a BL block header")?;
+    if &h[..3] != b"BL\x03" {
+        return Err(format!(
+            "expected a block header \"BL\" 3 at +{at:#x}, found {:02x?}",
+            &h[..4]
+        ));
+    }
+    let size = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
+    if size < 8 || size > b.len() - at {
+        return Err(format!(
+            "expected a block size from 8 to {} at +{at:#x}, found {size}",
+            b.len() - at
+        ));
+    }
+    Ok((h[3], size))
+}
+
+impl BlgReader {
+    pub(super) fn read_sample(
+        &mut self,
+        defs: &[Definition],
+        timestamp: u64,
+        b: &[u8],
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
+        let (kind, size) = block_header(b, 0).map_err(bad)?;
+        if kind != 0 || size != b.len() {
+            return Err(bad(format!(
+                "expected a BL container (kind 0) of {} bytes, found kind {kind} of {size} bytes",
+                b.len()
+            )));
+        }
+        let k = self.timestamps.len();
+        match k {
+            0 => self.first_sample_buffer = self.buffers - 1,
+            16 => self.reserve(),
+            _ => {}
+        }
+        // In i128: a hostile u64 time stamp must not overflow the subtraction.
+        let local_ms = (i128::from(timestamp) - i128::from(UNIX_EPOCH_FILETIME)) as f64 / 10_000.0;
+        let bias = self.bias_at(local_ms);
+        self.first_local_ms.get_or_insert(local_ms);
+        self.timestamps.push(local_ms + f64::from(bias) * 60_000.0);
+        let mut at = 8;
+        for (d, def) in defs.iter().enumerate() {
+            let (kind, size) =
+                block_header(b, at).map_err(|w| bad(format!("definition {d}: {w}")))?;
+            let body = &b[at + 8..at + size];
+            let want = match def.shape {
+                Shape::Single => 1,
+                Shape::Instances => 2,
+                Shape::Object => 5,
+            };
+            if kind != want {
+                return Err(bad(format!("definition {d} ({}, flags {:#x}): expected a kind {want} block, found kind {kind} at +{at:#x}", def.path(def.parent.as_deref(), def.instance.as_deref(), &def.counter), def.flags)));
+            }
+            let result = match def.shape {
+                Shape::Single => self.single(d, def, k, body),
+                Shape::Instances => self.instances(d, def, k, body),
+                Shape::Object => self.object(d, def, k, body),
+            };
+            result
+                .map_err(|(code, w)| (code, format!("definition {d}, block at +{at:#x}: {w}")))?;
+            at += size;
+        }
+        if at != b.len() {
+            return Err(bad(format!("expected {} blocks, one per definition, filling the container; {} bytes are left at +{at:#x}", defs.len(), b.len() - at)));
+        }
+        Ok(())
+    }
+
+    /// The column of (definition, counter, instance key), made on first sight.
+    fn column(
+        &mut self,
+        d: usize,
+        counter: usize,
+        key: &str,
+        make: impl FnOnce() -> (String, u32, i32),
+    ) -> Result<usize, (CaptureErrorKind, String)> {
+        if let Some(&c) = self.keys.get(&(d, counter, key.to_string())) {
+            return Ok(c);
+        }
+        if self.columns.len() >= MAX_COLUMNS {
+            return Err((
+                CaptureErrorKind::TooLarge,
+                format!("a log of more than {MAX_COLUMNS} series is not read"),
+            ));
+        }
+        let (path, type_value, scale) = make();
+        let ty = CounterType::from_value(type_value);
+        let order = (d, counter, self.seen[d]);
+        self.seen[d] += 1;
+        self.columns.push(Column {
+            order,
+            path,
+            ty,
+            two_samples: ty.samples() == 2,
+            average: matches!(
+                ty.formula(),
+                Some(Formula::AverageTimer | Formula::AverageBulk)
+            ),
+            type_value,
+            scale,
+            values: Vec::with_capacity(self.expected_samples),
+            last: None,
+        });
+        self.keys
+            .insert((d, counter, key.to_string()), self.columns.len() - 1);
+        Ok(self.columns.len() - 1)
+    }
+
+    /// Cooks sample `k` of column `c` against its previous sample (when that is sample `k - 1`).
+    #[inline]
+    fn put(&mut self, c: usize, k: usize, raw: Option<RawSample>) {
+        let col = &mut self.columns[c];
+        if col.values.len() > k {
+            return; // a second value for the same sample (a duplicate key): the first stands
+        }
+        col.values.resize(k, f64::NAN);
+        let Some(raw) = raw else {
+            col.values.push(f64::NAN);
+            col.last = None;
+            return;
+        };
+        let older = match &col.last {
+            Some((j, s)) if col.two_samples && *j + 1 == k => Some(s),
+            _ => None,
+        };
+        let v = match cook(col.ty, older, &raw, &CookOptions::default()) {
+            Ok(Cooked { value: Some(v), .. }) => v,
+            // An average over an interval with no operations (Avg. Disk sec/Read of an idle disk): the
+            // contract's zero-denominator, which Perfmon and relog show as 0 (docs/blg.md).
+            Ok(Cooked {
+                status: Status::ZeroDenominator,
+                ..
+            }) if col.average => 0.0,
+            _ => f64::NAN,
+        };
+        col.values.push(v);
+        col.last = Some((k, raw));
+    }
+
+    fn single(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
+        let status = u32_at(b, 0, "CStatus").map_err(bad)?;
+        let first = u64_at(b, 0x10, "FirstValue").map_err(bad)?;
+        let second = u64_at(b, 0x18, "SecondValue").map_err(bad)?;
+        let multi = u32_at(b, 0x20, "MultiCount").map_err(bad)?;
+        let instance = def.instance.as_ref().map(|i| {
+            if def.instance_index > 0 {
+                format!("{i}#{}", def.instance_index)
+            } else {
+                i.clone()
+            }
+        });
+        let c = self.column(d, 0, "", || {
+            (
+                def.path(def.parent.as_deref(), instance.as_deref(), &def.counter),
+                def.counter_type,
+                def.scale,
+            )
+        })?;
+        let raw = RawSample {
+            value: first,
+            second: Some(second),
+            frequency: Some(def.frequency),
+            multi: Some(u64::from(multi)),
+        };
+        // PDH_CSTATUS_VALID_DATA 0 and NEW_DATA 1 carry a value; the error statuses set the top bit.
+        let raw = if status & 0x8000_0000 != 0 {
+            self.bad_status += 1;
+            None
+        } else {
+            Some(raw)
+        };
+        self.put(c, k, raw);
+        Ok(())
+    }
+
+    pub(super) fn instances(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
+        let count = u32_at(b, 4, "the instance count").map_err(bad)? as usize;
+        if count > (b.len().saturating_sub(0x18)) / 24 {
+            return Err(bad(format!("expected {count} instance entries of 24 bytes after +0x18, but the block has {} bytes", b.len())));
+        }
+        // The names' bytes, compared with the last sample's: decoded only when the instances change.
+        let mut signature = std::mem::take(&mut self.signature);
+        signature.clear();
+        let mut raws = Vec::with_capacity(count);
+        let mut names: Vec<&[u8]> = Vec::with_capacity(count);
+        for i in 0..count {
+            let e = 0x18 + 24 * i;
+            let name_at = u32_at(b, e, "an instance name offset").map_err(bad)? as usize;
+            let name = utf16z_bytes(b, name_at, "an instance name", MAX_NAME_UNITS).map_err(bad)?;
+            signature.extend_from_slice(name);
+            signature.extend_from_slice(&[0, 0]);
+            names.push(name);
+            let first = u64_at(b, e + 8, "FirstValue").map_err(bad)?;
+            let second = u64_at(b, e + 16, "SecondValue").map_err(bad)?;
+            // The entries carry no MultiCount (the u32 after the name offset is 0 in both samples, where
+            // a PDH_RAW_COUNTER's MultiCount is 1): MULTI timers in instance arrays get no value, and a
+            // note says why, rather than a guessed count.
+            raws.push(RawSample {
+                value: first,
+                second: Some(second),
+                frequency: Some(def.frequency),
+                multi: None,
+            });
+        }
+        self.relayout(d, &signature, 1, || {
+            instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>())
+        });
+        self.signature = signature;
+        for (i, raw) in raws.into_iter().enumerate() {
+            let c = self.cached_column(d, 0, i, |key| {
+                (
+                    def.path(None, Some(key), &def.counter),
+                    def.counter_type,
+                    def.scale,
+                )
+            })?;
+            self.put(c, k, Some(raw));
+        }
+        Ok(())
+    }
+
+    /// Starts a new instance layout for definition `d` when the instances (`signature`: their names'
+    /// bytes) differ from the last sample's; `keys` names them then.
+    fn relayout(
+        &mut self,
+        d: usize,
+        signature: &[u8],
+        counters: usize,
+        keys: impl FnOnce() -> Vec<String>,
+    ) {
+        let layout = &mut self.layouts[d];
+        if layout.signature == signature && layout.columns.len() == counters {
+            return;
+        }
+        // Carry the columns of instances that stay over to their new positions (one lookup per instance,
+        // not per counter and instance): processes come and go between most samples of a busy server.
+        let names = keys();
+        let old: HashMap<&str, usize> = layout
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let columns = (0..counters)
+            .map(|j| {
+                let before = layout
+                    .columns
+                    .get(j)
+                    .filter(|_| layout.columns.len() == counters);
+                names
+                    .iter()
+                    .map(|n| before.and_then(|b| old.get(n.as_str()).and_then(|&i| b[i])))
+                    .collect()
+            })
+            .collect();
+        layout.columns = columns;
+        layout.names = names;
+        layout.signature = signature.to_vec();
+    }
+
+    /// The column of counter `j`, instance `i` of the current layout of definition `d`.
+    fn cached_column(
+        &mut self,
+        d: usize,
+        j: usize,
+        i: usize,
+        make: impl FnOnce(&str) -> (String, u32, i32),
+    ) -> Result<usize, (CaptureErrorKind, String)> {
+        if let Some(c) = self.layouts[d].columns[j][i] {
+            return Ok(c);
+        }
+        let key = self.layouts[d].names[i].clone();
+        let c = self.column(d, j, &key, || make(&key))?;
+        self.layouts[d].columns[j][i] = Some(c);
+        Ok(c)
+    }
+
+    pub(super) fn object(
+        &mut self,
+        d: usize,
+        def: &Definition,
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let block = PerfDataBlock::read(b).map_err(|w| {
+            (
+                CaptureErrorKind::BadBlg,
+                format!("the PERF_DATA_BLOCK: {w}"),
+            )
+        })?;
+        let object = block.object_for(def, &self.names).map_err(|w| {
+            (
+                CaptureErrorKind::BadBlg,
+                format!("the PERF_DATA_BLOCK: {w}"),
+            )
+        })?;
+        let mut signature = std::mem::take(&mut self.signature);
+        block.signature(object, &mut signature);
+        self.relayout(d, &signature, object.counters.len(), || {
+            match &object.instances {
+                None => vec![String::new()],
+                Some(_) => instance_keys(&block.instance_names(object)),
+            }
+        });
+        self.signature = signature;
+        let has_instances = object.instances.is_some();
+        for (j, counter) in object.counters.iter().enumerate() {
+            let Some(plan) = block.plan(object, j) else {
+                continue;
+            };
+            for i in 0..self.layouts[d].names.len() {
+                let c = match self.layouts[d].columns[j][i] {
+                    Some(c) => c,
+                    None => {
+                        let name =
+                            self.names
+                                .get(&counter.name_index)
+                                .cloned()
+                                .unwrap_or_else(|| {
+                                    self.unnamed.push(counter.name_index);
+                                    format!("Counter {}", counter.name_index)
+                                });
+                        self.cached_column(d, j, i, |key| {
+                            let (parent, inst) = match key.split_once('/') {
+                                Some((p, i)) if has_instances => (Some(p), Some(i)),
+                                _ => (None, has_instances.then_some(key)),
+                            };
+                            (
+                                def.path(parent, inst, &name),
+                                counter.counter_type,
+                                counter.scale,
+                            )
+                        })?
+                    }
+                };
+                self.put(c, k, block.raw(object, &plan, j, i));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Instance names made unique as PDH does: the second "svchost" is "svchost#1", the third "svchost#2".
+fn instance_keys(names: &[String]) -> Vec<String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    names
+        .iter()
+        .map(|n| {
+            let c = count.entry(n.as_str()).or_insert(0);
+            let key = if *c == 0 {
+                n.clone()
+            } else {
+                format!("{n}#{c}")
+            };
+            *c += 1;
+            key
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_instances_are_numbered() {
+        let names: Vec<String> = ["svchost", "csrss", "svchost", "svchost"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            instance_keys(&names),
+            vec!["svchost", "csrss", "svchost#1", "svchost#2"]
+        );
+    }
+
+    #[test]
+    fn more_series_than_the_limit_is_an_error() {
+        let mut r = BlgReader::new();
+        r.seen = vec![0];
+        for j in 0..MAX_COLUMNS {
+            r.column(0, j, "", || (String::new(), 0x10000, 0)).unwrap();
+        }
+        let e = r
+            .column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0))
+            .unwrap_err();
+        assert_eq!(e.0, CaptureErrorKind::TooLarge);
+    }
+}
