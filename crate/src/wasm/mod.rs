@@ -9,6 +9,7 @@ mod capture;
 mod chart;
 mod convert;
 mod registration;
+mod text;
 
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
