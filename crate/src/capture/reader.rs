@@ -251,13 +251,7 @@ impl CaptureReader {
         };
         if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
             // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
-            p.expect_bytes(
-                if encoding.is_wide() {
-                    size / 2
-                } else {
-                    size
-                },
-            );
+            p.expect_bytes(if encoding.is_wide() { size / 2 } else { size });
         }
         let mut reading = Reading {
             encoding,

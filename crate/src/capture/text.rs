@@ -153,7 +153,9 @@ fn no_decoder(name: &str) -> CaptureError {
     CaptureError::at_offset(
         "bad-encoding",
         0,
-        format!("{name} text cannot be decoded here: this build has no decoder for legacy encodings"),
+        format!(
+            "{name} text cannot be decoded here: this build has no decoder for legacy encodings"
+        ),
     )
 }
 
@@ -258,27 +260,32 @@ fn score(text: &str) -> i64 {
     let (mut ascii, mut other, mut latin, mut mixed, mut flips) = (0i64, 0i64, 0i64, false, 0i64);
     let mut word_script: Option<Script> = None;
     let mut prev_lower = false;
-    let end_word = |ascii: i64, other: i64, latin: i64, mixed: bool, flips: i64, s: Option<Script>| {
-        let mut w = -3 * flips;
-        if mixed {
-            w -= 2 * (other + latin);
-        } else if other > 0 {
-            // Per byte, two-byte characters count as much as single-byte letters; little when inside a
-            // word of ASCII letters (`B絜dy`: Polish cp1250 read as GBK).
-            w += if matches!(s, Some(Script::Cjk | Script::Hangul)) {
-                if ascii > 0 {
-                    other
+    let end_word =
+        |ascii: i64, other: i64, latin: i64, mixed: bool, flips: i64, s: Option<Script>| {
+            let mut w = -3 * flips;
+            if mixed {
+                w -= 2 * (other + latin);
+            } else if other > 0 {
+                // Per byte, two-byte characters count as much as single-byte letters; little when inside a
+                // word of ASCII letters (`B絜dy`: Polish cp1250 read as GBK).
+                w += if matches!(s, Some(Script::Cjk | Script::Hangul)) {
+                    if ascii > 0 {
+                        other
+                    } else {
+                        4 * other
+                    }
                 } else {
-                    4 * other
-                }
-            } else {
-                2 * other
-            };
-        } else if latin > 0 {
-            w += if ascii == 0 && latin >= 3 { -latin } else { 2 * latin };
-        }
-        w
-    };
+                    2 * other
+                };
+            } else if latin > 0 {
+                w += if ascii == 0 && latin >= 3 {
+                    -latin
+                } else {
+                    2 * latin
+                };
+            }
+            w
+        };
     for c in text.chars() {
         if c.is_alphabetic() {
             let lower = c.is_lowercase();
@@ -288,7 +295,9 @@ fn score(text: &str) -> i64 {
             prev_lower = lower;
             if c.is_ascii() {
                 ascii += 1;
-                if word_script.is_some_and(|s| !matches!(s, Script::Cjk | Script::Hangul)) && other > 0 {
+                if word_script.is_some_and(|s| !matches!(s, Script::Cjk | Script::Hangul))
+                    && other > 0
+                {
                     mixed = true;
                 }
                 continue;
@@ -329,8 +338,22 @@ fn score(text: &str) -> i64 {
             // Half-width katakana: single bytes read as Shift_JIS.
             0xFF61..=0xFF9F => 3,
             // Signs a counter name or value does hold.
-            0xA0 | 0xB0 | 0xB5 | 0xA7 | 0xAB | 0xBB | 0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C
-            | 0x201D | 0x2026 | 0x20AC | 0x3000..=0x303F | 0xFF01..=0xFF5E => 0,
+            0xA0
+            | 0xB0
+            | 0xB5
+            | 0xA7
+            | 0xAB
+            | 0xBB
+            | 0x2013
+            | 0x2014
+            | 0x2018
+            | 0x2019
+            | 0x201C
+            | 0x201D
+            | 0x2026
+            | 0x20AC
+            | 0x3000..=0x303F
+            | 0xFF01..=0xFF5E => 0,
             _ => 1,
         };
     }
@@ -440,7 +463,8 @@ impl TextDecoder {
                     }
                     if let Some(h) = high.take() {
                         if (0xDC00..0xE000).contains(&u) {
-                            let c = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(u) - 0xDC00);
+                            let c =
+                                0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(u) - 0xDC00);
                             out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
                             return;
                         }

@@ -31,10 +31,14 @@ impl ChunkDecoder for HostDecoder {
 
 impl LegacyText for HostText {
     fn resolve(&self, label: &str) -> Option<String> {
-        TextDecoder::new_with_label(label).ok().map(|d| d.encoding())
+        TextDecoder::new_with_label(label)
+            .ok()
+            .map(|d| d.encoding())
     }
     fn decoder(&self, encoding: Encoding) -> Box<dyn ChunkDecoder> {
-        Box::new(HostDecoder(TextDecoder::new_with_label(encoding.name()).ok()))
+        Box::new(HostDecoder(
+            TextDecoder::new_with_label(encoding.name()).ok(),
+        ))
     }
 }
 
