@@ -17,7 +17,14 @@ export {
   Capture,
   renderChart,
   seriesColor,
+  rulePacks,
+  rulePack,
+  analyze,
+  analysisReport,
+  importPalThresholds,
 } from '../pkg/counterlens.js';
-export { CounterTypeError, RegistrationError, CaptureError } from './errors.js';
+// Chart units (the viewer's axes and value text).
+export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
+export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';
 // The viewer (browsers; in Node it throws, having no DOM to build in).
 export { mountViewer } from './viewer/index.js';

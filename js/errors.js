@@ -15,4 +15,9 @@ RegistrationError.prototype.name = 'RegistrationError';
 export class CaptureError extends Error {}
 CaptureError.prototype.name = 'CaptureError';
 
-export const errorClasses = { CounterTypeError, RegistrationError, CaptureError };
+/** A rule pack, threshold, variable or PAL file the analysis cannot take: what was expected, and where
+ *  (`pointer`/`line`/`column` in a pack, `variable`, `file`/`line`/`column` in PAL XML). */
+export class AnalysisError extends Error {}
+AnalysisError.prototype.name = 'AnalysisError';
+
+export const errorClasses = { CounterTypeError, RegistrationError, CaptureError, AnalysisError };

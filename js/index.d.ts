@@ -129,7 +129,7 @@ export interface Diagnostic {
   /** The counter's id. Absent when the diagnostic is about no one counter, or about a counter with no valid
    *  id (a manifest counter without `id`, or `id="abc"`): the message then names it by name and position. */
   counterId?: number;
-  /** The struct field as the seeds spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
+  /** The struct field as perflib.h and [MS-PCQ] spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
   field?: string;
   /** Manifest and JSON text: 1-based line and column of what the diagnostic is about. */
   line?: number; column?: number;
@@ -271,6 +271,132 @@ export class CaptureError extends Error {
   line?: number; column?: number; offset?: number;
 }
 
+// ---- Analysis (docs/analysis.md; packs: docs/rule-packs.md, schema counterlens/rule-pack.schema.json) --
+
+export type Severity = "warning" | "critical";
+export type Operator = "gt" | "ge" | "lt" | "le" | "eq";
+export type SliceStat = "min" | "avg" | "max" | "trend";
+
+/** A rule pack: rules selecting series by Perfmon wildcard paths, with thresholds over variables. */
+export interface RulePack {
+  id: string;
+  title: string;
+  version?: string;
+  source?: string;
+  description?: string;
+  variables?: PackVariable[];
+  rules: Rule[];
+}
+export interface PackVariable {
+  name: string;
+  question?: string;
+  type?: "number" | "string";
+  default: number | string;
+  /** Derived from the capture where it can be: "logicalProcessors" = Processor(*) instances but _Total. */
+  derive?: "logicalProcessors";
+}
+export interface Rule {
+  id: string;
+  /** Rules of one group on one series get PAL's priority: a slice broken by both counts as critical. */
+  group?: string;
+  title: string;
+  category?: string;
+  description?: string;
+  references?: { title: string; url: string }[];
+  /** Perfmon wildcards, machine optional, case-insensitive: "\\Processor(*)\\% Processor Time". */
+  counter: string;
+  instances?: { include?: string[]; exclude?: string[] };
+  kind: "static" | "trend";
+  /** Static rules: which slice statistics are compared (default all three). */
+  stats?: ("min" | "avg" | "max")[];
+  severity: Severity;
+  operator: Operator;
+  /** A number, or an expression: numbers (KB MB GB TB, 1024-based), variables, + - * / ( ), min(), max(). */
+  threshold: number | string;
+  thresholdMin?: number;
+  thresholdMax?: number;
+  /** Break only when at least this % of the slice's points satisfy the comparison. */
+  minDurationPercent?: number;
+}
+
+export interface RulePackInfo {
+  id: string; title: string; rules: number; source: string;
+  description: string;
+  /** The questions the pack asks, with their defaults. */
+  variables: PackVariable[];
+}
+/** The built-in packs. */
+export function rulePacks(): RulePackInfo[];
+/** A built-in pack whole, or null. */
+export function rulePack(id: string): RulePack | null;
+
+export interface AnalyzeOptions {
+  /** Ids of built-in packs, pack objects (or their JSON text); default: every built-in pack whose
+   *  counters the capture has. */
+  packs?: (string | RulePack)[];
+  /** The user's answers; they win over values derived from the capture and the packs' defaults. */
+  variables?: Record<string, number | string>;
+  /** "auto" (duration / 30, PAL's AUTO) or a slice length in ms. */
+  slice?: "auto" | number;
+  /** ms since the epoch, UTC. */
+  from?: number; to?: number;
+}
+export interface Finding {
+  pack: string; rule: string; title: string; category: string;
+  severity: Severity;
+  seriesIndex: number; path: string;
+  /** ms since the epoch, UTC: the merged slices' range. */
+  start: number; end: number;
+  broke: SliceStat[];
+  worst: number; threshold: number; operator: Operator;
+  /** "\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 11:10" */
+  message: string;
+}
+export interface Analysis {
+  slices: { start: number; end: number }[];
+  /** Sorted by start time, then severity (critical first). */
+  findings: Finding[];
+  /** What ran (on how many series), what did not and why. */
+  rules: { pack: string; rule: string; series: number; skipped?: string }[];
+  /** The values used. */
+  variables: Record<string, number | string>;
+  /** Where each came from. */
+  variableSources: Record<string, "user" | "capture" | "pack">;
+}
+/** Analyses a capture with rule packs. Throws AnalysisError for a bad pack, threshold or variable. */
+export function analyze(capture: Capture, options?: AnalyzeOptions): Analysis;
+/** One self-contained HTML document (no script; nothing loaded from outside; opens offline). */
+export function analysisReport(capture: Capture, analysis: Analysis, options?: { title?: string }): string;
+
+export interface PalImport {
+  /** Usable in analyze({ packs: [pack] }). */
+  pack: RulePack;
+  /** THRESHOLD elements translated, and read. */
+  translated: number; total: number;
+  untranslated: { analysis: string; threshold: string; reason: string }[];
+  variables: { name: string; default: string; question: string }[];
+  /** Inherited files that were not given (the rest imported). */
+  missingFiles: string[];
+  bands: { analysis: string; counter: string; severity: Severity; min: number | string; max: number | string }[];
+  notes: string[];
+}
+/** PAL threshold XML into a pack: one file's text, or several by file name so <INHERITANCE> resolves.
+ *  PowerShell is never evaluated. Throws AnalysisError for XML that is not well formed. */
+export function importPalThresholds(files: string | Record<string, string>): PalImport;
+
+/** Thrown by the analysis: code "bad-pack" (with `pointer`, `line`, `column`), "unknown-pack",
+ *  "bad-expression", "unknown-variable" / "non-numeric-variable" (with `variable`), "invalid-option",
+ *  "invalid-argument" (with `field`), "bad-pal-xml" (with `file`, `line`, `column`). */
+export class AnalysisError extends Error {
+  name: "AnalysisError";
+  code: string;
+  field?: string;
+  pointer?: string;
+  line?: number; column?: number;
+  variable?: string;
+  file?: string;
+}
+
 // ---- Charts (browser) ------------------------------------------------------------------------------
 
 export interface ChartView {
@@ -288,12 +414,26 @@ export interface ChartView {
   highlight?: number;
   /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */
   colors?: number[];
+  /** "units" (default: an axis per unit, left and right), "perfmon" (one 0-100 axis, each series times
+   *  the power of ten that makes it span it), "log" (a log axis per unit). */
+  yScale?: 'units' | 'perfmon' | 'log';
+}
+/** What a counter's values measure: an axis of its own in a chart of mixed series. */
+export type ChartUnit = 'percent' | 'per-second' | 'bytes-per-second' | 'bytes' | 'seconds' | 'count';
+export interface ChartAxis {
+  unit: ChartUnit; title: string; side: 'left' | 'right'; slot: number;
+  /** Its range, in the unit's base (bytes, seconds, ...). */
+  lo: number; hi: number; log: boolean;
 }
 export interface ChartLayout {
   /** The plot rectangle in CSS pixels of the canvas. */
   plotLeft: number; plotTop: number; plotWidth: number; plotHeight: number;
   x0: number; x1: number; y0: number; y1: number;
   pointsDrawn: number;
+  axes: ChartAxis[];
+  /** Per series passed (aligned with `indices` / `series`): its axis (index in `axes`) and the factor it
+   *  was drawn with (perfmon scale; 1 otherwise). */
+  series: { axis: number; factor: number }[];
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
@@ -337,6 +477,12 @@ export interface Viewer {
 }
 /** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
+
+// ---- Chart units (viewer) ----
+/** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
+export function formatInUnit(value: number, unit: ChartUnit | string): string;
+/** The unit of a counter, from its type where known and its name; `multiplier` takes values to the base. */
+export function counterUnit(counterType: number | null | undefined, counter: string): { unit: ChartUnit; multiplier: number };
 
 /** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
 export function seriesColor(slot: number): string;

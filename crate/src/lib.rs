@@ -11,6 +11,7 @@
 //! | [`series`] | columnar cooking of whole series, and statistics over a range |
 //! | [`chart`] | plotters charts over any `DrawingBackend`, with M4 decimation and time axes |
 //! | [`registration`] | counter-set registration: the model, binary/hex/JSON/manifest readers, every rule |
+//! | [`analysis`] | rule packs, slice statistics, findings and the HTML report (PAL-compatible) |
 //! | [`capture`] | the columnar capture model and the readers of the logs users have |
 //! | [`civil`] | civil dates and epoch days, both ways |
 //! | `wasm` | the wasm-bindgen layer (wasm32 only): converts JS values, delegates, converts back |
@@ -18,6 +19,7 @@
 //! The core modules use no wasm type; `wasm` is compiled only for `wasm32` so that rule is enforced by
 //! the compiler. `docs/architecture.md` describes the layers, `docs/counter-types.md` the contract.
 
+pub mod analysis;
 pub mod capture;
 pub mod chart;
 pub mod civil;

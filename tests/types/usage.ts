@@ -4,6 +4,8 @@ import init, {
   counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
   validateRegistration, openCapture, CaptureReader, Capture, renderChart, renderSeriesChart,
   CaptureError, CounterTypeError, RegistrationError,
+  rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError,
+  type RulePack, type Analysis, type Finding, type PalImport,
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
 } from 'counterlens';
 
@@ -51,3 +53,32 @@ try {
     void field;
   }
 }
+
+// The analysis: packs by id or as objects, findings typed, the report a string.
+export function analysis(capture: Capture, palXml: string): string {
+  const ids: string[] = rulePacks().map((p) => p.id);
+  const mine: RulePack = {
+    id: 'mine', title: 'Mine',
+    rules: [{ id: 'cpu', title: 'CPU', counter: '\\Processor(*)\\% Processor Time', kind: 'static',
+              severity: 'warning', operator: 'gt', threshold: 'logicalProcessors * 10', instances: { exclude: ['_Total'] } }],
+  };
+  const full: RulePack | null = rulePack(ids[0] ?? 'system-overview');
+  const imported: PalImport = importPalThresholds({ 'SystemOverview.xml': palXml });
+  const a: Analysis = analyze(capture, { packs: [...ids, mine, imported.pack], variables: { PhysicalMemoryGB: 16 }, slice: 'auto' });
+  const first: Finding | undefined = a.findings[0];
+  const sev: 'warning' | 'critical' | undefined = first?.severity;
+  const skipped: (string | undefined)[] = a.rules.map((r) => r.skipped);
+  try {
+    analyze(capture, { packs: ['x'], slice: 60_000, from: 0, to: 1 });
+  } catch (e) {
+    if (e instanceof AnalysisError) {
+      const where: string | undefined = e.pointer ?? e.variable ?? e.field;
+      void where;
+    }
+  }
+  void full; void sev; void skipped;
+  return analysisReport(capture, a, { title: 'x' });
+}
+// @ts-expect-error: a rule needs a kind
+const noKind: RulePack = { id: 'x', title: 'x', rules: [{ id: 'r', title: 'r', counter: '\\A\\B', severity: 'warning', operator: 'gt', threshold: 1 }] };
+void noKind;

@@ -7,8 +7,10 @@
 //! The counter is everything after the last `\` that is outside the parentheses.
 //!
 //! [`PathPattern`] is a Perfmon wildcard path, as relog's `-c` and PAL's threshold files write them
-//! (see PdhExpandWildCardPath in the Windows SDK's pdh.h documentation): `*` in the machine, object,
-//! instance or counter, `(*)` for every instance; matched without regard to case.
+//! (see PdhExpandWildCardPath in the Windows SDK's pdh.h documentation): `*` and `?` in the machine,
+//! object, instance or counter, `(*)` for every instance; names compared case-insensitively (folded as
+//! [`super::names::fold`] does), and a localized path matched through its English names too. The one
+//! matcher serves the command line's `-c` filters and the analysis rules alike.
 
 use serde::Serialize;
 
@@ -69,6 +71,40 @@ pub fn parse(path: &str) -> Option<CounterPath> {
     })
 }
 
+/// A path with its names folded for comparison, and its English object and counter where it is localized:
+/// computed once per series, matched against many patterns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FoldedPath {
+    pub machine: String,
+    pub object: String,
+    /// `parent/instance` or `instance`, as written in the path.
+    pub instance: Option<String>,
+    pub counter: String,
+    /// Folded English object and counter of a localized path.
+    pub english: Option<(String, String)>,
+}
+
+impl FoldedPath {
+    pub fn new(p: &CounterPath) -> FoldedPath {
+        use super::names::{english_names, fold};
+        FoldedPath {
+            machine: fold(&p.machine),
+            object: fold(&p.object),
+            instance: full_instance(p).map(|i| fold(&i)),
+            counter: fold(&p.counter),
+            english: english_names(p).map(|(o, c)| (fold(o), fold(c))),
+        }
+    }
+}
+
+fn full_instance(p: &CounterPath) -> Option<String> {
+    match (&p.parent, &p.instance) {
+        (Some(parent), Some(i)) => Some(format!("{parent}/{i}")),
+        (None, Some(i)) => Some(i.clone()),
+        _ => None,
+    }
+}
+
 /// A counter path pattern that is not one: `\\MACHINE\Object(Instance)\Counter` was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PatternError {
@@ -77,10 +113,11 @@ pub enum PatternError {
 }
 
 /// A Perfmon wildcard path: `\\MACHINE\Object(Parent/Instance#n)\Counter` with the machine optional
-/// and `*` (any run of characters, none included) allowed in every part.
+/// and `*` (any run of characters, none included) or `?` (one character) allowed in every part.
 ///
 /// Matching rules (each pinned by a test below):
-/// - case-insensitive, as PDH compares names;
+/// - case-insensitive, as PDH compares names (and blind to accents and repeated spaces, as
+///   [`super::names::fold`] folds them); a localized path also matches by its English object and counter;
 /// - no machine in the pattern: every machine; a machine (or `\\*`): the path's machine must match;
 /// - the instance part is compared as written, `parent/instance#n` whole (`(chrome/*)`, `(*/12)`,
 ///   `(svchost#1)`); `(svchost)` is index 0 only, as in PDH, and does not match `svchost#1`;
@@ -90,67 +127,30 @@ pub enum PatternError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathPattern {
     text: String,
-    machine: Option<Vec<char>>,
-    object: Vec<char>,
+    /// `None`: any machine (the pattern names none).
+    machine: Option<String>,
+    object: String,
     /// `None`: no parentheses in the pattern.
-    instance: Option<Vec<char>>,
-    counter: Vec<char>,
-}
-
-/// Lower case, as a char vector the matcher walks.
-fn folded(s: &str) -> Vec<char> {
-    s.chars().flat_map(char::to_lowercase).collect()
-}
-
-/// `*` matches any run of characters (none included); every other character itself. `text` is folded.
-/// Iterative with one backtrack point (the last `*`), so a hostile pattern costs O(pattern x text).
-fn glob(pattern: &[char], text: &[char]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if p < pattern.len() && pattern[p] == '*' {
-            star = Some((p, t));
-            p += 1;
-        } else if p < pattern.len() && pattern[p] == text[t] {
-            p += 1;
-            t += 1;
-        } else if let Some((sp, st)) = star {
-            p = sp + 1;
-            t = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|&c| c == '*')
-}
-
-fn glob_str(pattern: &[char], text: &str) -> bool {
-    if pattern == ['*'] {
-        return true;
-    }
-    glob(pattern, &folded(text))
+    instance: Option<String>,
+    counter: String,
 }
 
 impl PathPattern {
     /// Parses a pattern; the machine is optional and so is the leading `\`.
     pub fn parse(text: &str) -> Result<PathPattern, PatternError> {
+        use super::names::fold;
         let t = text.trim();
         let has_machine = t.starts_with("\\\\");
         let c = parse(t).ok_or_else(|| PatternError::NotAPath(text.to_string()))?;
         if has_machine && c.machine.is_empty() {
             return Err(PatternError::NotAPath(text.to_string()));
         }
-        let instance = c.instance.as_ref().map(|i| match &c.parent {
-            Some(p) => folded(&format!("{p}/{i}")),
-            None => folded(i),
-        });
         Ok(PathPattern {
             text: t.to_string(),
-            machine: has_machine.then(|| folded(&c.machine)),
-            object: folded(&c.object),
-            instance,
-            counter: folded(&c.counter),
+            machine: has_machine.then(|| fold(&c.machine)),
+            object: fold(&c.object),
+            instance: full_instance(&c).map(|i| fold(&i)),
+            counter: fold(&c.counter),
         })
     }
 
@@ -159,31 +159,62 @@ impl PathPattern {
         &self.text
     }
 
-    /// Whether a parsed path matches.
-    pub fn matches(&self, path: &CounterPath) -> bool {
+    /// Whether a path, folded once for many patterns, matches by its written names or its English ones.
+    pub fn matches_folded(&self, p: &FoldedPath) -> bool {
         if let Some(m) = &self.machine {
-            if !glob_str(m, &path.machine) {
+            if !wildcard(m, &p.machine) {
                 return false;
             }
         }
-        if !glob_str(&self.object, &path.object) || !glob_str(&self.counter, &path.counter) {
-            return false;
+        match (&self.instance, &p.instance) {
+            (None, None) => {}
+            (Some(pat), None) if pat == "*" => {}
+            (Some(pat), Some(i)) if wildcard(pat, i) => {}
+            _ => return false,
         }
-        match (&self.instance, &path.instance) {
-            (None, None) => true,
-            (None, Some(_)) => false,
-            (Some(p), None) => p.as_slice() == ['*'],
-            (Some(p), Some(i)) => match &path.parent {
-                Some(parent) => glob_str(p, &format!("{parent}/{i}")),
-                None => glob_str(p, i),
-            },
-        }
+        (wildcard(&self.object, &p.object) && wildcard(&self.counter, &p.counter))
+            || p.english
+                .as_ref()
+                .is_some_and(|(o, c)| wildcard(&self.object, o) && wildcard(&self.counter, c))
+    }
+
+    /// Whether a parsed path matches.
+    pub fn matches(&self, path: &CounterPath) -> bool {
+        self.matches_folded(&FoldedPath::new(path))
     }
 
     /// Whether a path as written matches (false when it is not a counter path).
     pub fn matches_path(&self, path: &str) -> bool {
         parse(path).is_some_and(|c| self.matches(&c))
     }
+}
+
+/// `*` (any run, also empty) and `?` (one character) against `text`; both already folded. Linear in
+/// practice: the classic greedy match that backtracks only to the last `*`.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < t.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
 }
 
 #[cfg(test)]
@@ -344,16 +375,70 @@ mod tests {
     }
 
     #[test]
-    fn glob_backtracks_and_stays_linear_in_practice() {
-        let g = |p: &str, t: &str| glob(&folded(p), &folded(t));
-        assert!(g("a*b*c", "aXXbYYbZc"));
-        assert!(g("*", ""));
-        assert!(g("**", "abc"));
-        assert!(!g("a*b", "aXXc"));
-        assert!(g("*.*", "a.b.c"));
+    fn wildcard_backtracks_and_stays_linear_in_practice() {
+        assert!(wildcard("a*b*c", "axxbyybzc"));
+        assert!(wildcard("*", ""));
+        assert!(wildcard("**", "abc"));
+        assert!(!wildcard("a*b", "axxc"));
+        assert!(wildcard("*.*", "a.b.c"));
+        assert!(wildcard("sql*", "sqlservr#1"));
+        assert!(wildcard("a?c", "abc"));
+        assert!(!wildcard("a?c", "ac"));
+        assert!(wildcard("*b*d", "abcbd"));
+        assert!(!wildcard("*b*d", "abcbe"));
         // A hostile pattern over a long text finishes (O(pattern x text), not exponential).
         let p = "*a".repeat(50) + "b";
-        assert!(!g(&p, &"a".repeat(5000)));
+        assert!(!wildcard(&p, &"a".repeat(5000)));
+    }
+
+    fn mf(pattern: &str, path: &str) -> bool {
+        PathPattern::parse(pattern)
+            .unwrap()
+            .matches_folded(&FoldedPath::new(&p(path)))
+    }
+
+    #[test]
+    fn patterns_match_as_perfmon_does() {
+        let cpu = r"\Processor(*)\% Processor Time";
+        // Machine optional, names case-insensitive (Get-Counter writes lower case).
+        assert!(mf(cpu, r"\\SRV\Processor(_Total)\% Processor Time"));
+        assert!(mf(cpu, r"\\web01\processor(0)\% processor time"));
+        assert!(!mf(cpu, r"\\SRV\Processor(0)\% User Time"));
+        // No instance pattern needs no instance.
+        assert!(!mf(
+            r"\Memory\Available MBytes",
+            r"\\S\Memory(x)\Available MBytes"
+        ));
+        assert!(mf(
+            r"\Memory\Available MBytes",
+            r"\\S\MEMORY\available mbytes"
+        ));
+        // A machine in the pattern must match; `\\*` is any.
+        assert!(mf(r"\\SRV\Memory\Pages/sec", r"\\srv\Memory\Pages/sec"));
+        assert!(!mf(r"\\SRV\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        assert!(mf(r"\\*\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        // Wildcards in object, instance (parent/instance as one text) and counter.
+        assert!(mf(
+            r"\Thread(chrome*)\*",
+            r"\\H\Thread(chrome/12#3)\Context Switches/sec"
+        ));
+        assert!(mf(
+            r"\Process(sql*)\Private Bytes",
+            r"\\H\Process(sqlservr)\Private Bytes"
+        ));
+        assert!(mf(
+            r"\*Disk(*)\Avg. Disk sec/Read",
+            r"\\H\LogicalDisk(C:)\Avg. Disk sec/Read"
+        ));
+        // A localized path matches through its English names; its instance stays as written.
+        assert!(mf(
+            cpu,
+            r"\\SRV\Procesador(_Total)\% de tiempo de procesador"
+        ));
+        assert!(mf(
+            r"\Memory\Available Bytes",
+            r"\\H\Mémoire\Octets disponibles"
+        ));
     }
 
     proptest::proptest! {

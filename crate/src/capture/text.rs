@@ -10,7 +10,7 @@
 //! chardetng for detection. Without it, [`guess_legacy`] scores the head decoded in each likely Windows
 //! code page (a few hundred lines of rules, no tables).
 
-use super::CaptureError;
+use super::{CaptureError, CaptureErrorKind};
 use std::sync::OnceLock;
 
 /// How many leading bytes detection looks at: the header line, where the names are, and more.
@@ -151,7 +151,7 @@ fn legacy() -> Option<&'static dyn LegacyText> {
 
 fn no_decoder(name: &str) -> CaptureError {
     CaptureError::at_offset(
-        "bad-encoding",
+        CaptureErrorKind::BadEncoding,
         0,
         format!(
             "{name} text cannot be decoded here: this build has no decoder for legacy encodings"
@@ -164,7 +164,7 @@ fn no_decoder(name: &str) -> CaptureError {
 pub fn detect(head: &[u8], label: Option<&str>, complete: bool) -> Result<Encoding, CaptureError> {
     if let Some(l) = label {
         return Encoding::for_label(l).ok_or_else(|| {
-            CaptureError::at_offset("bad-encoding", 0, format!("{l:?} is not an encoding label (try \"utf-8\", \"utf-16le\", \"windows-1252\")"))
+            CaptureError::at_offset(CaptureErrorKind::BadEncoding, 0, format!("{l:?} is not an encoding label (try \"utf-8\", \"utf-16le\", \"windows-1252\")"))
         });
     }
     if head.starts_with(b"\xEF\xBB\xBF") {
@@ -592,8 +592,8 @@ mod tests {
             "UTF-16LE"
         );
         assert_eq!(
-            detect(b"abc", Some("klingon"), true).unwrap_err().code,
-            "bad-encoding"
+            detect(b"abc", Some("klingon"), true).unwrap_err().kind,
+            CaptureErrorKind::BadEncoding
         );
     }
 

@@ -23,10 +23,34 @@ pub use json::to_json;
 use serde::Serialize;
 use std::fmt;
 
-/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (seed 004).
+/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (perflib.h).
 pub const NO_COUNTER: u32 = 0xFFFF_FFFF;
-/// Counters a set may hold (seed 004).
+/// Counters a set may hold (perflib.h).
 pub const MAX_COUNTERS: usize = 64_000;
+
+/// The counter-set instance types (perflib.h PERF_COUNTERSET_*): value, perflib name, and the
+/// manifest's `instances` attribute for it (PERF_COUNTERSET_INSTANCE_AGGREGATE has none: it is
+/// documented as not implemented).
+pub const INSTANCE_TYPES: &[(u32, &str, Option<&str>)] = &[
+    (0x00, "PERF_COUNTERSET_SINGLE_INSTANCE", Some("single")),
+    (0x02, "PERF_COUNTERSET_MULTI_INSTANCES", Some("multiple")),
+    (
+        0x04,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE",
+        Some("globalAggregate"),
+    ),
+    (
+        0x06,
+        "PERF_COUNTERSET_MULTI_AGGREGATE",
+        Some("multipleAggregate"),
+    ),
+    (
+        0x0C,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
+        Some("globalAggregateHistory"),
+    ),
+    (0x16, "PERF_COUNTERSET_INSTANCE_AGGREGATE", None),
+];
 /// Counter sets one input may hold before reading stops (a bound on work, not a Windows rule).
 pub const MAX_SETS: usize = 1024;
 
@@ -151,7 +175,7 @@ impl LineIndex {
     }
 }
 
-/// The struct fields, spelled as the seeds spell them (the `field` of a diagnostic).
+/// The struct fields, spelled as perflib.h and [MS-PCQ] spell them (the `field` of a diagnostic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
     CounterSetGuid,
@@ -264,7 +288,7 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
-    pub code: &'static str,
+    pub code: DiagnosticCode,
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counter_set: Option<String>,
@@ -287,16 +311,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(
-        code: &'static str,
+        code: DiagnosticCode,
         severity: Severity,
         pos: Pos,
         message: String,
         source: &'static str,
     ) -> Self {
-        debug_assert!(
-            CODES.contains(&code),
-            "diagnostic code {code} is not in CODES (and so not documented)"
-        );
         Diagnostic {
             code,
             severity,
@@ -355,50 +375,157 @@ pub fn counter_label(name: Option<&str>, index: usize) -> String {
     }
 }
 
-/// Every diagnostic code, each documented in docs/registration-rules.md (a test checks it).
-pub const CODES: &[&str] = &[
+/// A diagnostic's kind. `as_str()` is its stable code, documented in docs/registration-rules.md (a test
+/// checks every one is) and carried by JS reports as `code`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DiagnosticCode {
     // Reading the input
-    "parse-error",
-    "input-too-large",
-    "nesting-too-deep",
-    "missing-field",
-    "invalid-value",
-    "unknown-field",
-    "missing-attribute",
-    "duplicate-attribute",
-    "not-a-manifest",
-    "no-counter-sets",
+    ParseError,
+    InputTooLarge,
+    NestingTooDeep,
+    MissingField,
+    InvalidValue,
+    UnknownField,
+    MissingAttribute,
+    DuplicateAttribute,
+    NotAManifest,
+    NoCounterSets,
     // The counter set
-    "guid-zero",
-    "instance-type-invalid",
-    "instance-type-not-implemented",
-    "detail-level-invalid",
-    "counterset-type-reserved",
-    "num-counters-mismatch",
-    "no-counters",
-    "too-many-counters",
+    GuidZero,
+    InstanceTypeInvalid,
+    InstanceTypeNotImplemented,
+    DetailLevelInvalid,
+    CountersetTypeReserved,
+    NumCountersMismatch,
+    NoCounters,
+    TooManyCounters,
     // The counters
-    "duplicate-counter-id",
-    "counter-type-invalid",
-    "attrib-unknown-bits",
-    "attrib-conflict",
-    "default-scale-out-of-range",
-    "base-counter-required",
-    "base-counter-wrong-type",
-    "perf-time-required",
-    "perf-freq-required",
-    "perf-time-wrong-type",
-    "perf-freq-wrong-type",
-    "multi-required",
-    "multi-wrong-type",
-    "reference-to-self",
-    "reference-missing",
-    "reference-unused",
-    "aggregate-func-invalid",
-    "aggregate-undefined",
-    "aggregate-ignored",
-    "reserved-nonzero",
-];
+    DuplicateCounterId,
+    CounterTypeInvalid,
+    AttribUnknownBits,
+    AttribConflict,
+    DefaultScaleOutOfRange,
+    BaseCounterRequired,
+    BaseCounterWrongType,
+    PerfTimeRequired,
+    PerfFreqRequired,
+    PerfTimeWrongType,
+    PerfFreqWrongType,
+    MultiRequired,
+    MultiWrongType,
+    ReferenceToSelf,
+    ReferenceMissing,
+    ReferenceUnused,
+    AggregateFuncInvalid,
+    AggregateUndefined,
+    AggregateIgnored,
+    ReservedNonzero,
+}
+
+impl DiagnosticCode {
+    /// Every code, in the order docs/registration-rules.md lists them.
+    pub const ALL: [DiagnosticCode; 38] = [
+        DiagnosticCode::ParseError,
+        DiagnosticCode::InputTooLarge,
+        DiagnosticCode::NestingTooDeep,
+        DiagnosticCode::MissingField,
+        DiagnosticCode::InvalidValue,
+        DiagnosticCode::UnknownField,
+        DiagnosticCode::MissingAttribute,
+        DiagnosticCode::DuplicateAttribute,
+        DiagnosticCode::NotAManifest,
+        DiagnosticCode::NoCounterSets,
+        DiagnosticCode::GuidZero,
+        DiagnosticCode::InstanceTypeInvalid,
+        DiagnosticCode::InstanceTypeNotImplemented,
+        DiagnosticCode::DetailLevelInvalid,
+        DiagnosticCode::CountersetTypeReserved,
+        DiagnosticCode::NumCountersMismatch,
+        DiagnosticCode::NoCounters,
+        DiagnosticCode::TooManyCounters,
+        DiagnosticCode::DuplicateCounterId,
+        DiagnosticCode::CounterTypeInvalid,
+        DiagnosticCode::AttribUnknownBits,
+        DiagnosticCode::AttribConflict,
+        DiagnosticCode::DefaultScaleOutOfRange,
+        DiagnosticCode::BaseCounterRequired,
+        DiagnosticCode::BaseCounterWrongType,
+        DiagnosticCode::PerfTimeRequired,
+        DiagnosticCode::PerfFreqRequired,
+        DiagnosticCode::PerfTimeWrongType,
+        DiagnosticCode::PerfFreqWrongType,
+        DiagnosticCode::MultiRequired,
+        DiagnosticCode::MultiWrongType,
+        DiagnosticCode::ReferenceToSelf,
+        DiagnosticCode::ReferenceMissing,
+        DiagnosticCode::ReferenceUnused,
+        DiagnosticCode::AggregateFuncInvalid,
+        DiagnosticCode::AggregateUndefined,
+        DiagnosticCode::AggregateIgnored,
+        DiagnosticCode::ReservedNonzero,
+    ];
+
+    /// The stable code.
+    ///
+    /// ```
+    /// use counterlens::registration::DiagnosticCode;
+    /// assert_eq!(DiagnosticCode::GuidZero.as_str(), "guid-zero");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticCode::ParseError => "parse-error",
+            DiagnosticCode::InputTooLarge => "input-too-large",
+            DiagnosticCode::NestingTooDeep => "nesting-too-deep",
+            DiagnosticCode::MissingField => "missing-field",
+            DiagnosticCode::InvalidValue => "invalid-value",
+            DiagnosticCode::UnknownField => "unknown-field",
+            DiagnosticCode::MissingAttribute => "missing-attribute",
+            DiagnosticCode::DuplicateAttribute => "duplicate-attribute",
+            DiagnosticCode::NotAManifest => "not-a-manifest",
+            DiagnosticCode::NoCounterSets => "no-counter-sets",
+            DiagnosticCode::GuidZero => "guid-zero",
+            DiagnosticCode::InstanceTypeInvalid => "instance-type-invalid",
+            DiagnosticCode::InstanceTypeNotImplemented => "instance-type-not-implemented",
+            DiagnosticCode::DetailLevelInvalid => "detail-level-invalid",
+            DiagnosticCode::CountersetTypeReserved => "counterset-type-reserved",
+            DiagnosticCode::NumCountersMismatch => "num-counters-mismatch",
+            DiagnosticCode::NoCounters => "no-counters",
+            DiagnosticCode::TooManyCounters => "too-many-counters",
+            DiagnosticCode::DuplicateCounterId => "duplicate-counter-id",
+            DiagnosticCode::CounterTypeInvalid => "counter-type-invalid",
+            DiagnosticCode::AttribUnknownBits => "attrib-unknown-bits",
+            DiagnosticCode::AttribConflict => "attrib-conflict",
+            DiagnosticCode::DefaultScaleOutOfRange => "default-scale-out-of-range",
+            DiagnosticCode::BaseCounterRequired => "base-counter-required",
+            DiagnosticCode::BaseCounterWrongType => "base-counter-wrong-type",
+            DiagnosticCode::PerfTimeRequired => "perf-time-required",
+            DiagnosticCode::PerfFreqRequired => "perf-freq-required",
+            DiagnosticCode::PerfTimeWrongType => "perf-time-wrong-type",
+            DiagnosticCode::PerfFreqWrongType => "perf-freq-wrong-type",
+            DiagnosticCode::MultiRequired => "multi-required",
+            DiagnosticCode::MultiWrongType => "multi-wrong-type",
+            DiagnosticCode::ReferenceToSelf => "reference-to-self",
+            DiagnosticCode::ReferenceMissing => "reference-missing",
+            DiagnosticCode::ReferenceUnused => "reference-unused",
+            DiagnosticCode::AggregateFuncInvalid => "aggregate-func-invalid",
+            DiagnosticCode::AggregateUndefined => "aggregate-undefined",
+            DiagnosticCode::AggregateIgnored => "aggregate-ignored",
+            DiagnosticCode::ReservedNonzero => "reserved-nonzero",
+        }
+    }
+}
+
+impl fmt::Display for DiagnosticCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for DiagnosticCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// The input forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,6 +608,19 @@ fn sniff_text(t: &str) -> Format {
 }
 
 /// Reads the input in its form (given, or sniffed), validates every counter set, and reports.
+///
+/// ```
+/// use counterlens::registration::{validate_registration, DiagnosticCode, Input};
+/// let json = r#"{"counterSets": [{"counterSetGuid": "00000000-0000-0000-0000-000000000000",
+///   "name": "Demo", "instanceType": 0, "counters": [
+///     {"counterId": 1, "type": "PERF_COUNTER_RAWCOUNT", "name": "Items"}]}]}"#;
+/// let report = validate_registration(Input::Text(json), None);
+/// assert_eq!(report.format, "json");
+/// // An all-zero GUID is reported with its stable code and where it is in the text.
+/// let d = report.diagnostics.iter().find(|d| d.code == DiagnosticCode::GuidZero).unwrap();
+/// assert_eq!(d.code.as_str(), "guid-zero");
+/// assert_eq!(d.line, Some(1));
+/// ```
 pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report {
     read_registration(input, format).1
 }
@@ -503,7 +643,7 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
                 }
                 (Some(f), None) => {
                     diags.push(Diagnostic::new(
-                        "parse-error",
+                        DiagnosticCode::ParseError,
                         Severity::Error,
                         Pos::at(0),
                         format!("the input is not UTF-8 text, so it cannot be read as {f:?}"),

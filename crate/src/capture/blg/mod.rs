@@ -33,9 +33,9 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, Note, Series};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
 use crate::cook::RawSample;
-use crate::types::CounterType;
+use crate::types::{CounterType, PERF_MULTI_COUNTER};
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
 use std::collections::HashMap;
@@ -172,7 +172,7 @@ impl BlgReader {
                 self.pending[3],
             ]) as usize;
             if !valid_buffer_size(size) {
-                return Err(CaptureError::at_offset("bad-blg", 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
+                return Err(CaptureError::at_offset(CaptureErrorKind::BadBlg, 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
             }
             self.buffer_size = size;
         }
@@ -220,7 +220,7 @@ impl BlgReader {
         let end = truncated.map_or(n, |t| t.2);
         let Some(header) = self.header.take() else {
             return Err(CaptureError::at_offset(
-                "empty",
+                CaptureErrorKind::Empty,
                 end.min(n),
                 format!(
                     "expected at least the log's first buffer and its header{}",
@@ -230,7 +230,7 @@ impl BlgReader {
         };
         if self.defs.is_none() {
             return Err(CaptureError::at_offset(
-                "no-rows",
+                CaptureErrorKind::NoRows,
                 end,
                 format!(
                     "the log holds no counter definitions: nothing was logged{}",
@@ -241,7 +241,7 @@ impl BlgReader {
         let samples = self.timestamps.len();
         if samples == 0 {
             return Err(CaptureError::at_offset(
-                "no-rows",
+                CaptureErrorKind::NoRows,
                 end,
                 format!(
                     "the log defines counters but holds no complete sample{}",
@@ -284,7 +284,7 @@ impl BlgReader {
         if let Some(defs) = &self.defs {
             let multi: Vec<String> = defs
                 .iter()
-                .filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
+                .filter(|d| d.shape == Shape::Instances && d.counter_type & PERF_MULTI_COUNTER != 0)
                 .map(|d| format!("{}(*)\\{}", d.object, d.counter))
                 .collect();
             if !multi.is_empty() {
@@ -324,7 +324,7 @@ impl BlgReader {
             })
             .collect();
         Ok(Capture {
-            format: "blg",
+            format: Format::Blg.name(),
             encoding: "binary",
             time_zone,
             timestamps: self.timestamps,

@@ -1,0 +1,114 @@
+//! The built-in rule packs, as JSON compiled into the library.
+//!
+//! One `include_str!` per pack file under `crate/data/packs/` (docs/rule-packs.md lists them and their
+//! rules); every entry must read with [`super::pack::RulePack::from_json`] (a test checks it), and
+//! tests/node/rule-packs.test.mjs validates the same files against `js/rule-pack.schema.json`.
+
+/// The JSON text of every built-in pack, in the order `rulePacks()` lists them.
+pub const BUILTIN_JSON: &[&str] = &[
+    include_str!("../../data/packs/system-overview.json"),
+    include_str!("../../data/packs/sql-server.json"),
+    include_str!("../../data/packs/iis-aspnet.json"),
+    include_str!("../../data/packs/dotnet-clr.json"),
+    include_str!("../../data/packs/hyper-v.json"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::pack::{RuleKind, RulePack, Severity, Threshold};
+    use super::BUILTIN_JSON;
+
+    fn packs() -> Vec<RulePack> {
+        BUILTIN_JSON
+            .iter()
+            .map(|t| RulePack::from_json(t).unwrap_or_else(|e| panic!("{e}")))
+            .collect()
+    }
+
+    #[test]
+    fn the_five_packs_in_order_with_their_rule_counts() {
+        let got: Vec<(String, usize)> = packs()
+            .iter()
+            .map(|p| (p.id.clone(), p.rules.len()))
+            .collect();
+        // The counts docs/rule-packs.md states.
+        let want = [
+            ("system-overview", 34),
+            ("sql-server", 10),
+            ("iis-aspnet", 10),
+            ("dotnet-clr", 7),
+            ("hyper-v", 10),
+        ];
+        let want: Vec<(String, usize)> = want.iter().map(|(i, n)| (i.to_string(), *n)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn every_rule_is_written_for_a_user() {
+        for p in packs() {
+            assert_eq!(p.source, "counterlens built-in", "{}", p.id);
+            for r in &p.rules {
+                assert!(!r.category.is_empty(), "{}/{}", p.id, r.id);
+                assert!(r.description.len() >= 80, "{}/{}", p.id, r.id);
+                assert!(!r.references.is_empty(), "{}/{}", p.id, r.id);
+                assert!(r.counter.starts_with('\\'), "{}/{}", p.id, r.id);
+                if r.kind == RuleKind::Trend {
+                    assert!(r.stats.is_none(), "{}/{}", p.id, r.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_field_thresholds_the_issue_names() {
+        let packs = packs();
+        let so = packs.iter().find(|p| p.id == "system-overview").unwrap();
+        let rule = |id: &str| so.rules.iter().find(|r| r.id == id).unwrap();
+        // Disk latency in seconds (the counter's unit): 15 ms warning, 25 ms critical (PAL).
+        assert_eq!(
+            rule("disk-read-latency-warning").threshold,
+            Threshold::Number(0.015)
+        );
+        assert_eq!(
+            rule("disk-write-latency-critical").threshold,
+            Threshold::Number(0.025)
+        );
+        assert_eq!(
+            rule("disk-write-latency-critical").severity,
+            Severity::Critical
+        );
+        assert_eq!(
+            rule("processor-time-warning").threshold,
+            Threshold::Number(80.0)
+        );
+        assert_eq!(
+            rule("processor-time-critical").threshold,
+            Threshold::Number(95.0)
+        );
+        // Per logical processor, derived from the capture.
+        assert_eq!(
+            rule("processor-queue-warning").threshold,
+            Threshold::Expression("logicalProcessors * 10".into())
+        );
+        // PAL: less than 5% of RAM but never below 64 MB.
+        let crit = rule("available-memory-critical");
+        assert_eq!(
+            crit.threshold,
+            Threshold::Expression("PhysicalMemoryGB * 1024 * 0.05".into())
+        );
+        assert_eq!(crit.threshold_min, Some(64.0));
+        // Leak trends per process.
+        for c in [
+            "\\Process(*)\\Handle Count",
+            "\\Process(*)\\Thread Count",
+            "\\Process(*)\\Private Bytes",
+        ] {
+            assert!(
+                so.rules
+                    .iter()
+                    .any(|r| r.counter == c && r.kind == RuleKind::Trend),
+                "{c}"
+            );
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! Findings: per rule and series, which slices break; PAL's priority inside a group (a slice broken by a
+//! warning and a critical rule counts as critical); consecutive broken slices merged into one finding
+//! with what broke, the worst value and the time range; the message a user reads.
+
+use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
+use super::rules::Prepared;
+use super::slices::{SliceStats, Slicing};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub pack: String,
+    pub rule: String,
+    pub title: String,
+    pub category: String,
+    pub severity: Severity,
+    pub series_index: usize,
+    pub path: String,
+    /// ms since the epoch, UTC: the merged slices' range.
+    pub start: f64,
+    pub end: f64,
+    pub broke: Vec<Stat>,
+    pub worst: f64,
+    pub threshold: f64,
+    pub operator: Operator,
+    pub message: String,
+}
+
+/// One slice broken by one rule: which statistics broke and the worst of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Break {
+    /// Bits: 1 min, 2 avg, 4 max, 8 trend.
+    pub stats: u8,
+    pub worst: f64,
+    pub worst_stat: Stat,
+}
+
+const ORDER: [Stat; 4] = [Stat::Min, Stat::Avg, Stat::Max, Stat::Trend];
+
+fn bit(s: Stat) -> u8 {
+    match s {
+        Stat::Min => 1,
+        Stat::Avg => 2,
+        Stat::Max => 4,
+        Stat::Trend => 8,
+    }
+}
+
+/// Whether `a` is worse than `b` for `op`: further past the threshold.
+fn worse(op: Operator, a: f64, b: f64) -> bool {
+    match op {
+        Operator::Gt | Operator::Ge => a > b,
+        Operator::Lt | Operator::Le => a < b,
+        Operator::Eq => false,
+    }
+}
+
+/// The slices `rule` breaks on one series. `values` and `slicing` give the points for
+/// minDurationPercent.
+pub fn breaks(
+    rule: &Rule,
+    threshold: f64,
+    st: &SliceStats,
+    values: &[f64],
+    slicing: &Slicing,
+) -> Vec<Option<Break>> {
+    let op = rule.operator;
+    let stats: &[Stat] = match (rule.kind, &rule.stats) {
+        (RuleKind::Trend, _) => &[Stat::Trend],
+        (RuleKind::Static, Some(s)) => s,
+        (RuleKind::Static, None) => &[Stat::Min, Stat::Avg, Stat::Max],
+    };
+    (0..slicing.len())
+        .map(|i| {
+            if st.count[i] == 0 {
+                return None;
+            }
+            let mut out: Option<Break> = None;
+            for &s in stats {
+                let v = match s {
+                    Stat::Min => st.min[i],
+                    Stat::Avg => st.avg[i],
+                    Stat::Max => st.max[i],
+                    Stat::Trend => st.trend[i],
+                };
+                if op.holds(v, threshold) {
+                    match &mut out {
+                        None => {
+                            out = Some(Break {
+                                stats: bit(s),
+                                worst: v,
+                                worst_stat: s,
+                            })
+                        }
+                        Some(b) => {
+                            b.stats |= bit(s);
+                            // On a tie the statistic that says it best: max for "above", min for "below".
+                            let tie_break = v == b.worst
+                                && matches!(
+                                    (op, s),
+                                    (Operator::Gt | Operator::Ge, Stat::Max)
+                                        | (Operator::Lt | Operator::Le, Stat::Min)
+                                );
+                            if worse(op, v, b.worst) || tie_break {
+                                b.worst = v;
+                                b.worst_stat = s;
+                            }
+                        }
+                    }
+                }
+            }
+            if let (Some(p), Some(_), RuleKind::Static) =
+                (rule.min_duration_percent, out, rule.kind)
+            {
+                let (a, b) = slicing.ranges[i];
+                let part = values.get(a..b).unwrap_or(&[]);
+                let over = part.iter().filter(|&&v| op.holds(v, threshold)).count();
+                // share = over / count >= p / 100, compared without division.
+                if (over as f64) * 100.0 < p * f64::from(st.count[i]) {
+                    return None;
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// PAL's priority within a group on one series: where a critical rule breaks a slice, the warning
+/// rules' breaks of that slice are dropped (the slice counts as critical).
+pub fn apply_priority(group: &mut [(Severity, Vec<Option<Break>>)]) {
+    let n = group.iter().map(|g| g.1.len()).max().unwrap_or(0);
+    for i in 0..n {
+        let critical = group
+            .iter()
+            .any(|(s, b)| *s == Severity::Critical && b.get(i).is_some_and(|x| x.is_some()));
+        if critical {
+            for (s, b) in group.iter_mut() {
+                if *s == Severity::Warning {
+                    if let Some(x) = b.get_mut(i) {
+                        *x = None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Consecutive broken slices, merged: `(first, last, stats bits, worst, worst stat)`.
+pub fn merge(op: Operator, breaks: &[Option<Break>]) -> Vec<(usize, usize, Break)> {
+    let mut out: Vec<(usize, usize, Break)> = Vec::new();
+    let mut open = false;
+    for (i, b) in breaks.iter().enumerate() {
+        match (b, open) {
+            (Some(b), true) => {
+                let last = out.last_mut().expect("open run");
+                last.1 = i;
+                last.2.stats |= b.stats;
+                if worse(op, b.worst, last.2.worst) {
+                    last.2.worst = b.worst;
+                    last.2.worst_stat = b.worst_stat;
+                }
+            }
+            (Some(b), false) => {
+                out.push((i, i, *b));
+                open = true;
+            }
+            (None, _) => open = false,
+        }
+    }
+    out
+}
+
+/// The findings of prepared rules, sorted by start, then severity (critical first), then pack, rule
+/// and series. `stats[i]` holds series `i`'s slice statistics
+/// (for every series a prepared rule selects).
+pub fn findings(
+    prepared: &[Prepared<'_>],
+    slicing: &Slicing,
+    capture: &crate::capture::Capture,
+    stats: &[Option<SliceStats>],
+) -> Vec<Finding> {
+    // Groups: rules of one pack sharing `group` (or a rule alone).
+    let mut groups: Vec<Vec<&Prepared<'_>>> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    for p in prepared.iter().filter(|p| p.skipped.is_none()) {
+        let key = (
+            p.pack.id.as_str(),
+            p.rule.group.as_deref().unwrap_or(p.rule.id.as_str()),
+        );
+        let g = *index.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(p);
+    }
+    let clock = Clock::of(capture, &slicing.slices);
+    let mut out = Vec::new();
+    for group in &groups {
+        let mut series: Vec<usize> = group
+            .iter()
+            .flat_map(|p| p.series.iter().copied())
+            .collect();
+        series.sort_unstable();
+        series.dedup();
+        for &s in &series {
+            let Some(sr) = capture.series.get(s) else {
+                continue;
+            };
+            let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
+                continue;
+            };
+            let members: Vec<&&Prepared<'_>> =
+                group.iter().filter(|p| p.series.contains(&s)).collect();
+            let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
+                .iter()
+                .map(|p| {
+                    (
+                        p.rule.severity,
+                        breaks(p.rule, p.threshold, st, &sr.values, slicing),
+                    )
+                })
+                .collect();
+            apply_priority(&mut broken);
+            for (p, (_, b)) in members.iter().zip(&broken) {
+                for (first, last, br) in merge(p.rule.operator, b) {
+                    let start = slicing.slices[first].start;
+                    let end = slicing.slices[last].end;
+                    let broke: Vec<Stat> = ORDER
+                        .into_iter()
+                        .filter(|&x| br.stats & bit(x) != 0)
+                        .collect();
+                    out.push(Finding {
+                        pack: p.pack.id.clone(),
+                        rule: p.rule.id.clone(),
+                        title: p.rule.title.clone(),
+                        category: p.rule.category.clone(),
+                        severity: p.rule.severity,
+                        series_index: s,
+                        path: sr.path.clone(),
+                        start,
+                        end,
+                        message: message(&sr.path, p.rule, p.threshold, &br, start, end, &clock),
+                        broke,
+                        worst: if p.rule.operator == Operator::Eq {
+                            p.threshold
+                        } else {
+                            br.worst
+                        },
+                        threshold: p.threshold,
+                        operator: p.rule.operator,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        a.start
+            .total_cmp(&b.start)
+            .then(b.severity.cmp(&a.severity))
+            .then_with(|| a.pack.cmp(&b.pack))
+            .then_with(|| a.rule.cmp(&b.rule))
+            .then(a.series_index.cmp(&b.series_index))
+    });
+    out
+}
+
+/// Times in the log's own clock where the capture says its time zone (UTC = local + bias), else UTC.
+pub struct Clock {
+    bias_ms: f64,
+    suffix: &'static str,
+    /// Dates are written only when the analysed range spans more than one day.
+    dates: bool,
+}
+
+impl Clock {
+    pub fn of(capture: &crate::capture::Capture, slices: &[super::slices::Slice]) -> Clock {
+        let (bias_ms, suffix) = match &capture.time_zone {
+            Some(z) => (f64::from(z.bias_minutes) * 60_000.0, ""),
+            None => (0.0, " UTC"),
+        };
+        let day = |t: f64| ((t - bias_ms) / 86_400_000.0).floor();
+        let dates = match (slices.first(), slices.last()) {
+            (Some(a), Some(b)) => day(a.start) != day(b.end),
+            _ => false,
+        };
+        Clock {
+            bias_ms,
+            suffix,
+            dates,
+        }
+    }
+
+    /// `10:40`, or `2026-11-20 10:40` when the range spans days; seconds when they are not zero.
+    pub fn time(&self, ms: f64) -> String {
+        if !ms.is_finite() {
+            return "?".into();
+        }
+        let local = ms - self.bias_ms;
+        let days = (local / 86_400_000.0).floor();
+        let secs = ((local - days * 86_400_000.0) / 1000.0).round() as i64;
+        let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+        let mut t = if s == 0 {
+            format!("{h:02}:{m:02}")
+        } else {
+            format!("{h:02}:{m:02}:{s:02}")
+        };
+        if self.dates {
+            let (y, mo, d) = crate::civil::civil_from_days(days as i64);
+            t = format!("{y:04}-{mo:02}-{d:02} {t}");
+        }
+        t
+    }
+
+    /// " UTC" when times are in UTC, else nothing (the log's own clock).
+    pub fn suffix(&self) -> &'static str {
+        self.suffix
+    }
+}
+
+/// A number as a message writes it: up to 6 significant digits, no trailing zeros (97.3, 80, 1638.4,
+/// 104857600).
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    if v == v.trunc() && v.abs() < 1e15 {
+        return format!("{}", v as i64);
+    }
+    let digits = (6 - 1 - v.abs().log10().floor() as i32).clamp(0, 10) as usize;
+    let s = format!("{v:.digits$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" {
+        "0".into()
+    } else {
+        s
+    }
+}
+
+fn message(
+    path: &str,
+    rule: &Rule,
+    threshold: f64,
+    b: &Break,
+    start: f64,
+    end: f64,
+    clock: &Clock,
+) -> String {
+    let (what, unit) = if rule.kind == RuleKind::Trend {
+        (" trend", " per hour")
+    } else {
+        ("", "")
+    };
+    format!(
+        "{path}{what} {} {}{unit} ({} {}{unit}) from {} to {}{}",
+        rule.operator.words(),
+        number(threshold),
+        b.worst_stat.name(),
+        number(b.worst),
+        clock.time(start),
+        clock.time(end),
+        clock.suffix(),
+    )
+}

@@ -1,0 +1,437 @@
+//! Rule packs: the serde types of the pack format (docs/analysis.md, `js/rule-pack.schema.json`) and
+//! [`RulePack::from_json`], whose errors name the JSON pointer, the line and column, and what was expected.
+//!
+//! Every struct denies unknown fields, so a typo (`"treshold"`) is an error rather than a rule that
+//! silently never breaks.
+
+use super::error::AnalysisError;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RulePack {
+    /// `[a-z0-9-]+`, unique among packs.
+    pub id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    /// "counterlens built-in", or "PAL: SystemOverview.xml" for an imported pack.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub variables: Vec<Variable>,
+    pub rules: Vec<Rule>,
+}
+
+/// A question to the user with its default (PAL's QUESTION), optionally derived from the capture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Variable {
+    /// `[A-Za-z_][A-Za-z0-9_]*`
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub question: String,
+    #[serde(rename = "type", default)]
+    pub kind: VariableType,
+    pub default: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derive: Option<Derive>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VariableType {
+    #[default]
+    Number,
+    String,
+}
+
+/// What the core can derive from the capture itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Derive {
+    /// `Processor(*)` instances other than `_Total`.
+    LogicalProcessors,
+}
+
+/// A variable's value: a number or a string.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Number(f64),
+    Text(String),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Number(n) => write!(f, "{n}"),
+            Value::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rule {
+    /// Unique in the pack.
+    pub id: String,
+    /// Rules of one group on one series get PAL's priority: a slice broken by a warning and a critical
+    /// rule counts as critical.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub category: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Reference>,
+    /// A counter path with Perfmon wildcards; the machine is optional.
+    pub counter: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<Instances>,
+    pub kind: RuleKind,
+    /// Static rules only: which slice statistics are compared (default all three, as PAL's StaticThreshold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Vec<Stat>>,
+    pub severity: Severity,
+    pub operator: Operator,
+    pub threshold: Threshold,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_max: Option<f64>,
+    /// PAL-X: break only when at least this share (0..=100) of the slice's points satisfy the comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_duration_percent: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    pub title: String,
+    pub url: String,
+}
+
+/// Instance include/exclude wildcards (`*`, `?`), case-insensitive.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instances {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RuleKind {
+    /// Breaks in a slice when min, avg or max satisfies the comparison (PAL's StaticThreshold).
+    Static,
+    /// Breaks when the slice's trend does (PAL's `-IsTrendOnly $True`).
+    Trend,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    Warning,
+    Critical,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Operator {
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Eq,
+}
+
+impl Operator {
+    /// `value operator threshold`; false for NaN.
+    #[inline]
+    pub fn holds(self, value: f64, threshold: f64) -> bool {
+        match self {
+            Operator::Gt => value > threshold,
+            Operator::Ge => value >= threshold,
+            Operator::Lt => value < threshold,
+            Operator::Le => value <= threshold,
+            Operator::Eq => value == threshold,
+        }
+    }
+
+    /// The words of a finding's message ("above 80").
+    pub fn words(self) -> &'static str {
+        match self {
+            Operator::Gt => "above",
+            Operator::Ge => "at or above",
+            Operator::Lt => "below",
+            Operator::Le => "at or below",
+            Operator::Eq => "equal to",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::Gt => "gt",
+            Operator::Ge => "ge",
+            Operator::Lt => "lt",
+            Operator::Le => "le",
+            Operator::Eq => "eq",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Stat {
+    Min,
+    Avg,
+    Max,
+    Trend,
+}
+
+impl Stat {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Min => "min",
+            Stat::Avg => "avg",
+            Stat::Max => "max",
+            Stat::Trend => "trend",
+        }
+    }
+}
+
+/// A threshold: a number, or an expression over variables (`"PhysicalMemoryGB * 1024 * 0.10"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Threshold {
+    Number(f64),
+    Expression(String),
+}
+
+impl RulePack {
+    /// Reads a pack from JSON. Errors name the JSON pointer of the value at fault, its line and column,
+    /// and what was expected; a pack that reads but is inconsistent (duplicate rule ids, bad names) is
+    /// an error too.
+    pub fn from_json(text: &str) -> Result<RulePack, AnalysisError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let pack: RulePack = serde_path_to_error::deserialize(de).map_err(|e| {
+            let pointer = json_pointer(e.path());
+            let inner = e.into_inner();
+            AnalysisError::Pack {
+                pointer,
+                line: inner.line(),
+                column: inner.column(),
+                message: strip_position(&inner.to_string()),
+            }
+        })?;
+        pack.check()?;
+        Ok(pack)
+    }
+
+    /// The rules the format states beyond types: ids and names well formed and unique.
+    pub fn check(&self) -> Result<(), AnalysisError> {
+        let bad = |pointer: String, message: String| AnalysisError::PackContent {
+            pack: self.id.clone(),
+            pointer,
+            message,
+        };
+        let id_ok = |s: &str| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        };
+        if !id_ok(&self.id) {
+            return Err(bad(
+                "/id".into(),
+                format!("expected an id of a-z, 0-9 and '-', found {:?}", self.id),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, v) in self.variables.iter().enumerate() {
+            let mut b = v.name.bytes();
+            let ok = b
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+                && b.all(|c| c.is_ascii_alphanumeric() || c == b'_');
+            if !ok {
+                return Err(bad(
+                    format!("/variables/{i}/name"),
+                    format!(
+                        "expected a name of letters, digits and '_', found {:?}",
+                        v.name
+                    ),
+                ));
+            }
+            if !seen.insert(v.name.as_str()) {
+                return Err(bad(
+                    format!("/variables/{i}/name"),
+                    format!("variable {:?} is declared twice", v.name),
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, r) in self.rules.iter().enumerate() {
+            if r.id.is_empty() {
+                return Err(bad(format!("/rules/{i}/id"), "expected a rule id".into()));
+            }
+            if !seen.insert(r.id.as_str()) {
+                return Err(bad(
+                    format!("/rules/{i}/id"),
+                    format!("rule id {:?} is used twice", r.id),
+                ));
+            }
+            if let Some(p) = r.min_duration_percent {
+                if !(0.0..=100.0).contains(&p) {
+                    return Err(bad(
+                        format!("/rules/{i}/minDurationPercent"),
+                        format!("expected a percentage from 0 to 100, found {p}"),
+                    ));
+                }
+            }
+            if r.kind == RuleKind::Trend && r.stats.is_some() {
+                return Err(bad(
+                    format!("/rules/{i}/stats"),
+                    "a trend rule compares the trend only; `stats` is for static rules".into(),
+                ));
+            }
+            if r.stats.as_ref().is_some_and(|s| s.contains(&Stat::Trend)) {
+                return Err(bad(
+                    format!("/rules/{i}/stats"),
+                    "expected min, avg or max (a trend is a rule of kind \"trend\")".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The pack as JSON (what `rulePacks`/`importPalThresholds` hand to JS).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// `rules[3].operator` as serde_path_to_error sees it, as a JSON pointer: `/rules/3/operator`.
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        out.push('/');
+        match seg {
+            Segment::Seq { index } => out.push_str(&index.to_string()),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                out.push_str(&key.replace('~', "~0").replace('/', "~1"))
+            }
+            Segment::Unknown => out.push('?'),
+        }
+    }
+    out
+}
+
+/// serde_json appends " at line L column C"; the error carries them as fields already.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"{
+  "id": "p",
+  "title": "P",
+  "variables": [ { "name": "GB", "type": "number", "default": 16 } ],
+  "rules": [
+    { "id": "cpu", "title": "CPU", "counter": "\\Processor(*)\\% Processor Time",
+      "kind": "static", "severity": "warning", "operator": "gt", "threshold": 80 },
+    { "id": "mem", "title": "Memory", "counter": "\\Memory\\Available MBytes",
+      "kind": "static", "severity": "critical", "operator": "lt", "threshold": "GB * 1024 * 0.05",
+      "thresholdMin": 64, "stats": ["avg"] }
+  ]
+}"#;
+
+    #[test]
+    fn reads_a_pack() {
+        let p = RulePack::from_json(MINIMAL).unwrap();
+        assert_eq!(p.rules.len(), 2);
+        assert_eq!(p.rules[0].threshold, Threshold::Number(80.0));
+        assert_eq!(
+            p.rules[1].threshold,
+            Threshold::Expression("GB * 1024 * 0.05".into())
+        );
+        assert_eq!(p.rules[1].stats, Some(vec![Stat::Avg]));
+        assert_eq!(p.variables[0].default, Value::Number(16.0));
+        // And back: the JSON it writes reads as the same pack.
+        assert_eq!(RulePack::from_json(&p.to_json()).unwrap(), p);
+    }
+
+    #[test]
+    fn errors_name_the_pointer_line_column_and_expectation() {
+        // The operator of rule 1 misspelt: line 9 of the text ("{" is line 1, "rules" line 5, rule "mem" opens on
+        // line 8 and its operator is on the next).
+        let text = MINIMAL.replace(r#""operator": "lt""#, r#""operator": "below""#);
+        match RulePack::from_json(&text) {
+            Err(AnalysisError::Pack {
+                pointer,
+                line,
+                message,
+                ..
+            }) => {
+                assert_eq!(pointer, "/rules/1/operator");
+                assert_eq!(line, 9);
+                assert!(message.contains("expected one of"), "{message}");
+                assert!(message.contains("below"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // An unknown field is an error that names it.
+        let text = MINIMAL.replace(r#""threshold": 80"#, r#""treshold": 80"#);
+        match RulePack::from_json(&text) {
+            Err(AnalysisError::Pack {
+                pointer, message, ..
+            }) => {
+                assert_eq!(pointer, "/rules/0/treshold");
+                assert!(message.contains("unknown field `treshold`"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Not JSON at all: line and column of the fault.
+        match RulePack::from_json("{\n  \"id\": ,") {
+            Err(AnalysisError::Pack { line, column, .. }) => assert_eq!((line, column), (2, 9)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn content_errors() {
+        let text = MINIMAL.replace(r#""id": "mem""#, r#""id": "cpu""#);
+        match RulePack::from_json(&text) {
+            Err(AnalysisError::PackContent { pointer, .. }) => assert_eq!(pointer, "/rules/1/id"),
+            other => panic!("{other:?}"),
+        }
+        let text = MINIMAL.replace(r#""id": "p""#, r#""id": "Bad Id""#);
+        assert!(matches!(
+            RulePack::from_json(&text),
+            Err(AnalysisError::PackContent { .. })
+        ));
+    }
+
+    #[test]
+    fn operators() {
+        // 80 gt 80 is false, 80 ge 80 true; NaN satisfies nothing.
+        assert!(!Operator::Gt.holds(80.0, 80.0));
+        assert!(Operator::Ge.holds(80.0, 80.0));
+        assert!(Operator::Lt.holds(1.0, 2.0));
+        assert!(!Operator::Le.holds(f64::NAN, 2.0));
+        assert!(Operator::Eq.holds(0.0, -0.0));
+    }
+}

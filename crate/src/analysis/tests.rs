@@ -1,0 +1,463 @@
+//! End-to-end tests of `analyze` on small captures built here, expectations computed by hand.
+
+use super::*;
+use crate::capture::{path::parse, Series};
+use proptest::prelude::*;
+
+const MIN: f64 = 60_000.0;
+/// 2026-11-20 10:00:00 UTC: days_from_civil(2026, 11, 20) = 20412; 20412 * 86400000 + 10 * 3600000.
+const T0: f64 = 20412.0 * 86_400_000.0 + 10.0 * 3_600_000.0;
+
+fn series(path: &str, values: Vec<f64>) -> Series {
+    Series {
+        path: path.to_string(),
+        parsed: parse(path).unwrap(),
+        counter_type: None,
+        scale: None,
+        values,
+        reference: None,
+        raw: None,
+    }
+}
+
+/// Samples every minute from 10:00 to 11:00 (61 of them): `auto` cuts 30 slices of 2 minutes, slice i
+/// holding minutes 2i and 2i+1 (the last also minute 60).
+fn capture(series: Vec<Series>) -> Capture {
+    Capture {
+        format: "pdh-csv",
+        encoding: "UTF-8",
+        time_zone: None,
+        timestamps: (0..=60).map(|i| T0 + i as f64 * MIN).collect(),
+        series,
+        notes: Vec::new(),
+    }
+}
+
+fn pack(rules: &str) -> RulePack {
+    RulePack::from_json(&format!(
+        r#"{{ "id": "t", "title": "T", "variables": [ {{ "name": "PhysicalMemoryGB", "default": 8 }} ],
+             "rules": [ {rules} ] }}"#
+    ))
+    .unwrap()
+}
+
+fn run(c: &Capture, p: RulePack, vars: &[(&str, Value)]) -> Result<Analysis, AnalysisError> {
+    analyze(
+        c,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(p)]),
+            variables: vars
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            ..Default::default()
+        },
+    )
+}
+
+const CPU_WARNING: &str = r#"{ "id": "cpu-w", "group": "cpu", "title": "CPU high", "category": "Processor",
+    "counter": "\\Processor(*)\\% Processor Time", "kind": "static", "severity": "warning",
+    "operator": "gt", "threshold": 80 }"#;
+const CPU_CRITICAL: &str = r#"{ "id": "cpu-c", "group": "cpu", "title": "CPU very high", "category": "Processor",
+    "counter": "\\Processor(*)\\% Processor Time", "kind": "static", "severity": "critical",
+    "operator": "gt", "threshold": 95 }"#;
+
+/// 20% but for minutes 40..=49: 90 on even minutes, 97.3 on odd ones.
+fn cpu_pegged() -> Vec<f64> {
+    (0..=60)
+        .map(|m| match m {
+            40..=49 if m % 2 == 0 => 90.0,
+            40..=49 => 97.3,
+            _ => 20.0,
+        })
+        .collect()
+}
+
+#[test]
+fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
+    let c = capture(vec![series(
+        r"\\SRV\Processor(_Total)\% Processor Time",
+        cpu_pegged(),
+    )]);
+    let a = run(&c, pack(CPU_WARNING), &[]).unwrap();
+    assert_eq!(a.slices.len(), 30);
+    // Minutes 40..=49 are slices 20..=24 (each {90, 97.3}: min 90, avg 93.65, max 97.3, all > 80):
+    // one finding from 10:40 to 10:50.
+    assert_eq!(a.findings.len(), 1, "{:#?}", a.findings);
+    let f = &a.findings[0];
+    assert_eq!((f.start, f.end), (T0 + 40.0 * MIN, T0 + 50.0 * MIN));
+    assert_eq!(f.broke, vec![Stat::Min, Stat::Avg, Stat::Max]);
+    assert_eq!(
+        (f.worst, f.threshold, f.severity),
+        (97.3, 80.0, Severity::Warning)
+    );
+    assert_eq!(
+        f.message,
+        r"\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 10:50 UTC"
+    );
+    assert_eq!(
+        a.rules,
+        vec![RuleRun {
+            pack: "t".into(),
+            rule: "cpu-w".into(),
+            series: 1,
+            skipped: None
+        }]
+    );
+}
+
+#[test]
+fn critical_wins_the_slice_within_a_group() {
+    // 97.3 only at minutes 44..=47 (slices 22, 23); 90 at 40..=43 and 48..=49 (slices 20, 21, 24).
+    let v: Vec<f64> = (0..=60)
+        .map(|m| match m {
+            44..=47 => 97.3,
+            40..=49 => 90.0,
+            _ => 20.0,
+        })
+        .collect();
+    let c = capture(vec![series(r"\\SRV\Processor(_Total)\% Processor Time", v)]);
+    let a = run(&c, pack(&format!("{CPU_WARNING}, {CPU_CRITICAL}")), &[]).unwrap();
+    // Critical breaks slices 22-23 (max 97.3 > 95); the warning breaks 20-24 but loses 22-23 to it:
+    // warning 20-21 (10:40-10:44), critical 22-23 (10:44-10:48), warning 24 (10:48-10:50).
+    let got: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.as_str(),
+                (f.start - T0) / MIN,
+                (f.end - T0) / MIN,
+                f.worst,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("cpu-w", 40.0, 44.0, 90.0),
+            ("cpu-c", 44.0, 48.0, 97.3),
+            ("cpu-w", 48.0, 50.0, 90.0)
+        ]
+    );
+    // Without a group the two rules are independent: the warning covers 40-50 whole.
+    let ungrouped = format!("{CPU_WARNING}, {CPU_CRITICAL}").replace(r#""group": "cpu","#, "");
+    let a = run(&c, pack(&ungrouped), &[]).unwrap();
+    let got: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| (f.rule.as_str(), (f.start - T0) / MIN, (f.end - T0) / MIN))
+        .collect();
+    assert_eq!(got, vec![("cpu-w", 40.0, 50.0), ("cpu-c", 44.0, 48.0)]);
+}
+
+#[test]
+fn findings_sort_by_start_then_critical_first() {
+    // Two series breaking from the same slice: the critical one on _Total first.
+    let c = capture(vec![
+        series(r"\\SRV\Processor(0)\% Processor Time", cpu_pegged()),
+        series(r"\\SRV\Processor(_Total)\% Processor Time", cpu_pegged()),
+    ]);
+    let crit = CPU_CRITICAL.replace(r#""group": "cpu","#, "").replace(
+        r#""kind""#,
+        r#""instances": { "include": ["_Total"] }, "kind""#,
+    );
+    let warn = CPU_WARNING.replace(r#""group": "cpu","#, "").replace(
+        r#""kind""#,
+        r#""instances": { "exclude": ["_total"] }, "kind""#,
+    );
+    let a = run(&c, pack(&format!("{warn}, {crit}")), &[]).unwrap();
+    let got: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| (f.severity, f.series_index, (f.start - T0) / MIN))
+        .collect();
+    // Critical (max 97.3 > 95) on series 1 from 10:40; the warning on series 0 from 10:40 too.
+    assert_eq!(
+        got,
+        vec![(Severity::Critical, 1, 40.0), (Severity::Warning, 0, 40.0)]
+    );
+}
+
+#[test]
+fn a_trend_rule_reads_the_slope_per_hour() {
+    // Handles grow by 60 a minute: 3600 an hour; minute 60 is missing, so every slice i holds minutes
+    // 2i and 2i+1 and its average 1000 + 60 (2i + 0.5) lies on one line, 30 below the value at the
+    // slice middle 2i + 1: the least-squares slope of points on a line is its slope, 60 a minute = 3600
+    // per hour, from slice 1 on (slice 0 alone has no slope).
+    let v: Vec<f64> = (0..=60)
+        .map(|m| {
+            if m == 60 {
+                f64::NAN
+            } else {
+                1000.0 + 60.0 * m as f64
+            }
+        })
+        .collect();
+    let c = capture(vec![series(r"\\SRV\Process(app)\Handle Count", v)]);
+    let p = pack(
+        r#"{ "id": "handles", "title": "Handle leak", "counter": "\\Process(*)\\Handle Count",
+             "kind": "trend", "severity": "warning", "operator": "gt", "threshold": 1000 }"#,
+    );
+    let a = run(&c, p, &[]).unwrap();
+    assert_eq!(a.findings.len(), 1);
+    let f = &a.findings[0];
+    assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (2.0, 60.0));
+    assert_eq!(f.broke, vec![Stat::Trend]);
+    assert!((f.worst - 3600.0).abs() < 1e-6, "{}", f.worst);
+    assert_eq!(
+        f.message,
+        r"\\SRV\Process(app)\Handle Count trend above 1000 per hour (trend 3600 per hour) from 10:02 to 11:00 UTC"
+    );
+}
+
+#[test]
+fn thresholds_from_variables_user_over_default() {
+    // Available MBytes: 4000, but 1000 at minutes 10..=13 (slices 5, 6).
+    let v: Vec<f64> = (0..=60)
+        .map(|m| {
+            if (10..=13).contains(&m) {
+                1000.0
+            } else {
+                4000.0
+            }
+        })
+        .collect();
+    let c = capture(vec![series(r"\\SRV\Memory\Available MBytes", v)]);
+    let rule = r#"{ "id": "mem", "title": "Low memory", "counter": "\\Memory\\Available MBytes",
+        "kind": "static", "stats": ["avg"], "severity": "critical", "operator": "lt",
+        "threshold": "PhysicalMemoryGB * 1024 * 0.10" }"#;
+    // Default 8 GB: 8 * 1024 * 0.10 = 819.2 MB; 1000 is not below it: no finding.
+    let a = run(&c, pack(rule), &[]).unwrap();
+    assert!(a.findings.is_empty());
+    assert_eq!(a.variables["PhysicalMemoryGB"], Value::Number(8.0));
+    assert_eq!(a.variable_sources["PhysicalMemoryGB"], Origin::Pack);
+    // The user says 16 GB: 16 * 1024 * 0.10 = 1638.4 MB; the avg 1000 of slices 5-6 is below it.
+    let a = run(&c, pack(rule), &[("PhysicalMemoryGB", Value::Number(16.0))]).unwrap();
+    assert_eq!(a.variable_sources["PhysicalMemoryGB"], Origin::User);
+    assert_eq!(a.findings.len(), 1);
+    let f = &a.findings[0];
+    assert!((f.threshold - 1638.4).abs() < 1e-9);
+    assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (10.0, 14.0));
+    assert_eq!(f.broke, vec![Stat::Avg]);
+    assert_eq!(
+        f.message,
+        r"\\SRV\Memory\Available MBytes below 1638.4 (avg 1000) from 10:10 to 10:14 UTC"
+    );
+    // Clamps: thresholdMax 1000 -> min(1638.4, 1000) = 1000; 1000 is not below 1000.
+    let clamped = rule.replace(r#""threshold":"#, r#""thresholdMax": 1000, "threshold":"#);
+    let a = run(
+        &c,
+        pack(&clamped),
+        &[("PhysicalMemoryGB", Value::Number(16.0))],
+    )
+    .unwrap();
+    assert!(a.findings.is_empty());
+}
+
+#[test]
+fn bad_variables_are_errors_naming_them() {
+    let c = capture(vec![series(
+        r"\\SRV\Memory\Available MBytes",
+        vec![1.0; 61],
+    )]);
+    let unknown = r#"{ "id": "m", "title": "M", "counter": "\\Memory\\Available MBytes", "kind": "static",
+        "severity": "warning", "operator": "lt", "threshold": "TotalRamGB * 2" }"#;
+    match run(&c, pack(unknown), &[]) {
+        Err(AnalysisError::UnknownVariable { name, rule, .. }) => {
+            assert_eq!((name.as_str(), rule.as_str()), ("TotalRamGB", "m"))
+        }
+        other => panic!("{other:?}"),
+    }
+    let uses = unknown.replace("TotalRamGB", "PhysicalMemoryGB");
+    match run(
+        &c,
+        pack(&uses),
+        &[("PhysicalMemoryGB", Value::Text("lots".into()))],
+    ) {
+        Err(AnalysisError::NonNumericVariable { name, value }) => {
+            assert_eq!(
+                (name.as_str(), value.as_str()),
+                ("PhysicalMemoryGB", "lots")
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // A number given as text is a number.
+    assert!(run(
+        &c,
+        pack(&uses),
+        &[("PhysicalMemoryGB", Value::Text(" 32 ".into()))]
+    )
+    .is_ok());
+    let bad = unknown.replace("TotalRamGB * 2", "2 *");
+    assert!(matches!(
+        run(&c, pack(&bad), &[]),
+        Err(AnalysisError::Expression { .. })
+    ));
+}
+
+#[test]
+fn rules_that_cannot_run_say_why() {
+    let c = capture(vec![series(
+        r"\\SRV\Processor(_Total)\% Processor Time",
+        vec![1.0; 61],
+    )]);
+    let sql = r#"{ "id": "ple", "title": "PLE", "counter": "\\SQLServer:Buffer Manager\\Page life expectancy",
+        "kind": "static", "severity": "warning", "operator": "lt", "threshold": 300 }"#;
+    let only_total = CPU_WARNING.replace(
+        r#""kind""#,
+        r#""instances": { "exclude": ["_Total"] }, "kind""#,
+    );
+    let a = run(&c, pack(&format!("{sql}, {only_total}")), &[]).unwrap();
+    assert_eq!(
+        a.rules[0].skipped.as_deref(),
+        Some(r"no series in the capture matches \SQLServer:Buffer Manager\Page life expectancy")
+    );
+    assert_eq!(
+        a.rules[1].skipped.as_deref(),
+        Some(r"1 series match \Processor(*)\% Processor Time but the instance filter leaves none")
+    );
+    assert_eq!((a.rules[0].series, a.rules[1].series), (0, 0));
+    // A threshold that is no number (0 / 0) is a skip with the reason, not a silent rule.
+    let nan = CPU_WARNING.replace(r#""threshold": 80"#, r#""threshold": "0 / 0""#);
+    let a = run(&c, pack(&nan), &[]).unwrap();
+    assert!(a.rules[0]
+        .skipped
+        .as_deref()
+        .unwrap()
+        .contains("not a finite number"));
+}
+
+#[test]
+fn min_duration_percent_needs_that_share_of_points() {
+    // Slices of two points {90, 10}: max 90 > 80, but only 1 point of 2 = 50% is above.
+    let v: Vec<f64> = (0..=60)
+        .map(|m| if m % 2 == 0 { 90.0 } else { 10.0 })
+        .collect();
+    let c = capture(vec![series(r"\\SRV\Processor(_Total)\% Processor Time", v)]);
+    let with = |p: u32| {
+        CPU_WARNING.replace(
+            r#""threshold": 80"#,
+            &format!(r#""threshold": 80, "minDurationPercent": {p}"#),
+        )
+    };
+    // 50% >= 50%: every slice breaks: one finding over the whole hour.
+    let a = run(&c, pack(&with(50)), &[]).unwrap();
+    assert_eq!(a.findings.len(), 1);
+    assert_eq!(
+        (a.findings[0].start, a.findings[0].end),
+        (T0, T0 + 60.0 * MIN)
+    );
+    // 50% < 60% in slices 0..=28; the last holds 58, 59, 60 = {90, 10, 90}: 2/3 = 67% >= 60%.
+    let a = run(&c, pack(&with(60)), &[]).unwrap();
+    assert_eq!(a.findings.len(), 1);
+    assert_eq!(a.findings[0].start, T0 + 58.0 * MIN);
+}
+
+#[test]
+fn localized_logs_and_derived_processors() {
+    // A Spanish log: the English rule finds it; two processors derived.
+    let c = capture(vec![
+        series(
+            r"\\SRV\Procesador(0)\% de tiempo de procesador",
+            cpu_pegged(),
+        ),
+        series(
+            r"\\SRV\Procesador(1)\% de tiempo de procesador",
+            vec![5.0; 61],
+        ),
+    ]);
+    let rule = CPU_WARNING.replace(
+        r#""threshold": 80"#,
+        r#""threshold": "logicalProcessors * 40""#,
+    );
+    let a = run(&c, pack(&rule), &[]).unwrap();
+    // logicalProcessors = 2: threshold 2 * 40 = 80.
+    assert_eq!(a.variables["logicalProcessors"], Value::Number(2.0));
+    assert_eq!(a.variable_sources["logicalProcessors"], Origin::Capture);
+    assert_eq!(a.findings.len(), 1);
+    assert_eq!(a.findings[0].series_index, 0);
+    assert_eq!(a.findings[0].threshold, 80.0);
+}
+
+#[test]
+fn options_and_packs_by_id() {
+    let c = capture(vec![series(
+        r"\\SRV\Processor(_Total)\% Processor Time",
+        cpu_pegged(),
+    )]);
+    let e = analyze(
+        &c,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Builtin("no-such-pack".into())]),
+            ..Default::default()
+        },
+    );
+    assert_eq!(e, Err(AnalysisError::UnknownPack("no-such-pack".into())));
+    // Slices of 10 minutes from 10:30 to 11:00: 3 slices; the pegged minutes 40..=49 fill slice 1.
+    let a = analyze(
+        &c,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(pack(CPU_WARNING))]),
+            slice: SliceLength::Ms(10.0 * MIN),
+            from: Some(T0 + 30.0 * MIN),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(a.slices.len(), 3);
+    assert_eq!(a.findings.len(), 1);
+    assert_eq!(
+        (a.findings[0].start, a.findings[0].end),
+        (T0 + 40.0 * MIN, T0 + 50.0 * MIN)
+    );
+    // The default (no packs) runs the built-in packs whose counters the capture has; none of them
+    // errors on a capture like this one.
+    assert!(analyze(&c, &AnalyzeOptions::default()).is_ok());
+}
+
+#[test]
+fn the_analysis_round_trips_as_json() {
+    let c = capture(vec![series(
+        r"\\SRV\Processor(_Total)\% Processor Time",
+        cpu_pegged(),
+    )]);
+    let a = run(&c, pack(CPU_WARNING), &[]).unwrap();
+    let json = serde_json::to_string(&a).unwrap();
+    assert!(json.contains(r#""seriesIndex":0"#) && json.contains(r#""broke":["min","avg","max"]"#));
+    assert_eq!(serde_json::from_str::<Analysis>(&json).unwrap(), a);
+}
+
+proptest! {
+    #[test]
+    fn findings_are_sorted_disjoint_and_inside_the_range(
+        a in prop::collection::vec(prop_oneof![Just(f64::NAN), 0.0f64..100.0], 61),
+        b in prop::collection::vec(prop_oneof![Just(f64::NAN), 0.0f64..100.0], 61),
+        slice in prop_oneof![Just(None), (1u32..20).prop_map(Some)],
+    ) {
+        let c = capture(vec![
+            series(r"\\SRV\Processor(0)\% Processor Time", a),
+            series(r"\\SRV\Processor(_Total)\% Processor Time", b),
+        ]);
+        let an = analyze(&c, &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(pack(&format!("{CPU_WARNING}, {CPU_CRITICAL}")))]),
+            slice: slice.map_or(SliceLength::Auto, |m| SliceLength::Ms(f64::from(m) * MIN)),
+            ..Default::default()
+        }).unwrap();
+        for w in an.findings.windows(2) {
+            prop_assert!(w[0].start < w[1].start
+                || (w[0].start == w[1].start && w[0].severity >= w[1].severity));
+        }
+        let (lo, hi) = (an.slices[0].start, an.slices.last().unwrap().end);
+        for f in &an.findings {
+            prop_assert!(lo <= f.start && f.start < f.end && f.end <= hi);
+            // Warning and critical of the group never share a slice on one series.
+            for g in &an.findings {
+                if g.series_index == f.series_index && g.rule != f.rule {
+                    prop_assert!(g.end <= f.start || f.end <= g.start);
+                }
+            }
+        }
+    }
+}

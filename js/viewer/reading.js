@@ -1,0 +1,62 @@
+// Reading captures: a Blob is read in a Web Worker (worker.js) through CaptureReader in slices, with
+// progress and cancel, so a large file never blocks the page nor needs a second copy of itself in
+// memory; a URL is fetched from the page's own origin only. Errors become sentences (describeError).
+import { Capture } from '../api.js';
+
+/** The rejection of a read that a newer one replaced. */
+export const SUPERSEDED = Symbol('superseded');
+
+/** What went wrong, in words: for a capture, where in the file. */
+export function describeError(err) {
+  if (err?.name !== 'CaptureError') return err instanceof Error ? err.message : String(err?.message ?? err);
+  const where = err.line ? ` (line ${err.line}, column ${err.column})` : err.offset !== undefined ? ` (byte ${err.offset})` : '';
+  return `Cannot read this capture${where}: ${err.message}`;
+}
+
+/**
+ * A reader of one capture at a time: a new read supersedes the one still going.
+ * @param {{ onProgress(fraction: number|null, name: string): void }} hooks  null when a read ends
+ */
+export function createReader({ onProgress }) {
+  let current = null; // { worker, reject } while a file is being read
+
+  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
+   *  data), a cancellation, or SUPERSEDED. */
+  function read(blob, name) {
+    current?.reject(SUPERSEDED);
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+      const done = () => {
+        worker.terminate();
+        current = null;
+        onProgress(null, name);
+      };
+      current = { worker, reject: (e) => { done(); reject(e); } };
+      onProgress(0, name);
+      worker.onmessage = ({ data }) => {
+        if (data.progress !== undefined) return onProgress(data.progress, name);
+        done();
+        if (data.error) reject(data.error);
+        else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
+      };
+      worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
+      worker.postMessage({ blob });
+    });
+  }
+
+  return {
+    read,
+    cancel: (reason) => current?.reject(reason),
+    reading: () => current !== null,
+    stop: () => current?.worker.terminate(),
+  };
+}
+
+/** Fetches a capture from the page's own origin (the viewer sends data nowhere else). */
+export async function fetchSameOrigin(url) {
+  const resolved = new URL(url, location.href);
+  if (resolved.origin !== location.origin) throw new Error(`${url} is not on this site; captures are only read from the page's own origin`);
+  const response = await fetch(resolved);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return { blob: await response.blob(), name: resolved.pathname.split('/').pop() };
+}
