@@ -647,3 +647,19 @@ proptest! {
         prop_assert_eq!(imp.pack.rules[0].kind == RuleKind::Trend, trend);
     }
 }
+
+#[test]
+fn a_regular_expression_on_the_object_becomes_a_wildcard() {
+    // PAL's SQL Server files: ISCOUNTEROBJECTREGULAREXPRESSION="True" with
+    // REGULAREXPRESSIONCOUNTERPATH="\(MSSQL|SQLServer).*:Access Methods\Full Scans/sec" matches the default
+    // and named instances; the rule's counter says the same with a Perfmon wildcard.
+    let xml = r#"<PAL NAME="SQL"><ANALYSIS NAME="Full Scans" CATEGORY="SQLServer:Access Methods" ID="fs">
+<DATASOURCE TYPE="CounterLog" NAME="\SQLServer:Access Methods\Full Scans/sec" COLLECTIONVARNAME="FS" EXPRESSIONPATH="\SQLServer:Access Methods\Full Scans/sec" ISCOUNTEROBJECTREGULAREXPRESSION="True" REGULAREXPRESSIONCOUNTERPATH="\(MSSQL|SQLServer).*:Access Methods\Full Scans/sec"/>
+<THRESHOLD NAME="More than 1 full scan/sec" CONDITION="Warning"><CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $FS -Operator 'gt' -Threshold 1]]></CODE></THRESHOLD></ANALYSIS></PAL>"#;
+    let imp = import_pal(&files(&[("SQLServer.xml", xml)])).unwrap();
+    check_invariants(&imp);
+    assert_eq!(
+        imp.pack.rules[0].counter,
+        "\\*:Access Methods\\Full Scans/sec"
+    );
+}

@@ -106,6 +106,11 @@ test('the schema refuses what the format forbids, naming the place', () => {
   }
 });
 
+test('the schema imports by its package name, as users import it', async () => {
+  const { default: exported } = await import('counterlens/rule-pack.schema.json', { with: { type: 'json' } });
+  assert.deepEqual(exported, schema);
+});
+
 test('the package exports the schema', () => {
   const pkg = JSON.parse(readFileSync(`${repo}package.json`, 'utf8'));
   assert.equal(pkg.exports['./rule-pack.schema.json'], './js/rule-pack.schema.json');

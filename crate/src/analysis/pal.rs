@@ -847,6 +847,16 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
                 .to_string();
             let generated =
                 attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated"));
+            // ISCOUNTEROBJECTREGULAREXPRESSION: PAL matches the object with a regular expression,
+            // `(MSSQL|SQLServer).*:Access Methods`, so that named SQL Server instances (MSSQL$NAME:)
+            // count too. The Perfmon wildcard `*:Access Methods` says the same.
+            let object_regex = attr(d, "ISCOUNTEROBJECTREGULAREXPRESSION")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("true"));
+            let path = if object_regex {
+                wildcard_object_prefix(&path)
+            } else {
+                path
+            };
             let exclude = children(d, "EXCLUDE")
                 .filter_map(|e| attr(e, "INSTANCE"))
                 .map(|s| s.to_string())
@@ -1845,6 +1855,19 @@ fn merge(st: &mut State, s: &Expr, yes: State, no: State) -> Result<(), String> 
     Ok(())
 }
 
+/// `\SQLServer:Access Methods\Full Scans/sec` -> `\*:Access Methods\Full Scans/sec`; a path whose
+/// object has no `:`, or that names a machine, is kept.
+fn wildcard_object_prefix(path: &str) -> String {
+    let Some(rest) = path.strip_prefix('\\').filter(|r| !r.starts_with('\\')) else {
+        return path.to_string();
+    };
+    let (object, tail) = rest.split_once('\\').unwrap_or((rest, ""));
+    match object.split_once(':') {
+        Some((_, name)) if !tail.is_empty() => format!("\\*:{name}\\{tail}"),
+        _ => path.to_string(),
+    }
+}
+
 /// `\Processor(*)\% Processor Time` -> `Processor`; `\\SRV\Memory\...` -> `Memory`.
 fn counter_object(path: &str) -> &str {
     let p = path
@@ -2052,6 +2075,19 @@ mod tests {
         assert_eq!(
             base_name("C:\\PAL\\QuickSystemOverview.xml"),
             "QuickSystemOverview.xml"
+        );
+        assert_eq!(
+            wildcard_object_prefix("\\SQLServer:Access Methods\\Full Scans/sec"),
+            "\\*:Access Methods\\Full Scans/sec"
+        );
+        assert_eq!(
+            wildcard_object_prefix("\\Memory\\Pages/sec"),
+            "\\Memory\\Pages/sec"
+        );
+        // With a machine the path is kept (PAL's files name none).
+        assert_eq!(
+            wildcard_object_prefix("\\\\SRV\\SQLServer:Locks(*)\\x"),
+            "\\\\SRV\\SQLServer:Locks(*)\\x"
         );
     }
 }
