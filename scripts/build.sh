@@ -9,7 +9,8 @@ if [[ ! -f web/sample-capture.json || scripts/make-sample.mjs -nt web/sample-cap
   node scripts/make-sample.mjs > web/sample-capture.json
 fi
 
-cargo build --release --target wasm32-unknown-unknown -p counterlens
+# --no-default-features: no encoding_rs/chardetng; the host's TextDecoder decodes legacy code pages.
+cargo build --release --target wasm32-unknown-unknown -p counterlens --no-default-features
 raw=target/wasm32-unknown-unknown/release/counterlens.wasm
 stamp=pkg/.built-from
 if [[ -f "$stamp" && -f pkg/counterlens_bg.wasm && ! "$raw" -nt "$stamp" ]]; then

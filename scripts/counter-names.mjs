@@ -2,6 +2,7 @@
 // English ones, from PAL's CounterLang.xml (github.com/clinthuffman/PAL, MIT licence, copyright (c) 2017
 // Clint Huffman; the notice is in docs/counter-names.md). Usage:
 //   node scripts/counter-names.mjs path/to/CounterLang.xml > crate/data/counter-names.tsv
+//   node scripts/pack-counter-names.mjs   (the deflated copy the core embeds)
 //
 // Only the common objects (OBJECTS below: what perfmon logs and PAL's threshold files mostly hold) are
 // kept, and only names that differ from the English one, so the file stays small enough to ship in the

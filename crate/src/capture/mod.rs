@@ -6,7 +6,7 @@
 //! | `error.rs` | `CaptureError` and its kinds (`CaptureErrorKind`), each with its stable JS code |
 //! | `path.rs` | counter paths: machine, object, parent, instance, counter; Perfmon wildcard patterns |
 //! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
-//! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
+//! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (decoded by the embedder's `LegacyText`: TextDecoder in wasm, encoding_rs natively) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |

@@ -9,9 +9,8 @@
 use super::blg::{looks_like_blg, BlgReader};
 use super::limits::{MAX_JSON, MAX_LINE};
 use super::pdh_csv::CsvParser;
-use super::text::{detect, TextDecoder, SNIFF_BYTES};
+use super::text::{detect, Encoding, TextDecoder, SNIFF_BYTES};
 use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, OpenOptions};
-use encoding_rs::{Encoding, UTF_8};
 
 enum Parser {
     /// Line by line. Boxed: the CSV parser's state is large beside the JSON variant's.
@@ -35,7 +34,7 @@ impl Parser {
 }
 
 struct Reading {
-    encoding: &'static Encoding,
+    encoding: Encoding,
     /// `None` for UTF-8, read in place.
     decoder: Option<TextDecoder>,
     parser: Parser,
@@ -247,7 +246,7 @@ impl CaptureReader {
         )?;
         // Decode a sample of the start to see the format; the whole head is then read normally.
         let mut sample = String::new();
-        TextDecoder::new(encoding).decode(
+        TextDecoder::new(encoding)?.decode(
             &head[..head.len().min(4096)],
             &mut sample,
             complete && head.len() <= 4096,
@@ -262,24 +261,22 @@ impl CaptureReader {
         };
         if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
             // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
-            p.expect_bytes(
-                if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
-                    size / 2
-                } else {
-                    size
-                },
-            );
+            p.expect_bytes(if encoding.is_wide() { size / 2 } else { size });
         }
         let mut reading = Reading {
             encoding,
             // UTF-8 is read in place; its BOM is skipped here.
-            decoder: (encoding != UTF_8).then(|| TextDecoder::new(encoding)),
+            decoder: if encoding == Encoding::UTF_8 {
+                None
+            } else {
+                Some(TextDecoder::new(encoding)?)
+            },
             parser,
             carry: Vec::new(),
             decoded: String::new(),
             line: 0,
         };
-        let body = if encoding == UTF_8 {
+        let body = if encoding == Encoding::UTF_8 {
             head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head)
         } else {
             &head

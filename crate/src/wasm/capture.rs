@@ -328,7 +328,7 @@ impl JsCapture {
         let encoding = match text("encoding").as_str() {
             "binary" => "binary",
             label => {
-                encoding_rs::Encoding::for_label(label.as_bytes()).map_or("unknown", |e| e.name())
+                crate::capture::text::Encoding::for_label(label).map_or("unknown", |e| e.name())
             }
         };
         let mut series = Vec::new();

@@ -11,6 +11,7 @@ mod capture;
 mod chart;
 mod convert;
 mod registration;
+mod text;
 
 pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};

@@ -13,18 +13,20 @@
 //! event's offset, never a guess.
 //!
 //! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
-//! and cooks each sample against the previous one at once, so only the cooked columns and one raw sample
-//! per series are held, never the file.
+//! and cooks each series' raw samples in blocks of 128, so only the cooked columns and one block of raw
+//! samples per series are held, never the file.
 //!
 //! One file per layer, outermost first:
 //! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
 //! - `definitions`: the name table and the logged paths (PDH's own records, `docs/blg.md`);
-//! - `samples`: one sample's "BL" blocks, turned into cooked columns;
+//! - `samples`: one sample's "BL" blocks, turned into raw samples per series;
+//! - `column`: one series, its raw samples cooked a block at a time by `series::cook_series`;
 //! - `perf_data`: a whole object's PERF_DATA_BLOCK (winperf.h) and the raw values it gives;
 //! - `zone`: the log's TIME_ZONE_INFORMATION, local times to UTC;
 //! - `bytes`: bounds-checked little-endian and UTF-16LE reads.
 
 mod bytes;
+mod column;
 mod container;
 mod definitions;
 mod perf_data;
@@ -34,27 +36,11 @@ mod zone;
 pub(crate) use container::looks_like_blg;
 
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
-use crate::cook::RawSample;
-use crate::types::{CounterType, PERF_MULTI_COUNTER};
+use crate::types::PERF_MULTI_COUNTER;
+use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
 use std::collections::HashMap;
-
-/// A series being read: where it comes from, how it cooks, and its column.
-struct Column {
-    /// Sort key: definition, counter within the object, order the instance was first seen.
-    order: (usize, usize, usize),
-    path: String,
-    ty: CounterType,
-    two_samples: bool,
-    /// AVERAGE_TIMER or AVERAGE_BULK.
-    average: bool,
-    type_value: u32,
-    scale: i32,
-    values: Vec<f64>,
-    /// The newest raw sample and the sample number it belongs to.
-    last: Option<(usize, RawSample)>,
-}
 
 /// Per definition: the instance names of the last sample and their columns (per counter for objects),
 /// so a sample with the same instances in the same order needs no lookups.
@@ -152,7 +138,7 @@ impl BlgReader {
         let extra = self.expected_samples.saturating_sub(self.timestamps.len());
         self.timestamps.reserve_exact(extra);
         for c in &mut self.columns {
-            c.values.reserve_exact(extra);
+            c.reserve(extra);
         }
     }
 
@@ -255,14 +241,19 @@ impl BlgReader {
         let series = self
             .columns
             .into_iter()
-            .map(|mut c| {
-                c.values.resize(samples, f64::NAN);
+            .map(|c| {
+                let (parsed, counter_type, scale) = (
+                    path::parse(&c.path).unwrap_or_default(),
+                    c.type_value,
+                    c.scale,
+                );
+                let path = c.path.clone();
                 Series {
-                    parsed: path::parse(&c.path).unwrap_or_default(),
-                    path: c.path,
-                    counter_type: Some(c.type_value),
-                    scale: Some(c.scale),
-                    values: c.values,
+                    parsed,
+                    path,
+                    counter_type: Some(counter_type),
+                    scale: Some(scale),
+                    values: c.finish(samples),
                     reference: None,
                     raw: None,
                 }

@@ -1,16 +1,16 @@
 //! One sample event: a "BL" container holding one block per definition (a PDH_RAW_COUNTER, an array of
 //! PDH_RAW_COUNTER_ITEMs, or a PERF_DATA_BLOCK; pdh.h, winperf.h), turned into one value per series,
-//! each cooked at once against its previous raw sample by `crate::cook` ("Calculating Counter Values").
+//! handed to its series (`column`), which cooks them a block at a time ("Calculating Counter Values").
 //! The block layout is described in `docs/blg.md`.
 
 use super::bytes::{get, u32_at, u64_at, utf16_text, utf16z_bytes, MAX_NAME_UNITS};
+use super::column::Column;
 use super::definitions::{Definition, Shape};
 use super::perf_data::PerfDataBlock;
-use super::{BlgReader, Column};
+use super::BlgReader;
 use crate::capture::limits::MAX_COLUMNS;
 use crate::capture::CaptureErrorKind;
-use crate::cook::{cook, CookOptions, Cooked, RawSample, Status};
-use crate::types::{CounterType, Formula};
+use crate::cook::RawSample;
 use std::collections::HashMap;
 
 /// FILETIME of 1970-01-01 (100 ns units since 1601).
@@ -107,57 +107,24 @@ impl BlgReader {
             ));
         }
         let (path, type_value, scale) = make();
-        let ty = CounterType::from_value(type_value);
         let order = (d, counter, self.seen[d]);
         self.seen[d] += 1;
-        self.columns.push(Column {
+        self.columns.push(Column::new(
             order,
             path,
-            ty,
-            two_samples: ty.samples() == 2,
-            average: matches!(
-                ty.formula(),
-                Some(Formula::AverageTimer | Formula::AverageBulk)
-            ),
             type_value,
             scale,
-            values: Vec::with_capacity(self.expected_samples),
-            last: None,
-        });
+            self.expected_samples,
+        ));
         self.keys
             .insert((d, counter, key.to_string()), self.columns.len() - 1);
         Ok(self.columns.len() - 1)
     }
 
-    /// Cooks sample `k` of column `c` against its previous sample (when that is sample `k - 1`).
+    /// Sample `k` of column `c` (cooked later, a block at a time).
     #[inline]
     fn put(&mut self, c: usize, k: usize, raw: Option<RawSample>) {
-        let col = &mut self.columns[c];
-        if col.values.len() > k {
-            return; // a second value for the same sample (a duplicate key): the first stands
-        }
-        col.values.resize(k, f64::NAN);
-        let Some(raw) = raw else {
-            col.values.push(f64::NAN);
-            col.last = None;
-            return;
-        };
-        let older = match &col.last {
-            Some((j, s)) if col.two_samples && *j + 1 == k => Some(s),
-            _ => None,
-        };
-        let v = match cook(col.ty, older, &raw, &CookOptions::default()) {
-            Ok(Cooked { value: Some(v), .. }) => v,
-            // An average over an interval with no operations (Avg. Disk sec/Read of an idle disk): the
-            // contract's zero-denominator, which Perfmon and relog show as 0 (docs/blg.md).
-            Ok(Cooked {
-                status: Status::ZeroDenominator,
-                ..
-            }) if col.average => 0.0,
-            _ => f64::NAN,
-        };
-        col.values.push(v);
-        col.last = Some((k, raw));
+        self.columns[c].put(k, raw);
     }
 
     fn single(

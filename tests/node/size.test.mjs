@@ -1,0 +1,20 @@
+// The wasm module's size budget (docs/performance.md, "Package size"): every page and worker downloads
+// and compiles it. scripts/build.sh prints the same two figures after each build.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+// The issue's goal is 600 KB (300 KB gzipped), not reached: measured 837,139 bytes (378,580 gzipped)
+// with the legacy encodings decoded by the host's TextDecoder and the counter-name map deflated, then
+// 1,277,597 (529,058) once the analysis module (and serde_path_to_error) merged. The budget holds what
+// is reached, so growth fails here; lower it as the module shrinks.
+const MAX_BYTES = 1_300_000;
+const MAX_GZIP = 540_000;
+
+test('pkg/counterlens_bg.wasm stays within its size budget', () => {
+  const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(wasm.length <= MAX_BYTES, `${wasm.length} bytes > ${MAX_BYTES}`);
+  assert.ok(gz <= MAX_GZIP, `${gz} bytes gzipped > ${MAX_GZIP}`);
+});
