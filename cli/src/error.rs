@@ -38,6 +38,11 @@ pub enum CliError {
     },
     #[error("--{option} {value:?}: expected ISO 8601 (2026-11-21T12:00:00, with or without a zone such as Z or +01:00) or relog's M/d/yyyy H:mm:ss")]
     Time { option: &'static str, value: String },
+    #[error("{}: {source}", file.display())]
+    Analysis {
+        file: PathBuf,
+        source: counterlens::analysis::AnalysisError,
+    },
     #[error("{0}")]
     Usage(String),
 }
