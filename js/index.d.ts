@@ -129,7 +129,7 @@ export interface Diagnostic {
   /** The counter's id. Absent when the diagnostic is about no one counter, or about a counter with no valid
    *  id (a manifest counter without `id`, or `id="abc"`): the message then names it by name and position. */
   counterId?: number;
-  /** The struct field as the seeds spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
+  /** The struct field as perflib.h and [MS-PCQ] spell it ("CounterId", "Type", "Attrib", ...), or a manifest attribute. */
   field?: string;
   /** Manifest and JSON text: 1-based line and column of what the diagnostic is about. */
   line?: number; column?: number;
@@ -242,6 +242,8 @@ export class Capture {
    *  null where the capture holds no raw samples (only Get-Counter captures do). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
+  /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
+  rangeStats(index: number, fromMs?: number, toMs?: number): SeriesStats & { p99: number; trendPerHour: number };
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
   /** What the reader noted: a last line cut short (with its line), no time zone. */
@@ -414,12 +416,26 @@ export interface ChartView {
   highlight?: number;
   /** renderChart: the palette slot of each series, aligned with `indices` (default: their order). */
   colors?: number[];
+  /** "units" (default: an axis per unit, left and right), "perfmon" (one 0-100 axis, each series times
+   *  the power of ten that makes it span it), "log" (a log axis per unit). */
+  yScale?: 'units' | 'perfmon' | 'log';
+}
+/** What a counter's values measure: an axis of its own in a chart of mixed series. */
+export type ChartUnit = 'percent' | 'per-second' | 'bytes-per-second' | 'bytes' | 'seconds' | 'count';
+export interface ChartAxis {
+  unit: ChartUnit; title: string; side: 'left' | 'right'; slot: number;
+  /** Its range, in the unit's base (bytes, seconds, ...). */
+  lo: number; hi: number; log: boolean;
 }
 export interface ChartLayout {
   /** The plot rectangle in CSS pixels of the canvas. */
   plotLeft: number; plotTop: number; plotWidth: number; plotHeight: number;
   x0: number; x1: number; y0: number; y1: number;
   pointsDrawn: number;
+  axes: ChartAxis[];
+  /** Per series passed (aligned with `indices` / `series`): its axis (index in `axes`) and the factor it
+   *  was drawn with (perfmon scale; 1 otherwise). */
+  series: { axis: number; factor: number }[];
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */
@@ -446,6 +462,12 @@ export interface ViewerOptions {
   dropAnywhere?: boolean;
   /** Link js/viewer/viewer.css (default true; set false to style it yourself). */
   stylesheet?: boolean;
+  /** The theme: the system's (default), light or dark. */
+  theme?: 'auto' | 'light' | 'dark';
+  /** Told when the selected series change (their paths, in file order). */
+  onSelection?: (e: { series: string[] }) => void;
+  /** Told when the time range changes (null: the whole capture). */
+  onZoom?: (e: { range: [number, number] | null }) => void;
 }
 export interface Viewer {
   /** Settles when the capture given in the options is open (or could not be read: see the status line). */
@@ -458,11 +480,25 @@ export interface Viewer {
   /** Shows [fromMs, toMs] (UTC), or the whole capture for null. */
   setRange(range: [number, number] | null): void;
   redraw(): void;
+  /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
+  selectSeries(filter: string): void;
+  setTheme(theme: 'auto' | 'light' | 'dark'): void;
+  /** The file a shared link (the URL hash, with `hash: true`) names and waits for, or null. */
+  sharedFile(): { name: string; size: number; hash: string } | null;
   /** Removes the viewer and frees its capture. */
   destroy(): void;
 }
 /** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
+/** Defines the `<counterlens-viewer>` element (attributes src, series, range, theme, chart-only; events
+ *  `selection` and `zoom`), after `await init()`. */
+export function defineViewerElement(name?: string): void;
+
+// ---- Chart units (viewer) ----
+/** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
+export function formatInUnit(value: number, unit: ChartUnit | string): string;
+/** The unit of a counter, from its type where known and its name; `multiplier` takes values to the base. */
+export function counterUnit(counterType: number | null | undefined, counter: string): { unit: ChartUnit; multiplier: number };
 
 /** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
 export function seriesColor(slot: number): string;

@@ -8,4 +8,5 @@ cargo bench -p counterlens --bench cook_series
 node bench/cook-series.mjs
 node bench/captures.mjs
 node bench/blg.mjs
+node bench/redraw-vs-uplot.mjs
 bash bench/cli.sh

@@ -1,13 +1,21 @@
 // Serves the viewer as static files: web/ at /, and the package's js/ and pkg/ beside it, with the
 // page's Content-Security-Policy also sent as a header. PORT (default 8080) and HOST (default
 // localhost) from the environment. Prints the URL once listening.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/** The Content-Security-Policy of web/index.html's <meta>: the one place the policy is written. The
+ *  header sends it unchanged (tests/node/csp.test.mjs checks both agree). */
+function pagePolicy(html) {
+  const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i);
+  if (!meta) throw new Error('web/index.html has no Content-Security-Policy <meta>');
+  return meta[1];
+}
+const csp = pagePolicy(readFileSync(root + 'web/index.html', 'utf8'));
 const opts = { dev: true, etag: true };
 const mounts = [
   ['/js/', sirv(root + 'js', opts)],
@@ -21,6 +29,8 @@ const mounts = [
 const server = http.createServer((req, res) => {
   res.setHeader('Content-Security-Policy', csp);
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // frame-ancestors has no effect in a <meta> policy, so framing is limited by this header instead.
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
   const [prefix, handler] = mounts.find(([p]) => req.url.startsWith(p));
   if (prefix !== '/') req.url = req.url.slice(prefix.length - 1);
   handler(req, res, () => { res.statusCode = 404; res.end('not found'); });

@@ -4,8 +4,3 @@ export const $ = (id) => document.getElementById(id);
 export { el } from './js/viewer/dom.js';
 
 export const hex32 = (v) => '0x' + (v >>> 0).toString(16).toUpperCase().padStart(8, '0');
-
-/** Replaces a table body's rows. */
-export function fill(tbody, rows) {
-  tbody.replaceChildren(...rows);
-}

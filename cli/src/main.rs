@@ -348,10 +348,7 @@ fn out_format(args: &ConvertArgs) -> OutFormat {
 fn selection(args: &ConvertArgs) -> Result<Selection, CliError> {
     let mut patterns = Vec::new();
     for c in &args.counters {
-        patterns.push(
-            counterlens::capture::PathPattern::parse(c)
-                .ok_or_else(|| CliError::Pattern(c.clone()))?,
-        );
+        patterns.push(counterlens::capture::PathPattern::parse(c)?);
     }
     for f in &args.counter_files {
         patterns.extend(select::read_pattern_file(f)?);

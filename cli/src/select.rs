@@ -27,11 +27,13 @@ pub fn read_pattern_file(path: &Path) -> Result<Vec<PathPattern>, CliError> {
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        out.push(PathPattern::parse(l).ok_or_else(|| CliError::PatternFile {
-            file: path.to_path_buf(),
-            line: n + 1,
-            pattern: l.to_string(),
-        })?);
+        out.push(
+            PathPattern::parse(l).map_err(|source| CliError::PatternFile {
+                file: path.to_path_buf(),
+                line: n + 1,
+                source,
+            })?,
+        );
     }
     Ok(out)
 }
@@ -43,7 +45,7 @@ impl Selection {
             return true;
         }
         let folded = FoldedPath::new(&s.parsed);
-        self.patterns.iter().any(|p| p.matches(&folded))
+        self.patterns.iter().any(|p| p.matches_folded(&folded))
     }
 
     /// The samples kept: within [begin, end] (inclusive, as relog), then every Nth of those.

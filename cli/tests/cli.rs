@@ -461,7 +461,7 @@ fn usage_errors_get_clap_usage_and_exit_2() {
     assert!(text(&o.stderr).contains("--begin \"soon\": expected ISO 8601"));
     let o = run(bin().args(["convert", "x.csv", "-o", "y.csv", "-c", "Memory"]));
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("-c \"Memory\": not a counter path pattern"));
+    assert!(text(&o.stderr).contains("-c \"Memory\" is not a counter path pattern"));
 }
 
 #[test]

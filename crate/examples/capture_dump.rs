@@ -15,7 +15,7 @@ fn main() {
     };
     match counterlens::capture::open_capture(&bytes, &Default::default()) {
         Err(e) => {
-            eprintln!("{path}: {} ({})", e, e.code);
+            eprintln!("{path}: {} ({})", e, e.code());
             std::process::exit(1);
         }
         Ok(c) => {

@@ -3,6 +3,26 @@
 //! charts and readers need only these two conversions plus fixed offsets, and chrono would add its weight
 //! to every wasm download for that.
 
+/// Milliseconds in a day.
+pub const MS_PER_DAY: f64 = 86_400_000.0;
+
+/// Milliseconds since 1970-01-01T00:00 of a civil date and time of day (in whatever zone the date is
+/// in: the readers give local dates and subtract the zone's bias after).
+///
+/// ```
+/// use counterlens::civil::ms_from_civil;
+/// // 1970-01-02 01:01:01 = 86,400,000 + 3,600,000 + 60,000 + 1,000 ms.
+/// assert_eq!(ms_from_civil(1970, 1, 2, 1, 1, 1), 90_061_000.0);
+/// // 2025-11-21 = day 20,413 since the epoch: 20,413 * 86,400,000 = 1,763,683,200,000.
+/// assert_eq!(ms_from_civil(2025, 11, 21, 0, 0, 0), 1_763_683_200_000.0);
+/// ```
+pub fn ms_from_civil(y: i64, m: u32, d: u32, hour: u32, minute: u32, second: u32) -> f64 {
+    days_from_civil(y, m, d) as f64 * MS_PER_DAY
+        + f64::from(hour) * 3_600_000.0
+        + f64::from(minute) * 60_000.0
+        + f64::from(second) * 1000.0
+}
+
 /// Days since 1970-01-01 of a civil date (month 1-12, day 1-31).
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

@@ -142,36 +142,6 @@ pub enum CookError {
     },
 }
 
-/// Which fields a formula reads beyond N. `second` is read from both samples of a two-sample type;
-/// `frequency` and `multi` from the newer sample only (seed 002 uses sample 1's frequency and MultiCount).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Needs {
-    pub second: bool,
-    pub frequency: bool,
-    pub multi: bool,
-}
-
-pub(crate) fn needs(f: Formula) -> Needs {
-    let (second, frequency, multi) = match f {
-        Formula::Rate | Formula::AverageTimer | Formula::Elapsed => (true, true, false),
-        Formula::Queue
-        | Formula::Timer
-        | Formula::TimerInv
-        | Formula::AverageBulk
-        | Formula::RawFraction => (true, false, false),
-        Formula::MultiTimerTick => (true, true, true),
-        Formula::MultiTimer100Ns | Formula::MultiTimerInv => (true, false, true),
-        Formula::Delta | Formula::Raw | Formula::NotDisplayable | Formula::Text => {
-            (false, false, false)
-        }
-    };
-    Needs {
-        second,
-        frequency,
-        multi,
-    }
-}
-
 /// The numbers one calculation reads, with fields a formula does not need left at 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Pair {
@@ -353,7 +323,7 @@ pub(crate) fn prepare(
     if matches!(formula, Formula::NotDisplayable | Formula::Text) {
         return Ok(Prepared::Done(Status::NotDisplayable));
     }
-    let need = needs(formula);
+    let need = formula.spec();
     let missing = |sample: &'static str, field: &'static str| CookError::MissingField {
         ty: ty.to_string(),
         sample,
@@ -412,6 +382,22 @@ pub(crate) fn prepare(
 ///
 /// Statuses describe the data (a negative difference, a zero denominator, ...); errors describe input
 /// that cannot be calculated at all (a field the formula needs is missing, a scale out of range).
+///
+/// ```
+/// use counterlens::cook::{cook, CookOptions, RawSample, Status};
+/// use counterlens::types::parse_type;
+/// let rate = parse_type("PERF_COUNTER_COUNTER").unwrap();
+/// // 500 more events over 2 s (20,000,000 ticks at 10 MHz): 500 / 2 = 250 per second.
+/// let older = RawSample::new(1000).second(10_000_000).frequency(10_000_000);
+/// let newer = RawSample::new(1500).second(30_000_000).frequency(10_000_000);
+/// let c = cook(rate, Some(&older), &newer, &CookOptions::default()).unwrap();
+/// assert_eq!(c.value, Some(250.0));
+/// // One sample is not enough for a rate: a status, not an error.
+/// let c = cook(rate, None, &newer, &CookOptions::default()).unwrap();
+/// assert_eq!((c.value, c.status), (None, Status::NeedsTwoSamples));
+/// // A missing field the formula needs is an error.
+/// assert!(cook(rate, Some(&RawSample::new(1)), &RawSample::new(2), &CookOptions::default()).is_err());
+/// ```
 pub fn cook(
     ty: CounterType,
     older: Option<&RawSample>,

@@ -17,26 +17,35 @@ pub struct Explanation {
     pub result: Cooked,
 }
 
-/// The formula with this pair's numbers in it, and the value before options.
+/// The formula with this pair's numbers in it: the formula's written form (`Formula::spec`) with each
+/// field's name replaced by its number.
 fn substitute(formula: Formula, p: &Pair) -> String {
-    let (n0, n1, d0, d1, f, m1) = (p.n0, p.n1, p.d0, p.d1, p.f, p.m1);
-    // Written out in the variable names of the formula column, so the two read side by side.
-    match formula {
-        Formula::Rate => format!("({n1} - {n0}) / (({d1} - {d0}) / {f})"),
-        Formula::Queue => format!("({n1} - {n0}) / ({d1} - {d0})"),
-        Formula::AverageBulk => format!("({n1} - {n0}) / ({d1} - {d0})"),
-        Formula::Timer => format!("100 * ({n1} - {n0}) / ({d1} - {d0})"),
-        Formula::TimerInv => format!("100 * (1 - ({n1} - {n0}) / ({d1} - {d0}))"),
-        Formula::MultiTimerTick => format!("100 * (({n1} - {n0}) / (({d1} - {d0}) / {f})) / {m1}"),
-        Formula::MultiTimer100Ns => format!("100 * (({n1} - {n0}) / ({d1} - {d0})) / {m1}"),
-        Formula::MultiTimerInv => format!("100 * ({m1} - ({n1} - {n0}) / ({d1} - {d0}))"),
-        Formula::AverageTimer => format!("(({n1} - {n0}) / {f}) / ({d1} - {d0})"),
-        Formula::Delta => format!("{n1} - {n0}"),
-        Formula::Raw => format!("{n1}"),
-        Formula::RawFraction => format!("100 * {n1} / {d1}"),
-        Formula::Elapsed => format!("({d1} - {n1}) / {f}"),
-        Formula::NotDisplayable | Formula::Text => String::new(),
+    let numbers = [
+        ("{n0}", p.n0),
+        ("{n1}", p.n1),
+        ("{d0}", p.d0),
+        ("{d1}", p.d1),
+        ("{f}", p.f),
+        ("{m1}", p.m1),
+    ];
+    let mut out = String::new();
+    let mut rest = formula.spec().substituted;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match numbers.iter().find(|(name, _)| rest.starts_with(name)) {
+            Some((name, n)) => {
+                out.push_str(&n.to_string());
+                rest = &rest[name.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
     }
+    out.push_str(rest);
+    out
 }
 
 fn why(status: Status, formula: Formula) -> &'static str {
@@ -53,6 +62,21 @@ fn why(status: Status, formula: Formula) -> &'static str {
     }
 }
 
+/// The calculation of `newer` (against `older`) written out: the formula, the same with the numbers in,
+/// each option applied, and the result, which is `cook`'s.
+///
+/// ```
+/// use counterlens::cook::{CookOptions, RawSample};
+/// use counterlens::explain::explain;
+/// use counterlens::types::parse_type;
+/// let timer = parse_type("PERF_COUNTER_TIMER").unwrap();
+/// let e = explain(timer, Some(&RawSample::new(0).second(0)), &RawSample::new(15).second(10),
+///                 &CookOptions::default()).unwrap();
+/// assert_eq!(e.formula, "100 * dN / dD");
+/// // 100 * 15 / 10 = 150, capped at 100 for a percent (cap100 is on by default).
+/// assert_eq!(e.substituted, "100 * (15 - 0) / (10 - 0) = 150; cap100: 100 = 100");
+/// assert_eq!(e.result.value, Some(100.0));
+/// ```
 pub fn explain(
     ty: CounterType,
     older: Option<&RawSample>,

@@ -5,18 +5,26 @@
 //! - no value (NaN) is the empty string, as Perfmon leaves the cell empty; the no-display attribute too;
 //! - hex: hex display types and the display-as-hex attribute print `0x` and lower-case digits of the
 //!   integer value. Where display-as-hex is combined with no-group-separator or display-as-real (which
-//!   MS-PCQ forbids), the SDK's precedence order lets those win (seed 004);
+//!   MS-PCQ forbids), the SDK's precedence order lets those win (perflib.h);
 //! - integers: raw counts and deltas print as integers with group separators, unless display-as-real;
 //! - reals: three decimals, more for values below 1 so that three significant digits remain;
 //! - suffixes: `/sec`, `%`, ` s` by display type.
 
 use crate::types::{CounterType, Display, Formula};
 
+// A counter's Attrib bits (perflib.h PERF_ATTRIB_*, [MS-PCQ] 2.2.4.2): the one definition, read by the
+// display rules here and by the registration rules.
 pub const ATTRIB_REFERENCE: u64 = 0x1;
 pub const ATTRIB_NO_DISPLAY: u64 = 0x2;
 pub const ATTRIB_NO_GROUP_SEPARATOR: u64 = 0x4;
 pub const ATTRIB_DISPLAY_AS_REAL: u64 = 0x8;
 pub const ATTRIB_DISPLAY_AS_HEX: u64 = 0x10;
+/// Every bit an attribute defines.
+pub const ATTRIB_KNOWN: u64 = ATTRIB_REFERENCE
+    | ATTRIB_NO_DISPLAY
+    | ATTRIB_NO_GROUP_SEPARATOR
+    | ATTRIB_DISPLAY_AS_REAL
+    | ATTRIB_DISPLAY_AS_HEX;
 
 /// Inserts `,` every three digits of the integer part of a plain decimal number text.
 fn group(text: &str) -> String {
@@ -144,7 +152,7 @@ mod tests {
             f(255.0, "PERF_COUNTER_RAWCOUNT", ATTRIB_DISPLAY_AS_HEX),
             "0xff"
         );
-        // MS-PCQ forbids hex with no-group-separator or display-as-real; seed 004 ranks those first.
+        // MS-PCQ forbids hex with no-group-separator or display-as-real; perflib.h ranks those first.
         assert_eq!(
             f(
                 255.0,

@@ -3,12 +3,10 @@
 //! Cooking is columnar (one `u64` slice per raw field, one `f64` slice out) so that a series of millions
 //! of samples is one call and one pass. Value `i` is computed from samples `i-1` and `i` for two-sample
 //! types and from sample `i` alone otherwise. Where the status is not ok the value is NaN, a gap: the
-//! first value of a two-sample type, a negative difference (seed 002: drop the older sample; the next
+//! first value of a two-sample type, a negative difference (the SDK sample, "Calculating Counter Values": drop the older sample; the next
 //! value is computed against the newer one, so one point is lost, not two), a zero interval.
 
-use crate::cook::{
-    apply_options, check_options, compute, needs, CookError, CookOptions, Pair, Status,
-};
+use crate::cook::{apply_options, check_options, compute, CookError, CookOptions, Pair, Status};
 use crate::types::{is_dword_size, CounterType, Display, Formula};
 use serde::Serialize;
 
@@ -51,6 +49,23 @@ fn check_len(field: &'static str, expected: usize, got: usize) -> Result<(), Coo
 }
 
 /// Cooks a whole series into `out` (cleared first). Returns how many values ended in each status.
+///
+/// ```
+/// use counterlens::cook::{CookOptions, Status};
+/// use counterlens::series::{cook_series, Frequency, RawColumns};
+/// use counterlens::types::parse_type;
+/// let rate = parse_type("PERF_COUNTER_COUNTER").unwrap();
+/// // Time stamps one second apart at 1 kHz; counts growing by 10, then 30.
+/// let (value, second) = ([100u64, 110, 140], [0u64, 1000, 2000]);
+/// let cols = RawColumns { value: &value, second: Some(&second),
+///                         frequency: Some(Frequency::Constant(1000)), multi: None };
+/// let mut out = Vec::new();
+/// let counts = cook_series(rate, &cols, &CookOptions::default(), &mut out).unwrap();
+/// // The first value has no older sample: NaN, counted as needs-two-samples.
+/// assert!(out[0].is_nan());
+/// assert_eq!(out[1..], [10.0, 30.0]);
+/// assert_eq!(counts.get(Status::NeedsTwoSamples), 1);
+/// ```
 pub fn cook_series(
     ty: CounterType,
     cols: &RawColumns<'_>,
@@ -74,7 +89,7 @@ pub fn cook_series(
         }
         Some(f) => f,
     };
-    let need = needs(formula);
+    let need = formula.spec();
     let missing = |field: &'static str| CookError::MissingField {
         ty: ty.to_string(),
         sample: "every",
@@ -213,6 +228,15 @@ pub struct Stats {
     pub p95: f64,
 }
 
+/// Count, min, max, mean, last, standard deviation and 95th percentile of the values that are not NaN.
+///
+/// ```
+/// use counterlens::series::stats;
+/// let s = stats(&[2.0, f64::NAN, 4.0, 6.0]);
+/// assert_eq!((s.count, s.min, s.max, s.mean, s.last), (3, 2.0, 6.0, 4.0, 6.0));
+/// // Population deviation: sqrt(((2-4)^2 + 0 + (6-4)^2) / 3) = sqrt(8/3).
+/// assert!((s.stddev - (8.0f64 / 3.0).sqrt()).abs() < 1e-12);
+/// ```
 pub fn stats(values: &[f64]) -> Stats {
     let mut count = 0usize;
     let (mut min, mut max, mut last) = (f64::INFINITY, f64::NEG_INFINITY, f64::NAN);

@@ -74,7 +74,71 @@ pub enum Formula {
     Text,
 }
 
+/// Everything about a formula except its arithmetic (`cook::compute`): which fields it reads beyond N,
+/// and how `explain` writes it with the sample's numbers. `second` is read from both samples of a
+/// two-sample type; `frequency` and `multi` from the newer sample only ("Calculating Counter Values").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormulaSpec {
+    pub second: bool,
+    pub frequency: bool,
+    pub multi: bool,
+    /// The formula over the raw fields, `{n0}` `{n1}` `{d0}` `{d1}` `{f}` `{m1}` standing for the
+    /// numbers (older and newer N and D, F, newer M), written in the order of the table's formula text.
+    pub substituted: &'static str,
+}
+
+impl FormulaSpec {
+    const fn new(reads: (bool, bool, bool), substituted: &'static str) -> Self {
+        FormulaSpec {
+            second: reads.0,
+            frequency: reads.1,
+            multi: reads.2,
+            substituted,
+        }
+    }
+}
+
 impl Formula {
+    /// The formula's inputs and its written form: the one table `cook`, `series` and `explain` read.
+    ///
+    /// ```
+    /// use counterlens::types::Formula;
+    /// let s = Formula::Rate.spec();
+    /// assert!(s.second && s.frequency && !s.multi);
+    /// assert_eq!(s.substituted, "({n1} - {n0}) / (({d1} - {d0}) / {f})");
+    /// ```
+    pub const fn spec(self) -> FormulaSpec {
+        // (second, frequency, multi)
+        const D: (bool, bool, bool) = (true, false, false);
+        const DF: (bool, bool, bool) = (true, true, false);
+        const DM: (bool, bool, bool) = (true, false, true);
+        const DFM: (bool, bool, bool) = (true, true, true);
+        const NONE: (bool, bool, bool) = (false, false, false);
+        match self {
+            Formula::Rate => FormulaSpec::new(DF, "({n1} - {n0}) / (({d1} - {d0}) / {f})"),
+            Formula::Queue | Formula::AverageBulk => {
+                FormulaSpec::new(D, "({n1} - {n0}) / ({d1} - {d0})")
+            }
+            Formula::Timer => FormulaSpec::new(D, "100 * ({n1} - {n0}) / ({d1} - {d0})"),
+            Formula::TimerInv => FormulaSpec::new(D, "100 * (1 - ({n1} - {n0}) / ({d1} - {d0}))"),
+            Formula::MultiTimerTick => {
+                FormulaSpec::new(DFM, "100 * (({n1} - {n0}) / (({d1} - {d0}) / {f})) / {m1}")
+            }
+            Formula::MultiTimer100Ns => {
+                FormulaSpec::new(DM, "100 * (({n1} - {n0}) / ({d1} - {d0})) / {m1}")
+            }
+            Formula::MultiTimerInv => {
+                FormulaSpec::new(DM, "100 * ({m1} - ({n1} - {n0}) / ({d1} - {d0}))")
+            }
+            Formula::AverageTimer => FormulaSpec::new(DF, "(({n1} - {n0}) / {f}) / ({d1} - {d0})"),
+            Formula::Delta => FormulaSpec::new(NONE, "{n1} - {n0}"),
+            Formula::Raw => FormulaSpec::new(NONE, "{n1}"),
+            Formula::RawFraction => FormulaSpec::new(D, "100 * {n1} / {d1}"),
+            Formula::Elapsed => FormulaSpec::new(DF, "({d1} - {n1}) / {f}"),
+            Formula::NotDisplayable | Formula::Text => FormulaSpec::new(NONE, ""),
+        }
+    }
+
     /// How many samples the calculation needs (0: not displayable).
     pub fn samples(self) -> u8 {
         match self {
@@ -174,10 +238,39 @@ pub const PERF_DELTA_COUNTER: u32 = 0x0040_0000;
 pub const PERF_DELTA_BASE: u32 = 0x0080_0000;
 pub const PERF_INVERSE_COUNTER: u32 = 0x0100_0000;
 pub const PERF_MULTI_COUNTER: u32 = 0x0200_0000;
+
+// The base types ([MS-PCQ] 2.2.4.2, winperf.h): a fraction or an average reads its denominator from a
+// counter of one of these types (the next counter, in a PERF_OBJECT_TYPE).
+pub const PERF_SAMPLE_BASE: u32 = 0x4003_0401;
+pub const PERF_AVERAGE_BASE: u32 = 0x4003_0402;
+pub const PERF_RAW_BASE: u32 = 0x4003_0403;
+pub const PERF_LARGE_RAW_BASE: u32 = 0x4003_0500;
+
+/// The base type a counter of type `value` must name as its BaseCounterId ([MS-PCQ] 2.2.4.2), if it
+/// needs one. The MULTI timers' base (PERF_COUNTER_MULTI_BASE) is their MultiId, not a BaseCounterId.
+///
+/// ```
+/// use counterlens::types::{required_base, PERF_AVERAGE_BASE};
+/// assert_eq!(required_base(0x4002_0500), Some(PERF_AVERAGE_BASE)); // PERF_AVERAGE_BULK
+/// assert_eq!(required_base(0x1041_0400), None); // PERF_COUNTER_COUNTER
+/// ```
+pub fn required_base(value: u32) -> Option<u32> {
+    match value {
+        0x3002_0400 | 0x4002_0500 => Some(PERF_AVERAGE_BASE), // AVERAGE_TIMER, AVERAGE_BULK
+        // LARGE_RAW_FRACTION, PRECISION_SYSTEM_TIMER, PRECISION_100NS_TIMER
+        0x2002_0500 | 0x2047_0500 | 0x2057_0500 => Some(PERF_LARGE_RAW_BASE),
+        0x2002_0400 => Some(PERF_RAW_BASE),    // RAW_FRACTION
+        0x20C2_0400 => Some(PERF_SAMPLE_BASE), // SAMPLE_FRACTION
+        _ => None,
+    }
+}
 const SIZE_MASK: u32 = 0x0000_0300;
 const TYPE_MASK: u32 = 0x0000_0C00;
 const SUBTYPE_MASK: u32 = 0x000F_0000;
-const TIMER_MASK: u32 = 0x0030_0000;
+/// The timer base field: PERF_TIMER_TICK (0), PERF_TIMER_100NS or PERF_OBJECT_TIMER.
+pub const TIMER_MASK: u32 = 0x0030_0000;
+pub const PERF_TIMER_100NS: u32 = 0x0010_0000;
+pub const PERF_OBJECT_TIMER: u32 = 0x0020_0000;
 const DISPLAY_MASK: u32 = 0xF000_0000;
 
 /// Size field value of a 32-bit (DWORD) counter: the `wrap32` option applies only to these.
@@ -225,8 +318,8 @@ pub fn decode_fields(value: u32) -> TypeFields {
     };
     let timer = match value & TIMER_MASK {
         0x00_0000 => "PERF_TIMER_TICK".to_string(),
-        0x10_0000 => "PERF_TIMER_100NS".to_string(),
-        0x20_0000 => "PERF_OBJECT_TIMER".to_string(),
+        PERF_TIMER_100NS => "PERF_TIMER_100NS".to_string(),
+        PERF_OBJECT_TIMER => "PERF_OBJECT_TIMER".to_string(),
         bits => unknown(bits),
     };
     let suffix = match value & DISPLAY_MASK {
@@ -317,6 +410,19 @@ pub struct TypeInfo {
     pub fields: TypeFields,
 }
 
+/// Everything known about a type: its name, how many samples it needs, how it is displayed, its
+/// formula and its bit fields.
+///
+/// ```
+/// use counterlens::types::{describe, parse_type, Display};
+/// let info = describe(parse_type("PERF_100NSEC_TIMER_INV").unwrap());
+/// assert_eq!(info.value, 0x2151_0500);
+/// assert_eq!((info.samples, info.display), (2, Display::Percent));
+/// assert_eq!(info.formula, "100 * (1 - dN / dD)");
+/// // An unknown value is still decoded by its bit fields.
+/// let unknown = describe(parse_type("0x12345678").unwrap());
+/// assert_eq!(unknown.name, None);
+/// ```
 pub fn describe(ty: CounterType) -> TypeInfo {
     TypeInfo {
         value: ty.value,
@@ -404,6 +510,39 @@ pub fn parse_type(text: &str) -> Result<CounterType, TypeParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_formula_writes_the_fields_it_reads() {
+        // A written formula names D, F or M exactly when the formula reads that field.
+        for row in TYPES {
+            let s = row.formula.spec();
+            let t = s.substituted;
+            assert_eq!(t.contains("{d"), s.second, "{}: {t}", row.name);
+            assert_eq!(t.contains("{f}"), s.frequency, "{}: {t}", row.name);
+            assert_eq!(t.contains("{m1}"), s.multi, "{}: {t}", row.name);
+            let no_number = matches!(row.formula, Formula::NotDisplayable | Formula::Text);
+            assert_eq!(t.is_empty(), no_number, "{}", row.name);
+        }
+    }
+
+    #[test]
+    fn required_bases_are_the_tables_base_types() {
+        let name = |v: u32| CounterType::from_value(v).name();
+        assert_eq!(name(PERF_SAMPLE_BASE), Some("PERF_SAMPLE_BASE"));
+        assert_eq!(name(PERF_AVERAGE_BASE), Some("PERF_AVERAGE_BASE"));
+        assert_eq!(name(PERF_RAW_BASE), Some("PERF_RAW_BASE"));
+        assert_eq!(name(PERF_LARGE_RAW_BASE), Some("PERF_LARGE_RAW_BASE"));
+        // Every type that needs a base reads a second field, and only those with a base in B do.
+        for row in TYPES {
+            if let Some(base) = required_base(row.value) {
+                assert!(row.formula.spec().second, "{}", row.name);
+                assert_eq!(
+                    CounterType::from_value(base).formula(),
+                    Some(Formula::NotDisplayable)
+                );
+            }
+        }
+    }
 
     #[test]
     fn table_has_every_row_of_the_contract_once() {
@@ -532,7 +671,7 @@ mod tests {
             assert_eq!(parse_type(s).unwrap().value, want, "{s}");
         }
         // 0x21510500 = 558957824 = 2*16^7 + 1*16^6 + 5*16^5 + 1*16^4 + 5*16^2
-        //            = 536870912 + 16777216 + 5242880 + 65536 + 1280 = 558957824 (capture-formats.md example)
+        //            = 536870912 + 16777216 + 5242880 + 65536 + 1280 = 558957824
         assert_eq!(parse_type("Timer100NsInverse").unwrap().value, 558_957_824);
         assert_eq!(
             parse_type("PERF_PRECISION_TIMESTAMP").unwrap().name(),

@@ -25,7 +25,7 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
     if let Some(e) = want.get("error") {
         let err = got.as_ref().expect_err(name);
         assert_eq!(
-            err.code,
+            err.code(),
             e["code"].as_str().unwrap(),
             "{name}: {err} ({why})"
         );
@@ -183,7 +183,7 @@ fn the_encoding_option_overrides_detection() {
         },
     )
     .unwrap_err();
-    assert_eq!(e.code, "bad-encoding");
+    assert_eq!(e.code(), "bad-encoding");
 }
 
 #[test]
@@ -401,18 +401,18 @@ fn limits_are_clear_errors() {
         header += &format!(",\"\\\\H\\O\\C{i}\"");
     }
     let e = open_capture(format!("{header}\r\n").as_bytes(), &OpenOptions::default()).unwrap_err();
-    assert_eq!((e.code, e.line), ("too-large", Some(1)), "{e}");
+    assert_eq!((e.code(), e.line), ("too-large", Some(1)), "{e}");
     // A line that never ends, pushed whole or in pieces: refused at the limit, not held.
     let mut endless = b"\"(PDH-CSV 4.0)\",\"\\\\H\\O\\C\"\r\n\"".to_vec();
     endless.resize(endless.len() + MAX_LINE + 10, b'1');
     let e = open_capture(&endless, &OpenOptions::default()).unwrap_err();
-    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+    assert_eq!((e.code(), e.line), ("too-large", Some(2)), "{e}");
     let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
     let e = endless
         .chunks(1 << 20)
         .find_map(|c| r.push(c).err())
         .expect("refused while pushing");
-    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+    assert_eq!((e.code(), e.line), ("too-large", Some(2)), "{e}");
 }
 
 #[test]
@@ -432,7 +432,7 @@ fn a_carried_line_completed_by_the_next_chunk_is_held_to_the_line_limit() {
                 .collect::<Vec<u8>>(),
         )
         .unwrap_err();
-    assert_eq!((e.code, e.line), ("too-large", Some(2)), "{e}");
+    assert_eq!((e.code(), e.line), ("too-large", Some(2)), "{e}");
 }
 
 #[test]
@@ -541,7 +541,7 @@ fn a_csv_cut_anywhere_reads_its_complete_rows() {
                 }
                 Err(e) => {
                     assert_eq!(last, 0, "cut at {at}: {e}");
-                    assert!(matches!(e.code, "no-rows"), "cut at {at}: {e}");
+                    assert!(matches!(e.code(), "no-rows"), "cut at {at}: {e}");
                 }
             }
         }
@@ -612,7 +612,7 @@ fn anything_else_that_is_not_a_path_stays_an_error() {
     let e = open_capture(dcs_csv(2, "7").as_bytes(), &OpenOptions::default()).unwrap_err();
     // Line 2: the quoted time (25 characters), `,"0"` and `,"1"` (4 each), `,`: the cell starts at 35.
     assert_eq!(
-        (e.code, e.line, e.column),
+        (e.code(), e.line, e.column),
         ("bad-header", Some(2), Some(35)),
         "{e}"
     );
@@ -625,11 +625,11 @@ fn anything_else_that_is_not_a_path_stays_an_error() {
     // A cell that is not a path before the last one.
     let csv = "\"(PDH-CSV 4.0) (UTC)(0)\",\"not a path\",\"\\\\H\\Memory\\Available Bytes\"\r\n\"11/22/2026 09:00:00.000\",\" \",\"1\"\r\n";
     let e = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap_err();
-    assert_eq!((e.code, e.column), ("bad-header", Some(26)), "{e}");
+    assert_eq!((e.code(), e.column), ("bad-header", Some(26)), "{e}");
     // A header whose only cell after the first is not a path: there are no counters.
     let csv = "\"(PDH-CSV 4.0) (UTC)(0)\",\"Some text\"\r\n\"11/22/2026 09:00:00.000\",\" \"\r\n";
     let e = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap_err();
-    assert_eq!(e.code, "bad-header", "{e}");
+    assert_eq!(e.code(), "bad-header", "{e}");
 }
 
 #[test]
@@ -640,7 +640,7 @@ fn files_that_are_not_perfmon_logs_say_what_was_expected_and_found() {
     let e = open_err(
         b"\"11/22/2026 09:00:00.000\",\"1\",\"2\"\r\n\"11/22/2026 09:00:01.000\",\"3\",\"4\"\r\n",
     );
-    assert_eq!(e.code, "not-a-capture");
+    assert_eq!(e.code(), "not-a-capture");
     assert_eq!(e.message, format!("{expected}a data row (a time, then values) as the first line: the header line, \"(PDH-CSV 4.0) (zone)(bias)\" and the counter paths, is missing, so the columns cannot be named"));
     // A header whose first cell was replaced (a spreadsheet's "Time").
     let e = open_err(
@@ -654,17 +654,17 @@ fn files_that_are_not_perfmon_logs_say_what_was_expected_and_found() {
     // The quoted first cell is 42 characters and its two quotes: the ';' is the 45th character.
     let e = open_err(b"\"(PDH-CSV 4.0) (Pacific Standard Time)(480)\";\"\\\\H\\Memory\\Available Bytes\"\r\n\"11/22/2026 09:00:00.000\";\"1,5\"\r\n");
     assert_eq!(
-        (e.code, e.line, e.column),
+        (e.code(), e.line, e.column),
         ("bad-header", Some(1), Some(45)),
         "{e}"
     );
     assert!(e.message.contains("expected the header's cells separated by ',' as relog, typeperf and Perfmon write them, found ';'"), "{e}");
     let e = open_err(b"(PDH-CSV 4.0) (Pacific Standard Time)(480);\\\\H\\Memory\\Available Bytes\r\n11/22/2026 09:00:00.000;1,5\r\n");
-    assert_eq!((e.code, e.column), ("bad-header", Some(43)), "{e}");
+    assert_eq!((e.code(), e.column), ("bad-header", Some(43)), "{e}");
     // Binary data: named, never shown.
     let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
     let e = open_err(&bytes);
-    assert_eq!(e.code, "not-a-capture");
+    assert_eq!(e.code(), "not-a-capture");
     assert!(e.message.ends_with("found binary data that is not a .blg either (a .blg starts with an ETW buffer size and the logger's header at byte 72)"), "{e}");
     // Other text: a short quote of its first cell, escaped.
     let e = open_err(b"hello\x07world, this is not a log\n");

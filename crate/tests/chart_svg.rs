@@ -61,6 +61,7 @@ fn a_million_points_draw_as_at_most_four_per_column() {
         color_index: 0,
         dashed: false,
         summary: None,
+        measure: Default::default(),
     }];
     let (svg, layout) = render(&ts, &s, &View::default(), (800, 400));
     let lines = polylines(&svg, series_color(0));
@@ -87,6 +88,7 @@ fn gaps_are_drawn_as_gaps_and_colours_are_stable() {
             color_index: 3,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         },
         ChartSeries {
             label: "b".into(),
@@ -94,6 +96,7 @@ fn gaps_are_drawn_as_gaps_and_colours_are_stable() {
             color_index: 7,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         },
     ];
     let (svg, _) = render(
@@ -123,6 +126,7 @@ fn time_labels_follow_the_zone_and_the_unit_is_shown() {
         color_index: 0,
         dashed: false,
         summary: None,
+        measure: Default::default(),
     }];
     // Ten minutes in PST (UTC-8): labels every 2 minutes on the minute, local time 18:52 ... 19:00.
     let view = View {
@@ -158,6 +162,7 @@ fn zoom_draws_only_the_range_and_empty_input_draws_axes() {
         color_index: 0,
         dashed: false,
         summary: None,
+        measure: Default::default(),
     }];
     // Zoomed into the first 100 s the y range comes from the visible points only (all 1.0).
     let view = View {
@@ -185,6 +190,7 @@ fn a_100_kb_label_is_shortened_from_the_left_in_a_few_measurements() {
         color_index: 0,
         dashed: false,
         summary: None,
+        measure: Default::default(),
     }];
     let (svg, _) = render(&ts, &s, &View::default(), (800, 400));
     let shown = svg
@@ -203,6 +209,7 @@ fn a_100_kb_label_is_shortened_from_the_left_in_a_few_measurements() {
         color_index: 0,
         dashed: false,
         summary: None,
+        measure: Default::default(),
     }];
     let (svg, _) = render(&ts, &s, &View::default(), (800, 400));
     assert!(has_text(
@@ -222,6 +229,7 @@ fn a_highlighted_series_is_drawn_thicker_and_last() {
             color_index: 0,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         },
         ChartSeries {
             label: "b".into(),
@@ -229,6 +237,7 @@ fn a_highlighted_series_is_drawn_thicker_and_last() {
             color_index: 1,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         },
     ];
     let view = View {
@@ -253,4 +262,99 @@ fn a_highlighted_series_is_drawn_thicker_and_last() {
             && first.contains("stroke-width=\"1\""),
         "{first}"
     );
+}
+
+/// The vertical extent (top, bottom) in pixels of a colour's polylines.
+fn extent(svg: &str, color: RGBColor) -> (f64, f64) {
+    let ys: Vec<f64> = polylines(svg, color)
+        .into_iter()
+        .filter(|l| l.len() > 2) // not the legend's 2-point sample
+        .flatten()
+        .map(|p| p.1)
+        .collect();
+    (
+        ys.iter().copied().fold(f64::INFINITY, f64::min),
+        ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    )
+}
+
+fn mixed<'a>(cpu: &'a [f64], mem: &'a [f64]) -> [ChartSeries<'a>; 2] {
+    use counterlens::chart::units::measure_of;
+    [
+        ChartSeries {
+            label: "\\\\H\\Processor(_Total)\\% Processor Time".into(),
+            values: cpu,
+            color_index: 0,
+            measure: measure_of(None, "% Processor Time"),
+            ..Default::default()
+        },
+        ChartSeries {
+            label: "\\\\H\\Memory\\Available MBytes".into(),
+            values: mem,
+            color_index: 1,
+            measure: measure_of(None, "Available MBytes"),
+            ..Default::default()
+        },
+    ]
+}
+
+#[test]
+fn percent_and_megabytes_get_their_own_axes_and_both_span_the_plot() {
+    use counterlens::chart::YScale;
+    let ts: Vec<f64> = (0..100).map(|i| T0 + i as f64 * 1000.0).collect();
+    // CPU from 10 to 90 %, memory from 7 000 to 8 000 MB: on one axis the CPU line would lie in the
+    // bottom 1 % of the plot.
+    let cpu: Vec<f64> = (0..100)
+        .map(|i| 10.0 + 80.0 * ((i % 20) as f64 / 19.0))
+        .collect();
+    let mem: Vec<f64> = (0..100)
+        .map(|i| 7000.0 + 1000.0 * ((i % 10) as f64 / 9.0))
+        .collect();
+    let s = mixed(&cpu, &mem);
+    let (svg, layout) = render(&ts, &s, &View::default(), (900, 400));
+    assert_eq!(layout.axes.len(), 2);
+    assert_eq!(
+        (layout.axes[0].title.as_str(), layout.axes[0].side),
+        ("percent", "left")
+    );
+    assert_eq!(
+        (layout.axes[1].title.as_str(), layout.axes[1].side),
+        ("bytes", "right")
+    );
+    // The bytes axis is in bytes: 7000 MiB = 7 340 032 000 bytes, less 5 % of the 1000 MiB span.
+    assert!((layout.axes[1].lo - (7000.0 - 50.0) * 1_048_576.0).abs() < 1.0);
+    // Labels by unit: percent, and GB on the bytes axis (7.0 .. 7.8 GiB).
+    assert!(has_text(&svg, "40%"), "percent labels");
+    assert!(svg.lines().any(|l| l.ends_with(" GB")), "GB labels");
+    let h = layout.plot_height as f64;
+    for c in [0, 1] {
+        let (top, bottom) = extent(&svg, series_color(c));
+        assert!(
+            bottom - top > 0.8 * h,
+            "series {c} spans {} of {h} px",
+            bottom - top
+        );
+    }
+    // Perfmon's scale: one 0-100 axis, CPU x1 and memory x0.01 (8000 * 0.01 = 80).
+    let view = View {
+        y_scale: YScale::Perfmon,
+        ..View::default()
+    };
+    let (svg, layout) = render(&ts, &s, &view, (900, 400));
+    assert_eq!(layout.axes.len(), 1);
+    assert_eq!(layout.series[0].factor, 1.0);
+    assert!((layout.series[1].factor - 0.01).abs() < 1e-15);
+    assert!(svg.contains("(x0.01)"), "the factor is in the legend");
+    // On 0..100 the memory line runs 70..80: a tenth of the height, where it is.
+    let (top, bottom) = extent(&svg, series_color(1));
+    assert!((bottom - top - 0.1 * layout.plot_height as f64).abs() < 3.0);
+    // Log scale: whole decades around each unit's values: 10 .. 100 %, and 7.3e9 .. 8.4e9 bytes in 1e9 .. 1e10.
+    let view = View {
+        y_scale: YScale::Log,
+        ..View::default()
+    };
+    let (_, layout) = render(&ts, &s, &view, (900, 400));
+    assert!(layout.axes.iter().all(|a| a.log));
+    assert_eq!((layout.axes[0].lo, layout.axes[0].hi), (10.0, 100.0));
+    assert_eq!((layout.axes[1].lo, layout.axes[1].hi), (1e9, 1e10));
 }

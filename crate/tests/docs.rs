@@ -25,7 +25,8 @@ fn counter_types_doc_lists_every_row_as_the_code_has_it() {
 #[test]
 fn registration_doc_lists_every_code() {
     let doc = include_str!("../../docs/registration-rules.md");
-    for code in counterlens::registration::CODES {
+    for code in counterlens::registration::DiagnosticCode::ALL {
+        let code = code.as_str();
         assert!(
             doc.contains(&format!("`{code}`")),
             "docs/registration-rules.md does not document {code}"

@@ -128,7 +128,7 @@ fn report(form: Form, sets: &[CounterSet]) -> Report {
 fn summary(r: &Report) -> Vec<(&'static str, Severity, Option<&'static str>, Option<u32>)> {
     r.diagnostics
         .iter()
-        .map(|d| (d.code, d.severity, d.field, d.counter_id))
+        .map(|d| (d.code.as_str(), d.severity, d.field, d.counter_id))
         .collect()
 }
 
@@ -609,7 +609,7 @@ fn every_rule_in_every_form_that_can_express_it() {
             );
             let d = &r.diagnostics[0];
             assert!(!d.message.is_empty() && !d.source.is_empty());
-            if d.code != "guid-zero" {
+            if d.code.as_str() != "guid-zero" {
                 assert_eq!(d.counter_set.as_deref(), Some(GUID), "{name} as {form:?}");
             }
             match form {

@@ -9,7 +9,7 @@ use counterlens::registration::{
 };
 
 fn codes(r: &Report) -> Vec<&'static str> {
-    r.diagnostics.iter().map(|d| d.code).collect()
+    r.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 fn text(t: &str) -> Report {
@@ -63,7 +63,7 @@ fn manifest_only_rules() {
         let d: Vec<_> = r
             .diagnostics
             .iter()
-            .map(|d| (d.code, d.field, d.line))
+            .map(|d| (d.code.as_str(), d.field, d.line))
             .collect();
         assert_eq!(d, vec![(*code, Some(*field), Some(*line))], "{m}");
         assert_eq!(r.diagnostics[0].severity, Severity::Error);
@@ -327,7 +327,7 @@ fn a_counter_without_a_valid_id_has_no_counter_id_and_is_named() {
     let d: Vec<_> = r
         .diagnostics
         .iter()
-        .map(|d| (d.code, d.field, d.counter_id, d.line))
+        .map(|d| (d.code.as_str(), d.field, d.counter_id, d.line))
         .collect();
     assert_eq!(
         d,
@@ -358,7 +358,7 @@ fn a_counter_without_a_valid_id_has_no_counter_id_and_is_named() {
     let rule = r
         .diagnostics
         .iter()
-        .find(|d| d.code == "counter-type-invalid")
+        .find(|d| d.code.as_str() == "counter-type-invalid")
         .expect("the type rule");
     assert_eq!(rule.counter_id, None);
     assert!(
@@ -397,5 +397,5 @@ fn a_json_counter_without_a_valid_id_has_no_counter_id() {
     assert!(!r
         .diagnostics
         .iter()
-        .any(|d| d.code == "duplicate-counter-id"));
+        .any(|d| d.code.as_str() == "duplicate-counter-id"));
 }

@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(a.timestamps.len(), b.timestamps.len());
             assert_eq!(a.series.len(), b.series.len());
         }
-        (Err(a), Err(b)) => assert_eq!(a.code, b.code),
+        (Err(a), Err(b)) => assert_eq!(a.kind, b.kind),
         _ => panic!("whole and streamed disagree: {:?} vs {:?}", whole.as_ref().err(), streamed.as_ref().err()),
     }
 });

@@ -13,6 +13,7 @@
  * @param {(t: number) => {x: number, lines: Node[]}|null} chart.readout  the sample nearest t: its time's
  *        x in the plot (CSS px from the plot's left) and the lines to show
  * @param {(t: number) => void} [chart.pick]  a click (not a drag) at time t
+ * @param {() => void} [chart.leave]  the pointer left the plot (the crosshair is gone)
  */
 export function mountInteractions({ canvas, selection, cursor, readout }, chart) {
   let drag = null; // { mode: 'zoom' | 'pan', x0, range0 }
@@ -88,7 +89,7 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
       '-': () => zoom(1.25), 0: () => chart.setRange(null), Home: () => chart.setRange(null) }[e.key];
     if (act) { e.preventDefault(); act(); }
   });
-  canvas.addEventListener('pointerleave', () => { cursor.hidden = true; readout.hidden = true; });
+  canvas.addEventListener('pointerleave', () => { cursor.hidden = true; readout.hidden = true; chart.leave?.(); });
 
   /** The crosshair at the sample nearest the pointer, with every selected series' value there. */
   function hover(x, y) {
@@ -96,6 +97,7 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
     if (!l || x < l.plotLeft || x > l.plotLeft + l.plotWidth || y < l.plotTop || y > l.plotTop + l.plotHeight) {
       cursor.hidden = true;
       readout.hidden = true;
+      chart.leave?.();
       return;
     }
     const r = chart.readout(timeAt(l, x));

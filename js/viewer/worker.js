@@ -1,9 +1,10 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
-// not copied. The page cancels by terminating this worker.
-import init, { CaptureReader } from '../browser.js';
+// not copied. The page cancels by terminating this worker. It imports the package's core (the wasm
+// glue) directly: none of the viewer, no DOM.
+import init, { CaptureReader } from '../../pkg/counterlens.js';
 
-const ready = init();
+const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
 
 onmessage = async ({ data: { blob } }) => {

@@ -143,7 +143,9 @@ test('the view lives in the URL hash: a link reopens the same series and range',
   await page.evaluate(() => document.querySelector('#zoom-in').click());
   const z = await layout(page);
   const hash = new URL(page.url()).hash;
-  assert.match(hash, /^#series=[\d,]+&from=\d+&to=\d+$/);
+  // The file's identity, the series by counter path, the range.
+  assert.match(hash, /^#file=sample%20capture%20\(DEMO-SQL01\)~\d+~[0-9a-f]{8}(&s=[^&]+)+&from=\d+&to=\d+$/);
+  assert.ok(hash.includes('&s=\\\\DEMO-SQL01\\Processor(0)\\%25%20Processor%20Time&'), hash);
   await page.close();
   const again = await openPage(browser, server.url + hash);
   await again.page.waitForFunction(() => document.querySelectorAll('#chart-stats tbody tr').length > 0);

@@ -106,8 +106,21 @@ test('the schema refuses what the format forbids, naming the place', () => {
   }
 });
 
+test('the schema imports by its package name, as users import it', async () => {
+  const { default: exported } = await import('counterlens/rule-pack.schema.json', { with: { type: 'json' } });
+  assert.deepEqual(exported, schema);
+});
+
 test('the package exports the schema', () => {
   const pkg = JSON.parse(readFileSync(`${repo}package.json`, 'utf8'));
   assert.equal(pkg.exports['./rule-pack.schema.json'], './js/rule-pack.schema.json');
   assert.ok(pkg.files.some((f) => 'js/rule-pack.schema.json'.startsWith(f)), pkg.files.join(', '));
+});
+
+test('the pack imported from PAL SystemOverview.xml (golden file of crate/tests/pal_import.rs) validates too', () => {
+  const imported = JSON.parse(readFileSync(`${repo}tests/vectors/pal/SystemOverview.import.json`, 'utf8'));
+  assert.deepEqual(errorsOf(imported.pack), []);
+  assert.equal(imported.translated, 16);
+  assert.equal(imported.total, 18);
+  assert.equal(imported.translated + imported.untranslated.length, imported.total);
 });

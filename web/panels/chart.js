@@ -5,6 +5,7 @@ import { mountViewer } from '../js/viewer/index.js';
 import { $ } from '../dom.js';
 
 let viewer = null;
+const SAMPLE = 'sample capture (DEMO-SQL01)';
 
 export function mountChart() {
   viewer = mountViewer($('panel-chart'), { ids: true, hash: true, dropAnywhere: true });
@@ -14,8 +15,11 @@ export function draw() {
   viewer?.redraw();
 }
 
-/** Opens ?url= (same origin only: the page's CSP allows nothing else) or the sample capture. */
+/** Opens ?url= (same origin only: the page's CSP allows nothing else) or the sample capture; a shared
+ *  link that names a file waits for the user to open it instead. */
 export function openInitial() {
   const requested = new URLSearchParams(location.search).get('url');
-  return requested ? viewer.openUrl(requested) : viewer.openUrl('sample-capture.json', 'sample capture (DEMO-SQL01)');
+  const shared = viewer.sharedFile();
+  if (!requested && shared && shared.name !== SAMPLE) return Promise.resolve();
+  return requested ? viewer.openUrl(requested) : viewer.openUrl('sample-capture.json', SAMPLE);
 }

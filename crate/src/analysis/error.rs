@@ -55,3 +55,18 @@ pub enum AnalysisError {
         message: String,
     },
 }
+
+impl AnalysisError {
+    /// The stable code the JS `AnalysisError` carries (`err.code`), one per kind.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AnalysisError::Pack { .. } | AnalysisError::PackContent { .. } => "bad-pack",
+            AnalysisError::UnknownPack(_) => "unknown-pack",
+            AnalysisError::Expression { .. } => "bad-expression",
+            AnalysisError::UnknownVariable { .. } => "unknown-variable",
+            AnalysisError::NonNumericVariable { .. } => "non-numeric-variable",
+            AnalysisError::Options(_) => "invalid-option",
+            AnalysisError::PalXml { .. } => "bad-pal-xml",
+        }
+    }
+}

@@ -70,6 +70,9 @@ pub struct ChartBand {
 /// The pack variable logical processors are read into (derived from the capture).
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
 
+/// The pack variable a derived % Network Utilization compares bytes/sec with, in bits per second.
+pub const NETWORK_BANDWIDTH: &str = "NetworkBandwidth";
+
 const PAL_URL: &str = "https://github.com/clinthuffman/PAL";
 
 /// Imports PAL threshold files given as (file name, XML text). Files inherited by another given file
@@ -83,7 +86,7 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
         ));
     }
     // Parse every file first: a file that is not XML is an error whether it is inherited or not.
-    let mut docs: Vec<(String, roxmltree::Document)> = Vec::with_capacity(files.len());
+    let mut docs: Vec<(String, roxmltree::Document<'_>)> = Vec::with_capacity(files.len());
     for (name, text) in files {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let doc = roxmltree::Document::parse(text).map_err(|e| {
@@ -203,6 +206,15 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
             derive: Some(Derive::LogicalProcessors),
         });
     }
+    if imp.uses_bandwidth {
+        variables.push(Variable {
+            name: NETWORK_BANDWIDTH.into(),
+            question: "How fast are the network adapters, in bits per second? (\\Network Interface(*)\\Current Bandwidth in the capture shows it: PAL divides each adapter's bytes by it for % Network Utilization.)".into(),
+            kind: VariableType::Number,
+            default: Value::Number(1_000_000_000.0),
+            derive: None,
+        });
+    }
     variables.extend(imp.selectors.iter().map(|s| s.variable.clone()));
     let file_names: Vec<&str> = order.iter().map(|&i| base_name(&docs[i].0)).collect();
     let pack = RulePack {
@@ -241,7 +253,7 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
 
 fn visit(
     i: usize,
-    docs: &[(String, roxmltree::Document)],
+    docs: &[(String, roxmltree::Document<'_>)],
     by_name: &HashMap<String, usize>,
     seen: &mut HashSet<usize>,
     order: &mut Vec<usize>,
@@ -269,7 +281,7 @@ fn visit(
     }
 }
 
-fn inheritance(doc: &roxmltree::Document) -> Vec<String> {
+fn inheritance(doc: &roxmltree::Document<'_>) -> Vec<String> {
     doc.root_element()
         .children()
         .filter(|n| n.is_element() && n.tag_name().name().eq_ignore_ascii_case("INHERITANCE"))
@@ -300,7 +312,7 @@ fn children<'a, 'i>(
 }
 
 /// The text of an element (CDATA included).
-fn text_of(node: roxmltree::Node) -> String {
+fn text_of(node: roxmltree::Node<'_, '_>) -> String {
     node.descendants()
         .filter(|n| n.is_text())
         .filter_map(|n| n.text())
@@ -343,6 +355,9 @@ struct DataSource {
     generated: bool,
     path: String,
     exclude: Vec<String>,
+    /// A Generated "% Network Utilization" PAL computes as bytes/sec * 8 / Current Bandwidth * 100:
+    /// the bytes/sec counter it divides (the rule compares it with the `NetworkBandwidth` variable).
+    utilization_of: Option<String>,
 }
 
 #[derive(Default)]
@@ -350,6 +365,8 @@ struct Importer {
     questions: Vec<Question>,
     selectors: Vec<Selector>,
     uses_logical_processors: bool,
+    /// A % Network Utilization series was derived: the pack asks for `NetworkBandwidth`.
+    uses_bandwidth: bool,
     rules: Vec<Rule>,
     rule_ids: HashSet<String>,
     analysis_ids: HashMap<String, String>,
@@ -362,7 +379,7 @@ struct Importer {
 }
 
 impl Importer {
-    fn read_questions(&mut self, doc: &roxmltree::Document) {
+    fn read_questions(&mut self, doc: &roxmltree::Document<'_>) {
         for q in children(doc.root_element(), "QUESTION") {
             let Some(name) = attr(q, "QUESTIONVARNAME").map(str::trim) else {
                 continue;
@@ -401,7 +418,7 @@ impl Importer {
         }
     }
 
-    fn read_file(&mut self, file: &str, doc: &roxmltree::Document, notes: &mut Vec<String>) {
+    fn read_file(&mut self, file: &str, doc: &roxmltree::Document<'_>, notes: &mut Vec<String>) {
         let file = base_name(file);
         // Every data source of the file: PAL resolves collection variables across analyses.
         let mut global: HashMap<String, DataSource> = HashMap::new();
@@ -585,6 +602,20 @@ impl Importer {
         sources: &HashMap<String, DataSource>,
     ) -> Result<Vec<Call>, String> {
         let toks = lex(code)?;
+        // Hand-written rules that walk the instances and time slices themselves say so first.
+        for t in &toks {
+            if let Tok::Word(w) = t {
+                let lw = w.to_ascii_lowercase();
+                if matches!(lw.as_str(), "for" | "foreach" | "while" | "foreach-object") {
+                    return Err(format!(
+                        "loops over instances or time slices (`{w}`): a hand-written rule that PAL runs as PowerShell"
+                    ));
+                }
+                if lw == "createalert" {
+                    return Err("raises its own alerts (CreateAlert) from several counters".into());
+                }
+            }
+        }
         let mut st = State::default();
         let mut p = Parser {
             toks: &toks,
@@ -620,6 +651,30 @@ impl Importer {
                     c.collection
                 ));
             };
+            if let (true, Some(bytes)) = (src.generated, &src.utilization_of) {
+                // utilization% = bytes/s * 8 / bandwidth * 100 > T  <=>  bytes/s > T * bandwidth / 800.
+                self.uses_bandwidth = true;
+                let scale = |e: &Expr| {
+                    Expr::bin(
+                        '/',
+                        Expr::bin('*', e.clone(), Expr::Var(NETWORK_BANDWIDTH.into())),
+                        Expr::Num(800.0),
+                    )
+                };
+                out.push(Part {
+                    source: DataSource {
+                        generated: false,
+                        path: bytes.clone(),
+                        exclude: src.exclude.clone(),
+                        utilization_of: None,
+                    },
+                    operator: c.operator,
+                    threshold: scale(&c.threshold),
+                    band_min: scale(&c.band_min),
+                    trend: c.trend,
+                });
+                continue;
+            }
             if src.generated {
                 return Err(format!(
                     "Generated data source {}: PAL computes that series with PowerShell from other counters",
@@ -734,7 +789,54 @@ impl Importer {
     }
 }
 
-fn data_sources(a: roxmltree::Node) -> Vec<(String, DataSource)> {
+fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
+    let mut list = plain_data_sources(a);
+    // Derived series PAL generates the same way in every file that has them: % Network Utilization
+    // (Sent, Received) = Bytes Total/sec (Sent/sec, Received/sec) * 8 / Current Bandwidth * 100.
+    for d in children(a, "DATASOURCE") {
+        let Some(var) = attr(d, "COLLECTIONVARNAME").map(|v| v.trim().to_ascii_lowercase()) else {
+            continue;
+        };
+        let code: String = children(d, "CODE")
+            .next()
+            .map(text_of)
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if code.is_empty() || !code.contains("*8)") || !code.contains("*100") {
+            continue;
+        }
+        let mentioned = |suffixes: &[&str]| {
+            list.iter()
+                .filter(|(k, src)| {
+                    !src.generated
+                        && code.contains(&format!("${k}["))
+                        && suffixes
+                            .iter()
+                            .any(|suf| src.path.to_ascii_lowercase().ends_with(suf))
+                })
+                .map(|(_, src)| src.path.clone())
+                .collect::<Vec<_>>()
+        };
+        let bandwidth = mentioned(&["\\current bandwidth"]);
+        let bytes = mentioned(&[
+            "\\bytes total/sec",
+            "\\bytes sent/sec",
+            "\\bytes received/sec",
+        ]);
+        if let ([_], [b]) = (bandwidth.as_slice(), bytes.as_slice()) {
+            let b = b.clone();
+            if let Some((_, src)) = list.iter_mut().find(|(k, _)| *k == var) {
+                src.utilization_of = Some(b);
+            }
+        }
+    }
+    list
+}
+
+fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
@@ -745,6 +847,16 @@ fn data_sources(a: roxmltree::Node) -> Vec<(String, DataSource)> {
                 .to_string();
             let generated =
                 attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated"));
+            // ISCOUNTEROBJECTREGULAREXPRESSION: PAL matches the object with a regular expression,
+            // `(MSSQL|SQLServer).*:Access Methods`, so that named SQL Server instances (MSSQL$NAME:)
+            // count too. The Perfmon wildcard `*:Access Methods` says the same.
+            let object_regex = attr(d, "ISCOUNTEROBJECTREGULAREXPRESSION")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("true"));
+            let path = if object_regex {
+                wildcard_object_prefix(&path)
+            } else {
+                path
+            };
             let exclude = children(d, "EXCLUDE")
                 .filter_map(|e| attr(e, "INSTANCE"))
                 .map(|s| s.to_string())
@@ -755,6 +867,7 @@ fn data_sources(a: roxmltree::Node) -> Vec<(String, DataSource)> {
                     generated,
                     path,
                     exclude,
+                    utilization_of: None,
                 },
             ))
         })
@@ -1312,7 +1425,7 @@ impl Parser<'_, '_> {
         };
         self.i += 1;
         match (left, op.as_str()) {
-            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge")
+            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge" | "eq")
                 if st.env.contains_key(&v.to_ascii_lowercase()) =>
             {
                 let bound = self.expr(st)?;
@@ -1330,6 +1443,29 @@ impl Parser<'_, '_> {
                 }
                 self.i += 2;
                 let set = self.expr(st)?;
+                if op == "eq" {
+                    // `If ($n -eq 0) { $n = 1 }` on a count (PAL's guard for a processor count of 0) is
+                    // max(n, 1) for the whole numbers a count takes; other -eq forms are not clamps.
+                    if bound != Expr::Num(0.0) || set != Expr::Num(1.0) {
+                        return Err(format!(
+                            "an If (${v} -eq ...) that is not the guard `If ($n -eq 0) {{ $n = 1 }}` of a count"
+                        ));
+                    }
+                    self.skip_seps();
+                    self.expect(Tok::Punct('}'))?;
+                    if self.else_follows() {
+                        return Err(format!("an If/Else on ${v} that is not a clamp"));
+                    }
+                    let key = v.to_ascii_lowercase();
+                    let cur = st
+                        .env
+                        .get(&key)
+                        .cloned()
+                        .unwrap_or_else(|| Err(format!("${v} is not set")))?;
+                    st.env
+                        .insert(key, Ok(Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))));
+                    return Ok(());
+                }
                 if set != bound {
                     return Err(format!(
                         "an If on ${v} that sets it to another value than the bound it tests"
@@ -1634,14 +1770,10 @@ impl Parser<'_, '_> {
                     ));
                 }
                 self.imp.uses_logical_processors = true;
+                // PAL's idiom for the number of logical processors is `.Count - 1` (the instances
+                // and _Total), whether or not the data source EXCLUDEs _Total from the analysis.
                 let lp = Expr::Var(LOGICAL_PROCESSORS.into());
-                // PAL's collection holds _Total too unless the data source excludes it.
-                let excludes_total = src.exclude.iter().any(|e| e.eq_ignore_ascii_case("_Total"));
-                return Ok(if excludes_total {
-                    lp
-                } else {
-                    Expr::bin('+', lp, Expr::Num(1.0))
-                });
+                return Ok(Expr::bin('+', lp, Expr::Num(1.0)));
             }
             return Err(format!("uses ${name}.{m}"));
         }
@@ -1723,6 +1855,19 @@ fn merge(st: &mut State, s: &Expr, yes: State, no: State) -> Result<(), String> 
     Ok(())
 }
 
+/// `\SQLServer:Access Methods\Full Scans/sec` -> `\*:Access Methods\Full Scans/sec`; a path whose
+/// object has no `:`, or that names a machine, is kept.
+fn wildcard_object_prefix(path: &str) -> String {
+    let Some(rest) = path.strip_prefix('\\').filter(|r| !r.starts_with('\\')) else {
+        return path.to_string();
+    };
+    let (object, tail) = rest.split_once('\\').unwrap_or((rest, ""));
+    match object.split_once(':') {
+        Some((_, name)) if !tail.is_empty() => format!("\\*:{name}\\{tail}"),
+        _ => path.to_string(),
+    }
+}
+
 /// `\Processor(*)\% Processor Time` -> `Processor`; `\\SRV\Memory\...` -> `Memory`.
 fn counter_object(path: &str) -> &str {
     let p = path
@@ -1751,21 +1896,30 @@ fn strip_html(html: &str) -> String {
     let mut rest = html;
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
-        let after = &rest[lt..];
+        let after = &rest[lt + 1..];
         let end = after.find('>').map_or(after.len(), |e| e + 1);
-        let tag = after[1..end.saturating_sub(1).max(1)]
+        let tag: String = after
             .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
             .to_ascii_lowercase();
-        if tag.starts_with("br")
-            || tag.starts_with("li")
-            || tag.starts_with("p")
-            || tag.starts_with("ul")
-        {
-            out.push('\n');
-        } else {
-            out.push(' ');
-        }
         rest = &after[end..];
+        match tag.as_str() {
+            // Script and style content is not text.
+            "script" | "style" if !after.starts_with('/') => {
+                let close = format!("</{tag}");
+                let lower = rest.to_ascii_lowercase();
+                rest = match lower.find(&close) {
+                    Some(c) => rest[c..].find('>').map_or("", |e| &rest[c + e + 1..]),
+                    None => "",
+                };
+            }
+            "br" | "li" | "p" | "ul" | "ol" | "div" | "tr" | "table" => out.push('\n'),
+            // Inline markup (<B>, <A>, <FONT>) joins the text it wraps.
+            "b" | "i" | "u" | "a" | "font" | "span" | "em" | "strong" | "code" => {}
+            _ => out.push(' '),
+        }
     }
     out.push_str(rest);
     let out = out
@@ -1893,8 +2047,12 @@ mod tests {
         let html = r#"Low RAM.<BR><B>References:</B><UL><LI><A HREF="http://example.com/a">Guide &amp; more</A></LI></UL> See http://example.com/b."#;
         assert_eq!(
             strip_html(html),
-            "Low RAM.\nReferences:\nGuide & more\nSee http://example.com/b."
+            "Low RAM.\nReferences:\n\nGuide & more\n\nSee http://example.com/b."
         );
+        // Unclosed tags, multi-byte text after `<`, a script with no end: text, no panic.
+        assert_eq!(strip_html("a <é b"), "a");
+        assert_eq!(strip_html("x<script>alert(1)"), "x");
+        assert_eq!(strip_html("<B>bold</B>, <i>it</i>"), "bold, it");
         let r = references_in(html);
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].title, "Guide & more");
@@ -1917,6 +2075,19 @@ mod tests {
         assert_eq!(
             base_name("C:\\PAL\\QuickSystemOverview.xml"),
             "QuickSystemOverview.xml"
+        );
+        assert_eq!(
+            wildcard_object_prefix("\\SQLServer:Access Methods\\Full Scans/sec"),
+            "\\*:Access Methods\\Full Scans/sec"
+        );
+        assert_eq!(
+            wildcard_object_prefix("\\Memory\\Pages/sec"),
+            "\\Memory\\Pages/sec"
+        );
+        // With a machine the path is kept (PAL's files name none).
+        assert_eq!(
+            wildcard_object_prefix("\\\\SRV\\SQLServer:Locks(*)\\x"),
+            "\\\\SRV\\SQLServer:Locks(*)\\x"
         );
     }
 }

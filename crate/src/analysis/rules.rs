@@ -51,11 +51,9 @@ pub fn threshold(rule: &Rule, vars: &Variables) -> Result<f64, AnalysisError> {
 
 /// The series `rule` selects among `paths` (the capture's series, folded), or why it selects none.
 pub fn select(rule: &Rule, paths: &[FoldedPath]) -> Result<Vec<usize>, String> {
-    let Some(pattern) = PathPattern::parse(&rule.counter) else {
-        return Err(format!("{:?} is not a counter path", rule.counter));
-    };
+    let pattern = PathPattern::parse(&rule.counter).map_err(|e| e.to_string())?;
     let matched: Vec<usize> = (0..paths.len())
-        .filter(|&i| pattern.matches(&paths[i]))
+        .filter(|&i| pattern.matches_folded(&paths[i]))
         .collect();
     if matched.is_empty() {
         return Err(format!("no series in the capture matches {}", rule.counter));

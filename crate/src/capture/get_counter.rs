@@ -11,7 +11,7 @@
 //! A sample with a CookedValue and neither RawValue nor CounterType (what `counterlens convert --to json`
 //! writes for a log that holds only cooked values, such as a PDH-CSV) is read as that value.
 
-use super::{path, Capture, CaptureError, Note, Series, TimeZone};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use serde::Deserialize;
@@ -111,9 +111,7 @@ pub(crate) fn parse_time(s: &str) -> Option<(f64, Option<i32>)> {
     } else {
         frac.parse::<f64>().ok()? * 1000.0 / 10f64.powi(frac.len() as i32)
     };
-    let local = crate::civil::days_from_civil(y, mo, da) as f64 * 86_400_000.0
-        + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
-        + frac_ms;
+    let local = crate::civil::ms_from_civil(y, mo, da, h, mi, se) + frac_ms;
     Some((local - f64::from(offset.unwrap_or(0)) * 60_000.0, offset))
 }
 
@@ -133,7 +131,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         // serde_json counts lines and columns in `body`; the skipped prefix is at most a BOM and blanks.
         let line = e.line() as u32 + text[..skipped].matches('\n').count() as u32;
         CaptureError::at_line(
-            "bad-json",
+            CaptureErrorKind::BadJson,
             line,
             e.column() as u32,
             format!(
@@ -154,7 +152,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let mut cooked_only = 0usize;
     for (k, set) in sets.iter().enumerate() {
         let (t, offset) = parse_time(&set.timestamp).ok_or_else(|| {
-            CaptureError::at_offset("bad-time", 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
+            CaptureError::at_offset(CaptureErrorKind::BadTime, 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
         })?;
         if zone_offset.is_none() {
             zone_offset = offset;
@@ -284,7 +282,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         bias_minutes: -m,
     });
     Ok(Capture {
-        format: "get-counter-json",
+        format: Format::GetCounterJson.name(),
         encoding: "UTF-8",
         time_zone,
         timestamps,

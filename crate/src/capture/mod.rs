@@ -2,7 +2,8 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | `mod.rs` | the model (`Capture`, `Series`), errors and notes, sniffing, `open_capture` |
+//! | `mod.rs` | the model (`Capture`, `Series`), notes, sniffing, `open_capture` |
+//! | `error.rs` | `CaptureError` and its kinds (`CaptureErrorKind`), each with its stable JS code |
 //! | `path.rs` | counter paths: machine, object, parent, instance, counter; Perfmon wildcard patterns |
 //! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (chardetng + encoding_rs) |
@@ -10,12 +11,13 @@
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
 //! | `raw_json.rs` | the counterlens raw capture (v1): registration + raw samples, cooked through references |
-//! | `blg.rs` | binary perfmon logs (.blg): the ETW container, PDH's definitions and raw samples, cooked |
+//! | `blg/` | binary perfmon logs (.blg): the ETW container, PDH's definitions and raw samples, cooked |
 //!
 //! The model is columnar: one `Vec<f64>` of timestamps (ms since the epoch, UTC) and one `Vec<f64>` of
 //! cooked values per series, NaN where there is no value. No per-cell objects.
 
 mod blg;
+mod error;
 mod get_counter;
 pub mod names;
 pub mod path;
@@ -24,8 +26,9 @@ mod raw_json;
 mod reader;
 pub mod text;
 
+pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
-pub use path::{CounterPath, FoldedPath, PathPattern};
+pub use path::{CounterPath, FoldedPath, PathPattern, PatternError};
 pub use pdh_csv::{write_csv, write_pdh};
 pub use reader::CaptureReader;
 
@@ -42,41 +45,6 @@ pub mod limits {
     pub const MAX_JSON: usize = 1 << 30;
 }
 use serde::Serialize;
-
-/// A reader's refusal: what was expected, and where (line and column in text, or byte offset).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
-#[error("{message}")]
-pub struct CaptureError {
-    /// Stable: "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "unsupported",
-    /// "bad-encoding", "empty", "no-rows", "too-large", "bad-json", "bad-raw-capture", "registration-invalid",
-    /// "bad-blg" (a .blg whose layout is broken: the message names the buffer and event offset).
-    pub code: &'static str,
-    pub message: String,
-    pub line: Option<u32>,
-    pub column: Option<u32>,
-    pub offset: Option<usize>,
-}
-
-impl CaptureError {
-    pub fn at_line(code: &'static str, line: u32, column: u32, message: String) -> Self {
-        CaptureError {
-            code,
-            message: format!("line {line}, column {column}: {message}"),
-            line: Some(line),
-            column: Some(column),
-            offset: None,
-        }
-    }
-    pub fn at_offset(code: &'static str, offset: usize, message: String) -> Self {
-        CaptureError {
-            code,
-            message: format!("byte {offset}: {message}"),
-            line: None,
-            column: None,
-            offset: Some(offset),
-        }
-    }
-}
 
 /// Something the reader did that the user should know (input kept, but not all of it, or assumed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -154,7 +122,8 @@ impl RawColumn {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Capture {
-    /// "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json", "blg".
+    /// The format's name (`Format::name`): "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json",
+    /// "blg"; "unknown" only for a capture put together from parts (`Capture.fromParts` in JS).
     pub format: &'static str,
     /// The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg).
     pub encoding: &'static str,
@@ -210,13 +179,54 @@ impl Capture {
     }
 }
 
-/// The formats a capture can be in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The formats a capture can be in; `name()` is how `Capture::format` and `OpenOptions::format` spell
+/// each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// PDH-CSV: relog, typeperf and Perfmon's comma-separated logs.
     PdhCsv,
+    /// PDH-TSV: the same, tab-separated.
     PdhTsv,
+    /// PowerShell's `Get-Counter | ConvertTo-Json`.
     GetCounterJson,
+    /// The counterlens raw capture (registration and raw samples).
     CounterlensJson,
+    /// A binary perfmon log.
+    Blg,
+}
+
+impl Format {
+    /// Every format, in the order error messages list them.
+    pub const ALL: [Format; 5] = [
+        Format::PdhCsv,
+        Format::PdhTsv,
+        Format::GetCounterJson,
+        Format::CounterlensJson,
+        Format::Blg,
+    ];
+
+    /// The format's stable name.
+    ///
+    /// ```
+    /// use counterlens::capture::Format;
+    /// assert_eq!(Format::Blg.name(), "blg");
+    /// assert_eq!(Format::parse("pdh-tsv"), Some(Format::PdhTsv));
+    /// assert_eq!(Format::parse("xlsx"), None);
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::PdhCsv => "pdh-csv",
+            Format::PdhTsv => "pdh-tsv",
+            Format::GetCounterJson => "get-counter-json",
+            Format::CounterlensJson => "counterlens-json",
+            Format::Blg => "blg",
+        }
+    }
+
+    /// The format of a name `name()` gives; None for any other text.
+    pub fn parse(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// Options of `open_capture`.
@@ -232,6 +242,19 @@ pub struct OpenOptions {
 }
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).
+///
+/// ```
+/// use counterlens::capture::{open_capture, CaptureErrorKind, OpenOptions};
+/// let csv = "\"(PDH-CSV 4.0)\",\"\\\\PC\\System\\Processor Queue Length\"\n\
+///            \"01/02/2026 03:04:05.678\",\"3\"\n";
+/// let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
+/// assert_eq!((c.format, c.series.len()), ("pdh-csv", 1));
+/// assert_eq!(c.series[0].parsed.counter, "Processor Queue Length");
+/// assert_eq!(c.series[0].values, [3.0]);
+/// // Anything else is refused with what was expected and where.
+/// let e = open_capture(b"hello", &OpenOptions::default()).unwrap_err();
+/// assert_eq!((e.kind, e.line, e.column), (CaptureErrorKind::NotACapture, Some(1), Some(1)));
+/// ```
 pub fn open_capture(bytes: &[u8], options: &OpenOptions) -> Result<Capture, CaptureError> {
     let options = OpenOptions {
         size_hint: Some(bytes.len()),
@@ -258,11 +281,11 @@ pub(crate) fn sniff(text: &str) -> Result<Format, CaptureError> {
         if t.contains("\"CounterSamples\"") {
             return Ok(Format::GetCounterJson);
         }
-        return Err(CaptureError::at_line("not-a-capture", 1, 1,
+        return Err(CaptureError::at_line(CaptureErrorKind::NotACapture, 1, 1,
             "JSON, but neither Get-Counter sample sets (\"CounterSamples\") nor a counterlens raw capture (\"format\": \"counterlens-raw-capture\") near the start".into()));
     }
     Err(CaptureError::at_line(
-        "not-a-capture",
+        CaptureErrorKind::NotACapture,
         1,
         1,
         format!("expected a perfmon log: a .blg, a CSV or TSV whose first cell starts \"(PDH-CSV 4.0)\" (relog, typeperf and Perfmon write it) or Get-Counter JSON; found {}", pdh_csv::describe_start(t)),

@@ -6,9 +6,11 @@
 //! `(` and its last `)`; parent and instance split at the first `/`; a `#n` suffix stays on the instance.
 //! The counter is everything after the last `\` that is outside the parentheses.
 //!
-//! [`PathPattern`] matches paths against Perfmon wildcard paths (`\Processor(*)\% Processor Time`):
-//! `*` and `?` in any part, the machine optional, names compared case-insensitively (folded as
-//! [`super::names::fold`] does), and a localized path matched through its English names.
+//! [`PathPattern`] is a Perfmon wildcard path, as relog's `-c` and PAL's threshold files write them
+//! (see PdhExpandWildCardPath in the Windows SDK's pdh.h documentation): `*` and `?` in the machine,
+//! object, instance or counter, `(*)` for every instance; names compared case-insensitively (folded as
+//! [`super::names::fold`] does), and a localized path matched through its English names too. The one
+//! matcher serves the command line's `-c` filters and the analysis rules alike.
 
 use serde::Serialize;
 
@@ -103,32 +105,62 @@ fn full_instance(p: &CounterPath) -> Option<String> {
     }
 }
 
-/// A Perfmon wildcard path: `\\*\Process(sql*)\Private Bytes`, `\Memory\Available MBytes`.
+/// A counter path pattern that is not one: `\\MACHINE\Object(Instance)\Counter` was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    #[error(r"{0:?} is not a counter path pattern: expected \\MACHINE\Object(Instance)\Counter, \Object(*)\Counter or \Object\Counter (machine optional, * allowed in each part)")]
+    NotAPath(String),
+}
+
+/// A Perfmon wildcard path: `\\MACHINE\Object(Parent/Instance#n)\Counter` with the machine optional
+/// and `*` (any run of characters, none included) or `?` (one character) allowed in every part.
+///
+/// Matching rules (each pinned by a test below):
+/// - case-insensitive, as PDH compares names (and blind to accents and repeated spaces, as
+///   [`super::names::fold`] folds them); a localized path also matches by its English object and counter;
+/// - no machine in the pattern: every machine; a machine (or `\\*`): the path's machine must match;
+/// - the instance part is compared as written, `parent/instance#n` whole (`(chrome/*)`, `(*/12)`,
+///   `(svchost#1)`); `(svchost)` is index 0 only, as in PDH, and does not match `svchost#1`;
+/// - `(*)` matches every instance, and paths without one (so `\*(*)\*` selects everything; PDH would
+///   refuse `(*)` on an object without instances, a filter has no reason to);
+/// - no instance part (`\Memory\Available Bytes`): only paths without an instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathPattern {
-    /// None: any machine (the pattern has none, or `\\*`).
+    text: String,
+    /// `None`: any machine (the pattern names none).
     machine: Option<String>,
     object: String,
-    /// None: the pattern names no instance, so it matches only paths without one.
+    /// `None`: no parentheses in the pattern.
     instance: Option<String>,
     counter: String,
 }
 
 impl PathPattern {
-    /// None when `pattern` is not a counter path.
-    pub fn parse(pattern: &str) -> Option<PathPattern> {
+    /// Parses a pattern; the machine is optional and so is the leading `\`.
+    pub fn parse(text: &str) -> Result<PathPattern, PatternError> {
         use super::names::fold;
-        let p = parse(pattern)?;
-        Some(PathPattern {
-            machine: (!p.machine.is_empty() && p.machine != "*").then(|| fold(&p.machine)),
-            object: fold(&p.object),
-            instance: full_instance(&p).map(|i| fold(&i)),
-            counter: fold(&p.counter),
+        let t = text.trim();
+        let has_machine = t.starts_with("\\\\");
+        let c = parse(t).ok_or_else(|| PatternError::NotAPath(text.to_string()))?;
+        if has_machine && c.machine.is_empty() {
+            return Err(PatternError::NotAPath(text.to_string()));
+        }
+        Ok(PathPattern {
+            text: t.to_string(),
+            machine: has_machine.then(|| fold(&c.machine)),
+            object: fold(&c.object),
+            instance: full_instance(&c).map(|i| fold(&i)),
+            counter: fold(&c.counter),
         })
     }
 
-    /// Whether the path matches, by its written names or by its English ones.
-    pub fn matches(&self, p: &FoldedPath) -> bool {
+    /// The pattern as given (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether a path, folded once for many patterns, matches by its written names or its English ones.
+    pub fn matches_folded(&self, p: &FoldedPath) -> bool {
         if let Some(m) = &self.machine {
             if !wildcard(m, &p.machine) {
                 return false;
@@ -136,6 +168,7 @@ impl PathPattern {
         }
         match (&self.instance, &p.instance) {
             (None, None) => {}
+            (Some(pat), None) if pat == "*" => {}
             (Some(pat), Some(i)) if wildcard(pat, i) => {}
             _ => return false,
         }
@@ -143,6 +176,16 @@ impl PathPattern {
             || p.english
                 .as_ref()
                 .is_some_and(|(o, c)| wildcard(&self.object, o) && wildcard(&self.counter, c))
+    }
+
+    /// Whether a parsed path matches.
+    pub fn matches(&self, path: &CounterPath) -> bool {
+        self.matches_folded(&FoldedPath::new(path))
+    }
+
+    /// Whether a path as written matches (false when it is not a counter path).
+    pub fn matches_path(&self, path: &str) -> bool {
+        parse(path).is_some_and(|c| self.matches(&c))
     }
 }
 
@@ -249,62 +292,173 @@ mod tests {
 
     fn m(pattern: &str, path: &str) -> bool {
         PathPattern::parse(pattern)
-            .unwrap()
-            .matches(&FoldedPath::new(&p(path)))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .matches_path(path)
     }
 
     #[test]
-    fn wildcards() {
+    fn wildcards_in_each_part() {
+        let cpu = r"\\WEB01\Processor(_Total)\% Processor Time";
+        for yes in [
+            r"\Processor(*)\% Processor Time",
+            r"\Processor(_Total)\% Processor Time",
+            r"\\WEB01\Processor(*)\*",
+            r"\\web*\processor(_total)\% processor time",
+            r"\\*\*(*)\*",
+            r"\Proc*(*)\% * Time",
+            r"Processor(*)\% Processor Time",
+            r"\*(_tot*)\*Time",
+        ] {
+            assert!(m(yes, cpu), "{yes} should match {cpu}");
+        }
+        for no in [
+            r"\Processor\% Processor Time", // no instance part: only instance-less paths
+            r"\Processor(0)\% Processor Time",
+            r"\\WEB02\Processor(*)\*",
+            r"\Processor(*)\% User Time",
+            r"\Process(*)\% Processor Time",
+            r"\Processor(*)\% Processor Time*x",
+        ] {
+            assert!(!m(no, cpu), "{no} should not match {cpu}");
+        }
+    }
+
+    #[test]
+    fn instances_parents_and_indexes() {
+        let thread = r"\\H\Thread(chrome/12#3)\Context Switches/sec";
+        assert!(m(r"\Thread(*)\Context Switches/sec", thread));
+        assert!(m(r"\Thread(chrome/*)\Context Switches/sec", thread));
+        assert!(m(r"\Thread(*/12#3)\*", thread));
+        assert!(m(r"\Thread(CHROME/12#3)\*", thread));
+        assert!(!m(r"\Thread(12#3)\*", thread)); // the parent is part of the instance as written
+        assert!(!m(r"\Thread(firefox/*)\*", thread));
+        let svc = r"\\H\Process(svchost#1)\% Processor Time";
+        assert!(m(r"\Process(svchost#1)\*", svc));
+        assert!(m(r"\Process(svchost*)\*", svc));
+        assert!(!m(r"\Process(svchost)\*", svc)); // index 0 only, as PDH counts instances
+                                                  // Parentheses and backslashes inside the instance.
+        assert!(m(
+            r"\Process(svchost (netsvcs)*)\*",
+            r"\\H\Process(svchost (netsvcs)#2)\% Processor Time"
+        ));
+        assert!(m(
+            r"\SMB Client Shares(\fs01\*)\Data Bytes/sec",
+            r"\\H\SMB Client Shares(\fs01\share)\Data Bytes/sec"
+        ));
+    }
+
+    #[test]
+    fn objects_without_instances_and_machines() {
+        let mem = r"\\H\Memory\Available MBytes";
+        assert!(m(r"\Memory\Available MBytes", mem));
+        assert!(m(r"\memory\available *", mem));
+        assert!(m(r"\Memory(*)\Available MBytes", mem)); // (*) also selects instance-less paths
+        assert!(!m(r"\Memory(_Total)\Available MBytes", mem));
+        // A path without a machine: matched by patterns without one, or with \\*.
+        assert!(m(r"\Memory\*", r"\Memory\Pages/sec"));
+        assert!(m(r"\\*\Memory\*", r"\Memory\Pages/sec"));
+        assert!(!m(r"\\H\Memory\*", r"\Memory\Pages/sec"));
+        // Not a path at all never matches.
+        assert!(!m(r"\*(*)\*", "Time"));
+    }
+
+    #[test]
+    fn bad_patterns_are_errors() {
+        for bad in ["", "*", r"\\HOST", r"\Memory", r"\\\Memory\x"] {
+            assert!(
+                matches!(PathPattern::parse(bad), Err(PatternError::NotAPath(_))),
+                "{bad}"
+            );
+        }
+        let e = PathPattern::parse("<script>").unwrap_err().to_string();
+        assert!(e.contains("\"<script>\"") && e.contains("expected"), "{e}");
+    }
+
+    #[test]
+    fn wildcard_backtracks_and_stays_linear_in_practice() {
+        assert!(wildcard("a*b*c", "axxbyybzc"));
         assert!(wildcard("*", ""));
+        assert!(wildcard("**", "abc"));
+        assert!(!wildcard("a*b", "axxc"));
+        assert!(wildcard("*.*", "a.b.c"));
         assert!(wildcard("sql*", "sqlservr#1"));
         assert!(wildcard("a?c", "abc"));
         assert!(!wildcard("a?c", "ac"));
         assert!(wildcard("*b*d", "abcbd"));
         assert!(!wildcard("*b*d", "abcbe"));
+        // A hostile pattern over a long text finishes (O(pattern x text), not exponential).
+        let p = "*a".repeat(50) + "b";
+        assert!(!wildcard(&p, &"a".repeat(5000)));
+    }
+
+    fn mf(pattern: &str, path: &str) -> bool {
+        PathPattern::parse(pattern)
+            .unwrap()
+            .matches_folded(&FoldedPath::new(&p(path)))
     }
 
     #[test]
     fn patterns_match_as_perfmon_does() {
         let cpu = r"\Processor(*)\% Processor Time";
         // Machine optional, names case-insensitive (Get-Counter writes lower case).
-        assert!(m(cpu, r"\\SRV\Processor(_Total)\% Processor Time"));
-        assert!(m(cpu, r"\\web01\processor(0)\% processor time"));
-        assert!(!m(cpu, r"\\SRV\Processor(0)\% User Time"));
-        // An instance pattern needs an instance, and no instance pattern needs none.
-        assert!(!m(cpu, r"\\SRV\Processor\% Processor Time"));
-        assert!(!m(
+        assert!(mf(cpu, r"\\SRV\Processor(_Total)\% Processor Time"));
+        assert!(mf(cpu, r"\\web01\processor(0)\% processor time"));
+        assert!(!mf(cpu, r"\\SRV\Processor(0)\% User Time"));
+        // No instance pattern needs no instance.
+        assert!(!mf(
             r"\Memory\Available MBytes",
             r"\\S\Memory(x)\Available MBytes"
         ));
-        assert!(m(
+        assert!(mf(
             r"\Memory\Available MBytes",
             r"\\S\MEMORY\available mbytes"
         ));
         // A machine in the pattern must match; `\\*` is any.
-        assert!(m(r"\\SRV\Memory\Pages/sec", r"\\srv\Memory\Pages/sec"));
-        assert!(!m(r"\\SRV\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
-        assert!(m(r"\\*\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        assert!(mf(r"\\SRV\Memory\Pages/sec", r"\\srv\Memory\Pages/sec"));
+        assert!(!mf(r"\\SRV\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
+        assert!(mf(r"\\*\Memory\Pages/sec", r"\\OTHER\Memory\Pages/sec"));
         // Wildcards in object, instance (parent/instance as one text) and counter.
-        assert!(m(
+        assert!(mf(
             r"\Thread(chrome*)\*",
             r"\\H\Thread(chrome/12#3)\Context Switches/sec"
         ));
-        assert!(m(
+        assert!(mf(
             r"\Process(sql*)\Private Bytes",
             r"\\H\Process(sqlservr)\Private Bytes"
         ));
-        assert!(m(
+        assert!(mf(
             r"\*Disk(*)\Avg. Disk sec/Read",
             r"\\H\LogicalDisk(C:)\Avg. Disk sec/Read"
         ));
         // A localized path matches through its English names; its instance stays as written.
-        assert!(m(
+        assert!(mf(
             cpu,
             r"\\SRV\Procesador(_Total)\% de tiempo de procesador"
         ));
-        assert!(m(
+        assert!(mf(
             r"\Memory\Available Bytes",
             r"\\H\Mémoire\Octets disponibles"
         ));
+    }
+
+    proptest::proptest! {
+        /// Every parsable path matches itself as a pattern (it has no `*`), in any case, and `\\*\*(*)\*`.
+        #[test]
+        fn a_path_matches_itself(
+            machine in "[A-Za-z0-9]{0,6}",
+            object in "[A-Za-z ]{1,8}",
+            instance in proptest::option::of("[A-Za-z0-9_#/ ]{1,8}"),
+            counter in "[A-Za-z%][A-Za-z%/ ]{0,6}[A-Za-z]",
+        ) {
+            let inst = instance.map(|i| format!("({i})")).unwrap_or_default();
+            let head = if machine.is_empty() { String::new() } else { format!("\\\\{machine}") };
+            let path = format!("{head}\\{object}{inst}\\{counter}");
+            if let Some(c) = parse(&path) {
+                let own = PathPattern::parse(&path).unwrap();
+                proptest::prop_assert!(own.matches(&c));
+                proptest::prop_assert!(PathPattern::parse(&path.to_uppercase()).unwrap().matches(&c));
+                proptest::prop_assert!(PathPattern::parse(r"\\*\*(*)\*").unwrap().matches(&c));
+            }
+        }
     }
 }

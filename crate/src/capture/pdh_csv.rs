@@ -8,10 +8,8 @@
 //! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
 //! cut row never leaves a column longer than the others.
 
-use super::{path, Capture, CaptureError, Note, Series, TimeZone};
-use crate::civil::{civil_from_days, days_from_civil, days_in_month};
-
-const MS_PER_DAY: f64 = 86_400_000.0;
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
+use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
 /// Where a cell is: its text (quotes removed) and the byte index it starts at.
 #[derive(Debug, PartialEq)]
@@ -127,11 +125,7 @@ pub(crate) fn parse_local_time(s: &str) -> Option<f64> {
     } else {
         frac.parse::<f64>().ok()? / 10f64.powi(frac.len() as i32 - 3)
     };
-    Some(
-        days_from_civil(y, mo, da) as f64 * MS_PER_DAY
-            + f64::from(h * 3_600_000 + mi * 60_000 + se * 1000)
-            + frac_ms,
-    )
+    Some(ms_from_civil(y, mo, da, h, mi, se) + frac_ms)
 }
 
 /// What the start of a text that is no capture looks like, in words, for the error that refuses it:
@@ -377,7 +371,7 @@ impl CsvParser {
     pub fn new(tsv: bool) -> Self {
         CsvParser {
             delim: if tsv { b'\t' } else { b',' },
-            format: if tsv { "pdh-tsv" } else { "pdh-csv" },
+            format: if tsv { Format::PdhTsv } else { Format::PdhCsv }.name(),
             time_zone: None,
             bias_ms: 0.0,
             dst: DstTracker::default(),
@@ -424,7 +418,7 @@ impl CsvParser {
             .trim_start_matches('\u{feff}');
         // A re-save with ';' separators: the first cell (quoted) is followed by a ';', or (unquoted) holds it.
         let semicolon = |i: usize| {
-            CaptureError::at_line("bad-header", n, column(line, i),
+            CaptureError::at_line(CaptureErrorKind::BadHeader, n, column(line, i),
                 "expected the header's cells separated by ',' as relog, typeperf and Perfmon write them, found ';': a re-save by a spreadsheet in a locale with a decimal comma (export the log again with relog -f csv, or save it with ',' separators)".into())
         };
         let cells = split(line, self.delim).map_err(|i| {
@@ -432,7 +426,7 @@ impl CsvParser {
                 return semicolon(i);
             }
             CaptureError::at_line(
-                "bad-header",
+                CaptureErrorKind::BadHeader,
                 n,
                 column(line, i),
                 "expected a closing quote in the header".into(),
@@ -451,7 +445,7 @@ impl CsvParser {
         };
         if !first.starts_with(want) {
             return Err(CaptureError::at_line(
-                "bad-header",
+                CaptureErrorKind::BadHeader,
                 n,
                 1,
                 format!(
@@ -469,7 +463,7 @@ impl CsvParser {
         self.notes.extend(note);
         if cells.len() - 1 > super::limits::MAX_COLUMNS {
             return Err(CaptureError::at_line(
-                "too-large",
+                CaptureErrorKind::TooLarge,
                 n,
                 1,
                 format!(
@@ -481,7 +475,7 @@ impl CsvParser {
         }
         if cells.len() < 2 {
             return Err(CaptureError::at_line(
-                "bad-header",
+                CaptureErrorKind::BadHeader,
                 n,
                 column(line, line.len()),
                 "expected counter paths after the first header cell, found none".into(),
@@ -496,7 +490,7 @@ impl CsvParser {
                 break;
             }
             if path::parse(&c.text).is_none() {
-                return Err(CaptureError::at_line("bad-header", n, column(line, c.start),
+                return Err(CaptureError::at_line(CaptureErrorKind::BadHeader, n, column(line, c.start),
                     format!("expected a counter path like \\\\MACHINE\\Object(Instance)\\Counter, found {:?}", c.text.chars().take(60).collect::<String>())));
             }
             self.paths.push(c.text.to_string());
@@ -530,7 +524,7 @@ impl CsvParser {
         let parsed = match self.parse_row(line, n) {
             Ok(_) if last && line.as_bytes().last() == Some(&self.delim) => {
                 Err(CaptureError::at_line(
-                    "wrong-cell-count",
+                    CaptureErrorKind::WrongCellCount,
                     n,
                     column(line, line.len()),
                     "it ends with a delimiter, where the last cell was never written".into(),
@@ -560,8 +554,11 @@ impl CsvParser {
             Err(e)
                 if last
                     && matches!(
-                        e.code,
-                        "wrong-cell-count" | "bad-number" | "bad-quote" | "bad-time"
+                        e.kind,
+                        CaptureErrorKind::WrongCellCount
+                            | CaptureErrorKind::BadNumber
+                            | CaptureErrorKind::BadQuote
+                            | CaptureErrorKind::BadTime
                     ) =>
             {
                 self.notes.push(Note {
@@ -591,7 +588,7 @@ impl CsvParser {
                     .map(|k| i + 1 + k)
                     .ok_or_else(|| {
                         CaptureError::at_line(
-                            "bad-quote",
+                            CaptureErrorKind::BadQuote,
                             n,
                             column(line, start),
                             "expected a closing quote".into(),
@@ -608,7 +605,7 @@ impl CsvParser {
             if cell == 0 {
                 time = parse_local_time(text).ok_or_else(|| {
                     CaptureError::at_line(
-                        "bad-time",
+                        CaptureErrorKind::BadTime,
                         n,
                         column(line, start),
                         format!(
@@ -621,7 +618,7 @@ impl CsvParser {
                 if cell < want && !text.bytes().all(|c| c == b' ') {
                     let header = self.trailing.as_deref().unwrap_or("");
                     return Err(CaptureError::at_line(
-                        "bad-header",
+                        CaptureErrorKind::BadHeader,
                         n,
                         column(line, start),
                         format!(
@@ -638,7 +635,7 @@ impl CsvParser {
                     Err(_) if text.bytes().all(|c| c == b' ') => f64::NAN,
                     Err(_) => {
                         return Err(CaptureError::at_line(
-                            "bad-number",
+                            CaptureErrorKind::BadNumber,
                             n,
                             column(line, start),
                             format!(
@@ -656,7 +653,7 @@ impl CsvParser {
             }
             if b[i] != self.delim {
                 return Err(CaptureError::at_line(
-                    "bad-quote",
+                    CaptureErrorKind::BadQuote,
                     n,
                     column(line, i),
                     "expected a delimiter after a quoted cell".into(),
@@ -672,7 +669,7 @@ impl CsvParser {
             }
         }
         if cell != want {
-            return Err(CaptureError::at_line("wrong-cell-count", n, column(line, line.len()),
+            return Err(CaptureError::at_line(CaptureErrorKind::WrongCellCount, n, column(line, line.len()),
                 format!("expected {want} cells (the time and {} values{}, as the header has), found {cell}", values - 1,
                     if want > values { " and a blank under the header's last cell" } else { "" })));
         }
@@ -682,7 +679,7 @@ impl CsvParser {
     pub fn finish(self, encoding: &'static str) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line(
-                "empty",
+                CaptureErrorKind::Empty,
                 1,
                 1,
                 "expected a PDH-CSV header line, found no complete line".into(),
@@ -691,7 +688,7 @@ impl CsvParser {
         if self.timestamps.is_empty() {
             // A capture of nothing is refused rather than shown as an empty chart.
             return Err(CaptureError::at_line(
-                "no-rows",
+                CaptureErrorKind::NoRows,
                 2,
                 1,
                 "expected data rows after the header; the file has only a header".into(),

@@ -19,7 +19,7 @@
 //! BaseCounterId counter for fractions and precision timers, PerfTimeId / PerfFreqId for object timers,
 //! MultiId for the MULTI timers.
 
-use super::{path, Capture, CaptureError, Note, Series, TimeZone};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::registration::{
     read_registration, Counter, CounterSet, Format as RegFormat, Input, Severity,
@@ -107,7 +107,7 @@ fn sources(c: &Counter, by_id: &HashMap<u32, usize>) -> (Source, Source) {
 
 fn err(message: String) -> CaptureError {
     CaptureError {
-        code: "bad-raw-capture",
+        kind: CaptureErrorKind::BadRawCapture,
         message,
         line: None,
         column: None,
@@ -118,7 +118,7 @@ fn err(message: String) -> CaptureError {
 pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let body = text.trim_start_matches('\u{feff}');
     let raw: RawCapture = serde_json::from_str(body).map_err(|e| {
-        CaptureError::at_line("bad-json", e.line() as u32, e.column() as u32, format!("expected a counterlens raw capture (schema/counterlens-raw-capture-v1.schema.json): {e}"))
+        CaptureError::at_line(CaptureErrorKind::BadJson, e.line() as u32, e.column() as u32, format!("expected a counterlens raw capture (schema/counterlens-raw-capture-v1.schema.json): {e}"))
     })?;
     if raw.format != "counterlens-raw-capture" || raw.version != 1 {
         return Err(err(format!(
@@ -144,7 +144,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                 )
             });
         return Err(CaptureError {
-            code: "registration-invalid",
+            kind: CaptureErrorKind::RegistrationInvalid,
             message: format!(
                 "the capture's registration has {} error(s); the first: {first}",
                 report.errors
@@ -268,7 +268,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         });
     }
     Ok(Capture {
-        format: "counterlens-json",
+        format: Format::CounterlensJson.name(),
         encoding: "UTF-8",
         time_zone: raw.time_zone,
         timestamps,

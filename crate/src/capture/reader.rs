@@ -10,7 +10,7 @@ use super::blg::{looks_like_blg, BlgReader};
 use super::limits::{MAX_JSON, MAX_LINE};
 use super::pdh_csv::CsvParser;
 use super::text::{detect, TextDecoder, SNIFF_BYTES};
-use super::{sniff, Capture, CaptureError, Format, OpenOptions};
+use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, OpenOptions};
 use encoding_rs::{Encoding, UTF_8};
 
 enum Parser {
@@ -56,7 +56,7 @@ pub struct CaptureReader {
 }
 
 fn too_long(line: u32) -> CaptureError {
-    CaptureError::at_line("too-large", line, 1, format!("line {line} is longer than {MAX_LINE} bytes without a line end: this is not a capture counterlens reads"))
+    CaptureError::at_line(CaptureErrorKind::TooLarge, line, 1, format!("line {line} is longer than {MAX_LINE} bytes without a line end: this is not a capture counterlens reads"))
 }
 
 fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
@@ -66,7 +66,7 @@ fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
             .count() as u32
             + 1;
         CaptureError::at_line(
-            "bad-encoding",
+            CaptureErrorKind::BadEncoding,
             line,
             col,
             "expected UTF-8 text (the encoding detected from the start of the file)".into(),
@@ -92,7 +92,7 @@ impl Reading {
     fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
         if matches!(self.parser, Parser::Json(_)) {
             if self.carry.len() + self.decoded.len() + chunk.len() > MAX_JSON {
-                return Err(CaptureError::at_offset("too-large", MAX_JSON, format!("a JSON capture of more than {MAX_JSON} bytes is not read (it is parsed whole)")));
+                return Err(CaptureError::at_offset(CaptureErrorKind::TooLarge, MAX_JSON, format!("a JSON capture of more than {MAX_JSON} bytes is not read (it is parsed whole)")));
             }
             match &mut self.decoder {
                 Some(d) => d.decode(chunk, &mut self.decoded, false),
@@ -146,7 +146,7 @@ impl Reading {
             }
             None => String::from_utf8(std::mem::take(&mut self.carry)).map_err(|e| {
                 CaptureError::at_offset(
-                    "bad-encoding",
+                    CaptureErrorKind::BadEncoding,
                     e.utf8_error().valid_up_to(),
                     "expected UTF-8 text".into(),
                 )
@@ -214,8 +214,24 @@ impl CaptureReader {
 
     fn start(&mut self, complete: bool) -> Result<(), CaptureError> {
         let head = std::mem::take(&mut self.head);
-        let format = self.options.format.as_deref();
-        if format == Some("blg") || (format.is_none() && looks_like_blg(&head)) {
+        let named = match self.options.format.as_deref() {
+            None => None,
+            Some(name) => Some(Format::parse(name).ok_or_else(|| {
+                let names: Vec<String> = Format::ALL
+                    .iter()
+                    .map(|f| format!("{:?}", f.name()))
+                    .collect();
+                CaptureError::at_offset(
+                    CaptureErrorKind::Unsupported,
+                    0,
+                    format!(
+                        "{name:?} is not a format counterlens reads ({})",
+                        names.join(", ")
+                    ),
+                )
+            })?),
+        };
+        if named == Some(Format::Blg) || (named.is_none() && looks_like_blg(&head)) {
             let mut blg = BlgReader::new();
             if let Some(size) = self.options.size_hint {
                 blg.expect_bytes(size);
@@ -236,14 +252,8 @@ impl CaptureReader {
             &mut sample,
             complete && head.len() <= 4096,
         );
-        let format = match self.options.format.as_deref() {
-            Some("pdh-csv") => Format::PdhCsv,
-            Some("pdh-tsv") => Format::PdhTsv,
-            Some("get-counter-json") => Format::GetCounterJson,
-            Some("counterlens-json") => Format::CounterlensJson,
-            Some(other) => {
-                return Err(CaptureError::at_offset("unsupported", 0, format!("{other:?} is not a format counterlens reads (\"pdh-csv\", \"pdh-tsv\", \"get-counter-json\", \"counterlens-json\", \"blg\")")));
-            }
+        let format = match named {
+            Some(f) => f,
             None => sniff(&sample)?,
         };
         let mut parser = match format {
@@ -309,7 +319,7 @@ impl CaptureReader {
         if self.reading.is_none() && self.blg.is_none() {
             if self.head.is_empty() {
                 return Err(CaptureError::at_offset(
-                    "empty",
+                    CaptureErrorKind::Empty,
                     0,
                     "the input is empty: expected a PDH-CSV or PDH-TSV capture".into(),
                 ));
@@ -322,7 +332,7 @@ impl CaptureReader {
         self.reading.take().map_or_else(
             || {
                 Err(CaptureError::at_offset(
-                    "empty",
+                    CaptureErrorKind::Empty,
                     0,
                     "nothing was read".into(),
                 ))

@@ -3,7 +3,7 @@
 //! files written with a machine's ANSI code page carry non-ASCII machine and instance names. An
 //! explicit encoding label overrides all of it. encoding_rs decodes, chunk by chunk.
 
-use super::CaptureError;
+use super::{CaptureError, CaptureErrorKind};
 use encoding_rs::{Decoder, Encoding, UTF_8};
 
 /// How many leading bytes detection looks at: the header line, where the names are, and more.
@@ -18,7 +18,7 @@ pub fn detect(
 ) -> Result<&'static Encoding, CaptureError> {
     if let Some(l) = label {
         return Encoding::for_label(l.trim().as_bytes()).ok_or_else(|| {
-            CaptureError::at_offset("bad-encoding", 0, format!("{l:?} is not an encoding label (try \"utf-8\", \"utf-16le\", \"windows-1252\")"))
+            CaptureError::at_offset(CaptureErrorKind::BadEncoding, 0, format!("{l:?} is not an encoding label (try \"utf-8\", \"utf-16le\", \"windows-1252\")"))
         });
     }
     if let Some((enc, _)) = Encoding::for_bom(head) {
@@ -99,8 +99,8 @@ mod tests {
             "windows-1252"
         );
         assert_eq!(
-            detect(b"abc", Some("klingon"), true).unwrap_err().code,
-            "bad-encoding"
+            detect(b"abc", Some("klingon"), true).unwrap_err().kind,
+            CaptureErrorKind::BadEncoding
         );
     }
 

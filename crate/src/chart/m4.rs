@@ -101,6 +101,28 @@ impl Summary {
     }
 }
 
+/// Each series' block summary, built the first time the series is drawn and kept for every redraw
+/// of the same capture (a capture's columns never change once read). One slot per series.
+#[derive(Debug, Default)]
+pub struct SummaryCache {
+    slots: Vec<std::cell::OnceCell<Summary>>,
+}
+
+impl SummaryCache {
+    /// An empty cache for a capture of `series` series.
+    pub fn new(series: usize) -> SummaryCache {
+        SummaryCache {
+            slots: (0..series).map(|_| std::cell::OnceCell::new()).collect(),
+        }
+    }
+
+    /// The summary of series `index` (values `ys` at times `xs`), built on first use; None for an index
+    /// beyond the cache.
+    pub fn get(&self, index: usize, xs: &[f64], ys: &[f64]) -> Option<&Summary> {
+        Some(self.slots.get(index)?.get_or_init(|| Summary::new(xs, ys)))
+    }
+}
+
 /// One pixel column being gathered, and the gap state carried between columns.
 struct Column<'a> {
     ys: &'a [f64],
@@ -176,7 +198,7 @@ pub fn m4_summarised(
 ) -> Vec<Segment> {
     let n = xs.len().min(ys.len());
     let mut segments: Vec<Segment> = Vec::new();
-    if n == 0 || columns == 0 || !(x1 > x0) {
+    if n == 0 || columns == 0 || x1.partial_cmp(&x0) != Some(std::cmp::Ordering::Greater) {
         return segments;
     }
     let summary = summary.filter(|s| s.len == n);
@@ -264,7 +286,7 @@ mod tests {
     fn m4_point_by_point(xs: &[f64], ys: &[f64], x0: f64, x1: f64, columns: usize) -> Vec<Segment> {
         let n = xs.len().min(ys.len());
         let mut segments: Vec<Segment> = Vec::new();
-        if n == 0 || columns == 0 || !(x1 > x0) {
+        if n == 0 || columns == 0 || x1.partial_cmp(&x0) != Some(std::cmp::Ordering::Greater) {
             return segments;
         }
         let lo = lower_bound(&xs[..n], x0).saturating_sub(1);
@@ -362,6 +384,19 @@ mod tests {
 
     fn points(s: &[Segment]) -> usize {
         s.iter().map(Vec::len).sum()
+    }
+
+    #[test]
+    fn the_cache_builds_each_summary_once_and_refuses_unknown_series() {
+        let xs: Vec<f64> = (0..200).map(f64::from).collect();
+        let ys: Vec<f64> = xs.iter().map(|x| x * 2.0).collect();
+        let cache = SummaryCache::new(2);
+        let a = cache.get(1, &xs, &ys).unwrap() as *const Summary;
+        // A second call returns the same summary, not a new one (same address), even with other data.
+        let b = cache.get(1, &xs[..10], &ys[..10]).unwrap() as *const Summary;
+        assert_eq!(a, b);
+        assert_eq!(cache.get(1, &xs, &ys).unwrap(), &Summary::new(&xs, &ys));
+        assert!(cache.get(2, &xs, &ys).is_none());
     }
 
     #[test]

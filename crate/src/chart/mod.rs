@@ -4,8 +4,14 @@
 //! Each series is decimated with M4 to the plot's pixel columns before anything is drawn ([`m4`]), gaps
 //! (NaN) stay gaps, and the time axis ticks on round local-time boundaries ([`time_axis`]).
 
+pub mod axes;
+pub mod compose;
 pub mod m4;
+pub mod range_stats;
 pub mod time_axis;
+pub mod units;
+
+use units::{Measure, Unit};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
@@ -13,19 +19,36 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::ops::Range;
 
-/// Colours by series index, stable across redraws: the Okabe-Ito palette (distinguishable with the
-/// common colour-vision deficiencies) followed by a few darker tones.
-pub const PALETTE: [(u8, u8, u8); 10] = [
-    (0, 114, 178),
-    (213, 94, 0),
-    (0, 158, 115),
-    (204, 121, 167),
-    (230, 159, 0),
-    (86, 180, 233),
-    (120, 94, 240),
-    (170, 68, 0),
-    (0, 90, 70),
-    (110, 110, 110),
+/// Colours by palette slot, stable across redraws: 24 colours that stay apart for the common
+/// colour-vision deficiencies, none repeated within a chart of up to 24 series. The Okabe-Ito palette
+/// (Okabe and Ito, "Color Universal Design", 2008) first, then Paul Tol's "muted" scheme ("Colour
+/// Schemes", SRON/EPS/TN/09-002) and tones of Tol's other schemes; the pale ones last (faint on white).
+/// Slots past the palette come round again dashed, so no two lines of one chart look alike.
+pub const PALETTE: [(u8, u8, u8); 24] = [
+    (0, 114, 178),   // Okabe-Ito blue
+    (213, 94, 0),    // vermillion
+    (0, 158, 115),   // bluish green
+    (204, 121, 167), // reddish purple
+    (230, 159, 0),   // orange
+    (86, 180, 233),  // sky blue
+    (51, 34, 136),   // Tol muted: indigo
+    (238, 51, 119),  // Tol vibrant: magenta
+    (17, 119, 51),   // green
+    (136, 34, 85),   // wine
+    (68, 170, 153),  // teal
+    (153, 153, 51),  // olive
+    (170, 68, 153),  // purple
+    (120, 94, 240),  // violet
+    (170, 68, 0),    // brown
+    (34, 34, 85),    // Tol dark: navy
+    (110, 110, 110), // grey
+    (255, 170, 187), // Tol light: pink
+    (102, 37, 6),    // Tol YlOrBr: dark brown
+    (0, 68, 136),    // Tol high-contrast: dark blue
+    (102, 102, 51),  // dark olive
+    (136, 204, 238), // Tol muted: cyan
+    (221, 204, 119), // sand
+    (240, 228, 66),  // Okabe-Ito yellow
 ];
 
 pub fn series_color(index: usize) -> RGBColor {
@@ -57,8 +80,8 @@ impl Ranged for TimeCoord {
     }
 }
 
-/// One line of the chart: its values (aligned with the timestamps) and its colour slot.
-#[derive(Clone, Debug)]
+/// One line of the chart: its values (aligned with the timestamps), its unit and its colour slot.
+#[derive(Clone, Debug, Default)]
 pub struct ChartSeries<'a> {
     pub label: String,
     pub values: &'a [f64],
@@ -69,6 +92,8 @@ pub struct ChartSeries<'a> {
     /// The values' block summary (`m4::Summary`), when the caller keeps one: redraws then cost per
     /// block, not per point.
     pub summary: Option<&'a m4::Summary>,
+    /// What the values measure (its axis) and the factor to the unit's base (MBytes -> bytes).
+    pub measure: Measure,
 }
 
 /// What to show: the time range (ms since the epoch, UTC), optionally a fixed value range, the zone
@@ -86,6 +111,20 @@ pub struct View {
     /// A series (its position in `series`) to draw thicker, with the others faded: the one a viewer's
     /// user points at in a list.
     pub highlight: Option<usize>,
+    /// How values map to heights: an axis per unit, Perfmon's power-of-ten scale per counter, or log.
+    pub y_scale: YScale,
+}
+
+/// The value scale of a chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum YScale {
+    /// One linear axis per unit (percent, per second, bytes, ...), left and right of the plot.
+    #[default]
+    Units,
+    /// Perfmon's: one 0-100 axis, each counter multiplied by the power of ten that makes it span it.
+    Perfmon,
+    /// One logarithmic axis per unit.
+    Log,
 }
 
 impl Default for View {
@@ -99,6 +138,7 @@ impl Default for View {
             pixel_ratio: 1.0,
             legend: true,
             highlight: None,
+            y_scale: YScale::Units,
         }
     }
 }
@@ -117,6 +157,10 @@ pub struct Layout {
     pub y1: f64,
     /// Points handed to the backend after decimation, all series together.
     pub points_drawn: usize,
+    /// The value axes, the first one's range as `y0`/`y1`.
+    pub axes: Vec<AxisLayout>,
+    /// Each series' axis and drawing factor, in the order of the series drawn.
+    pub series: Vec<SeriesLayout>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -203,6 +247,17 @@ fn fit_from_left(
     Ok(with_end(lo.min(chars.len())))
 }
 
+/// A scale factor as Perfmon shows it: 0.01, 1000, 1e-7.
+pub fn factor_text(f: f64) -> String {
+    let k = f.log10().round() as i32;
+    if (-4..=6).contains(&k) {
+        let text = format!("{f:.4}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("1e{k}")
+    }
+}
+
 /// At most this many legend entries; the rest are counted in a last line.
 const LEGEND_MAX: usize = 12;
 
@@ -214,6 +269,7 @@ fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     (left, top, right): (i32, i32, i32),
     series: &[ChartSeries<'_>],
+    placed: &[SeriesLayout],
     font: &TextStyle<'_>,
     (bg, border): (RGBColor, RGBColor),
     pr: f64,
@@ -228,9 +284,14 @@ fn draw_legend<DB: DrawingBackend>(
             .map_err(err)
     };
     let mut entries: Vec<(String, Option<RGBColor>)> = Vec::new();
-    for s in series.iter().take(LEGEND_MAX) {
+    for (s, p) in series.iter().zip(placed).take(LEGEND_MAX) {
+        let label = if p.factor == 1.0 {
+            s.label.clone()
+        } else {
+            format!("{} (x{})", s.label, factor_text(p.factor))
+        };
         entries.push((
-            fit_from_left(&s.label, max_text, &measure)?,
+            fit_from_left(&label, max_text, &measure)?,
             Some(series_color(s.color_index)),
         ));
     }
@@ -271,6 +332,186 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
+/// One value axis: the unit of the series on it, its range (in the unit's base: bytes, seconds, ...),
+/// its side and whether it is logarithmic.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AxisLayout {
+    pub unit: Unit,
+    pub title: String,
+    /// "left" or "right".
+    pub side: &'static str,
+    /// Its place on that side, 0 next to the plot.
+    pub slot: usize,
+    pub lo: f64,
+    pub hi: f64,
+    pub log: bool,
+}
+
+/// Where one series went: its axis, and the factor its values were drawn with (Perfmon's scale: 10^k;
+/// 1 otherwise).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesLayout {
+    pub axis: usize,
+    pub factor: f64,
+}
+
+/// The axes of a chart and each series' place on them.
+struct Axes {
+    axes: Vec<AxisLayout>,
+    series: Vec<SeriesLayout>,
+}
+
+/// Groups the series onto axes by unit (or one 0-100 axis with a power of ten per series), with the
+/// ranges of what is visible in `[x0, x1]`.
+fn plan_axes(
+    series: &[ChartSeries<'_>],
+    decimated: &[Vec<m4::Segment>],
+    (x0, x1): (f64, f64),
+    view: &View,
+) -> Axes {
+    let visible = |k: usize| {
+        decimated[k]
+            .iter()
+            .flatten()
+            .filter(move |(x, y)| *x >= x0 && *x <= x1 && y.is_finite())
+            .map(|(_, y)| *y)
+    };
+    if view.y_scale == YScale::Perfmon {
+        let placed = (0..series.len())
+            .map(|k| {
+                let max = visible(k).fold(0.0f64, |m, y| m.max(y.abs()));
+                SeriesLayout {
+                    axis: 0,
+                    factor: 10f64.powi(axes::power_of_ten_scale(max)),
+                }
+            })
+            .collect();
+        return Axes {
+            axes: vec![AxisLayout {
+                unit: Unit::Count,
+                title: "scaled (factor in legend)".into(),
+                side: "left",
+                slot: 0,
+                lo: 0.0,
+                hi: 100.0,
+                log: false,
+            }],
+            series: placed,
+        };
+    }
+    let log = view.y_scale == YScale::Log;
+    let mut units: Vec<Unit> = Vec::new();
+    let mut placed = Vec::with_capacity(series.len());
+    for s in series {
+        let axis = units
+            .iter()
+            .position(|u| *u == s.measure.unit)
+            .unwrap_or_else(|| {
+                units.push(s.measure.unit);
+                units.len() - 1
+            });
+        placed.push(SeriesLayout { axis, factor: 1.0 });
+    }
+    let axes = units
+        .iter()
+        .enumerate()
+        .map(|(a, &unit)| {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for (k, s) in series.iter().enumerate() {
+                if placed[k].axis != a {
+                    continue;
+                }
+                for y in visible(k) {
+                    let v = y * s.measure.multiplier;
+                    if log && v <= 0.0 {
+                        continue;
+                    }
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+            let (lo, hi) = match view.y_range {
+                Some((a0, b0)) if a == 0 && a0.is_finite() && b0.is_finite() && b0 > a0 => (a0, b0),
+                _ if log => log_range(lo, hi),
+                _ => padded(lo, hi),
+            };
+            let title = if units.len() == 1 && unit == Unit::Count && !view.unit.is_empty() {
+                view.unit.clone()
+            } else {
+                unit.title().to_string()
+            };
+            AxisLayout {
+                unit,
+                title,
+                side: if a % 2 == 0 { "left" } else { "right" },
+                slot: a / 2,
+                lo,
+                hi,
+                log,
+            }
+        })
+        .collect();
+    Axes {
+        axes,
+        series: placed,
+    }
+}
+
+/// A log axis's range: whole decades around what is drawn (positive values only).
+fn log_range(lo: f64, hi: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0) {
+        return (1.0, 10.0);
+    }
+    let (a, b) = (lo.log10().floor(), hi.log10().ceil());
+    (10f64.powf(a), 10f64.powf(if b > a { b } else { a + 1.0 }))
+}
+
+/// Position of `v` on an axis, 0 at its bottom and 1 at its top; NaN where it cannot be drawn (a value
+/// not above zero on a log axis).
+fn normalise(axis: &AxisLayout, v: f64) -> f64 {
+    if axis.log {
+        if v <= 0.0 {
+            return f64::NAN;
+        }
+        (v.log10() - axis.lo.log10()) / (axis.hi.log10() - axis.lo.log10())
+    } else {
+        (v - axis.lo) / (axis.hi - axis.lo)
+    }
+}
+
+/// The tick values of an axis.
+fn axis_ticks(axis: &AxisLayout, plot_height: f64, pr: f64) -> Vec<f64> {
+    if axis.log {
+        axes::log_ticks(axis.lo, axis.hi)
+    } else {
+        let max = (plot_height / (40.0 * pr)).max(2.0) as usize;
+        axes::linear_ticks(axis.lo, axis.hi, max, axis.unit)
+    }
+}
+
+/// The text of an axis tick.
+fn tick_label(axis: &AxisLayout, v: f64, ticks: &[f64]) -> String {
+    if axis.title.starts_with("scaled") || (axis.unit == Unit::Count && !axis.log) {
+        return axis_number(v);
+    }
+    let magnitude = axis.lo.abs().max(axis.hi.abs());
+    let span = if axis.log {
+        v
+    } else {
+        ticks
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .next()
+            .unwrap_or(axis.hi - axis.lo)
+    };
+    units::format_in_unit(axis.unit, v, if axis.log { v } else { magnitude }, span)
+}
+
+/// Width of one value axis (labels and title), before the pixel ratio.
+const AXIS_WIDTH: f64 = 64.0;
+
 /// Draws the chart onto `area` (cleared first). Series values are aligned with `timestamps`.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -299,58 +540,103 @@ pub fn draw<DB: DrawingBackend>(
         Some((a, b)) if a.is_finite() && b.is_finite() && b > a => (a, b),
         _ => data_x_range(timestamps),
     };
-    let (width, _) = area.dim_in_pixel();
+    let (width, height) = area.dim_in_pixel();
     let columns = (width as usize).max(1);
     let decimated: Vec<Vec<m4::Segment>> = series
         .iter()
         .map(|s| m4::m4_summarised(timestamps, s.values, s.summary, x0, x1, columns))
         .collect();
-    let (y0, y1) = match view.y_range {
-        Some((a, b)) if a.is_finite() && b.is_finite() && b > a => (a, b),
-        _ => {
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for &(x, y) in decimated.iter().flatten().flatten() {
-                if x >= x0 && x <= x1 {
-                    lo = lo.min(y);
-                    hi = hi.max(y);
-                }
-            }
-            padded(lo, hi)
-        }
-    };
+    let plan = plan_axes(series, &decimated, (x0, x1), view);
+    let on_side = |side: &str| plan.axes.iter().filter(|a| a.side == side).count() as f64;
+    let (left_w, right_w) = (
+        px(AXIS_WIDTH * on_side("left").max(1.0)),
+        px(AXIS_WIDTH * on_side("right")),
+    );
 
     let max_ticks = (width as f64 / (110.0 * pr)).floor().max(2.0) as usize;
     let (ticks, step) = time_axis::ticks(x0, x1, max_ticks, view.offset_minutes);
     let span = x1 - x0;
     let x_fmt = |v: &f64| time_axis::label(*v, step, span, view.offset_minutes);
-    let y_fmt = |v: &f64| axis_number(*v);
     let font = ("sans-serif", 12.0 * pr).into_font().color(&fg);
 
     let mut chart = ChartBuilder::on(area)
         .margin(px(10.0))
+        .margin_top(px(22.0))
         .x_label_area_size(px(28.0))
-        .y_label_area_size(px(if view.unit.is_empty() { 52.0 } else { 70.0 }))
+        .set_label_area_size(LabelAreaPosition::Left, left_w)
+        .set_label_area_size(LabelAreaPosition::Right, right_w)
         .build_cartesian_2d(
             TimeCoord {
                 linear: (x0..x1).into(),
                 ticks,
             },
-            y0..y1,
+            0.0..1.0,
         )
         .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    mesh.x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .y_labels(((area.dim_in_pixel().1 as f64) / (40.0 * pr)).max(2.0) as usize)
+    chart
+        .configure_mesh()
+        .x_label_formatter(&x_fmt)
+        .y_labels(0)
+        .disable_y_mesh()
+        .disable_y_axis()
         .label_style(font.clone())
         .axis_style(ShapeStyle::from(&fg).stroke_width(px(1.0)))
         .bold_line_style(ShapeStyle::from(&grid).stroke_width(px(1.0)))
-        .light_line_style(TRANSPARENT);
-    if !view.unit.is_empty() {
-        mesh.y_desc(view.unit.as_str())
-            .axis_desc_style(font.clone());
+        .light_line_style(TRANSPARENT)
+        .draw()
+        .map_err(err)?;
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let plot_h = (yr.end - yr.start) as f64;
+    let y_px = |n: f64| yr.end - (n * plot_h).round() as i32;
+
+    // Value axes: grid lines of the first, then each axis's line, ticks, labels and title.
+    let aw = px(AXIS_WIDTH) as i32;
+    let anchor = |h| {
+        font.pos(plotters::style::text_anchor::Pos::new(
+            h,
+            plotters::style::text_anchor::VPos::Center,
+        ))
+    };
+    use plotters::style::text_anchor::HPos;
+    for (a, axis) in plan.axes.iter().enumerate() {
+        let ticks = axis_ticks(axis, plot_h, pr);
+        let left = axis.side == "left";
+        let x = if left {
+            xr.start - aw * axis.slot as i32
+        } else {
+            xr.end + aw * axis.slot as i32
+        };
+        let stroke = ShapeStyle::from(&fg).stroke_width(px(1.0));
+        area.draw(&PathElement::new(vec![(x, yr.start), (x, yr.end)], stroke))
+            .map_err(err)?;
+        for &t in &ticks {
+            let y = y_px(normalise(axis, t));
+            if a == 0 {
+                area.draw(&PathElement::new(
+                    vec![(xr.start, y), (xr.end, y)],
+                    ShapeStyle::from(&grid).stroke_width(px(1.0)),
+                ))
+                .map_err(err)?;
+            }
+            let tick = px(4.0) as i32;
+            let (tx, lx, h) = if left {
+                (x - tick, x - tick - px(2.0) as i32, HPos::Right)
+            } else {
+                (x + tick, x + tick + px(2.0) as i32, HPos::Left)
+            };
+            area.draw(&PathElement::new(vec![(x, y), (tx, y)], stroke))
+                .map_err(err)?;
+            area.draw_text(&tick_label(axis, t, &ticks), &anchor(h), (lx, y))
+                .map_err(err)?;
+        }
+        let (tx, h) = if left {
+            (x - px(2.0) as i32, HPos::Right)
+        } else {
+            (x + px(2.0) as i32, HPos::Left)
+        };
+        area.draw_text(&axis.title, &anchor(h), (tx, yr.start - px(11.0) as i32))
+            .map_err(err)?;
     }
-    mesh.draw().map_err(err)?;
 
     let mut points_drawn = 0;
     // The highlighted series is drawn last, over the others.
@@ -361,6 +647,16 @@ pub fn draw<DB: DrawingBackend>(
     }
     for k in order {
         let (s, segments) = (&series[k], &decimated[k]);
+        let placed = &plan.series[k];
+        let axis = &plan.axes[placed.axis];
+        let to_plot = |(x, y): (f64, f64)| {
+            let v = if view.y_scale == YScale::Perfmon {
+                y * placed.factor
+            } else {
+                y * s.measure.multiplier
+            };
+            (x, normalise(axis, v))
+        };
         let color = series_color(s.color_index);
         // One device pixel at devicePixelRatio 1: the rasteriser's hairline path, about 15 times faster
         // than a 2-pixel stroke for the dense zigzags M4 leaves (measured in Chromium's software canvas:
@@ -373,44 +669,53 @@ pub fn draw<DB: DrawingBackend>(
             _ => ShapeStyle::from(&color).stroke_width(px(1.0).max(1)),
         };
         for seg in segments {
-            points_drawn += seg.len();
-            // A lone point between gaps has no line to draw: mark it so it is not lost.
-            if seg.len() == 1 {
-                chart
-                    .draw_series(std::iter::once(Circle::new(
-                        seg[0],
-                        px(2.0),
-                        style.filled(),
-                    )))
-                    .map_err(err)?;
-            } else if s.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        seg.iter().copied(),
-                        px(6.0),
-                        px(4.0),
-                        style,
-                    ))
-                    .map_err(err)?;
-            } else {
-                chart
-                    .draw_series(LineSeries::new(seg.iter().copied(), style))
-                    .map_err(err)?;
+            // A log axis cannot draw values at or below zero: they break the line as gaps do.
+            let mapped: Vec<(f64, f64)> = seg.iter().copied().map(to_plot).collect();
+            for run in mapped.split(|p| !p.1.is_finite()) {
+                if run.is_empty() {
+                    continue;
+                }
+                points_drawn += run.len();
+                // A lone point between gaps has no line to draw: mark it so it is not lost.
+                if run.len() == 1 {
+                    chart
+                        .draw_series(std::iter::once(Circle::new(
+                            run[0],
+                            px(2.0),
+                            style.filled(),
+                        )))
+                        .map_err(err)?;
+                } else if s.dashed || s.color_index >= PALETTE.len() {
+                    chart
+                        .draw_series(DashedLineSeries::new(
+                            run.iter().copied(),
+                            px(6.0),
+                            px(4.0),
+                            style,
+                        ))
+                        .map_err(err)?;
+                } else {
+                    chart
+                        .draw_series(LineSeries::new(run.iter().copied(), style))
+                        .map_err(err)?;
+                }
             }
         }
     }
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
     if view.legend && !series.is_empty() {
         draw_legend(
             area,
             (xr.start, yr.start, xr.end),
             series,
+            &plan.series,
             &font,
             (bg, grid),
             pr,
         )?;
     }
+    let _ = height;
     area.present().map_err(err)?;
+    let first = plan.axes.first();
     Ok(Layout {
         plot_left: xr.start,
         plot_top: yr.start,
@@ -418,15 +723,32 @@ pub fn draw<DB: DrawingBackend>(
         plot_height: yr.end - yr.start,
         x0,
         x1,
-        y0,
-        y1,
+        y0: first.map_or(0.0, |a| a.lo),
+        y1: first.map_or(1.0, |a| a.hi),
         points_drawn,
+        axes: plan.axes,
+        series: plan.series,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_palette_has_24_distinct_colours() {
+        let mut seen = std::collections::HashSet::new();
+        assert!(PALETTE.iter().all(|c| seen.insert(*c)));
+        assert!(PALETTE.len() >= 20);
+        // Far enough apart: every pair differs by at least 40 in some channel (of 255).
+        for (i, a) in PALETTE.iter().enumerate() {
+            for b in &PALETTE[i + 1..] {
+                let d = [a.0.abs_diff(b.0), a.1.abs_diff(b.1), a.2.abs_diff(b.2)];
+                assert!(d.iter().any(|&x| x >= 40), "{a:?} vs {b:?}");
+            }
+        }
+        assert_eq!(series_color(24), series_color(0)); // drawn dashed, as the next round
+    }
 
     #[test]
     fn axis_numbers() {

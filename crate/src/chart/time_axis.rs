@@ -47,7 +47,7 @@ const STEPS: &[f64] = &[
 /// Ticks every `step` ms on round boundaries of local time (`offset_min` minutes east of UTC).
 pub fn ticks(x0: f64, x1: f64, max_ticks: usize, offset_min: i32) -> (Vec<f64>, f64) {
     let span = x1 - x0;
-    if !(span > 0.0) || !span.is_finite() {
+    if span.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || !span.is_finite() {
         return (vec![], 0.0);
     }
     let step = STEPS

@@ -3,7 +3,8 @@
 //! follow each other. Also hex text of those bytes, as pasted from a debugger.
 
 use super::{
-    Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS, NO_COUNTER,
+    Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity, Spans, MAX_SETS,
+    NO_COUNTER,
 };
 
 const SET_SIZE: usize = 32;
@@ -20,7 +21,7 @@ fn reference(v: u32) -> Option<u32> {
 
 fn parse_error(offset: usize, message: String) -> Diagnostic {
     Diagnostic::new(
-        "parse-error",
+        DiagnosticCode::ParseError,
         Severity::Error,
         Pos::at(offset),
         message,
@@ -42,7 +43,7 @@ pub fn read(b: &[u8], diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     while off < b.len() {
         if sets.len() == MAX_SETS {
             diags.push(Diagnostic::new(
-                "input-too-large",
+                DiagnosticCode::InputTooLarge,
                 Severity::Error,
                 Pos::at(off),
                 format!("more than {MAX_SETS} counter sets: reading stopped at byte {off}"),
@@ -211,7 +212,7 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, Diagnostic> {
                 let pos = Pos::in_text(text, token_at);
                 let shown: String = token.chars().take(20).collect();
                 return Err(Diagnostic::new(
-                    "parse-error",
+                    DiagnosticCode::ParseError,
                     Severity::Error,
                     pos,
                     format!(
@@ -231,7 +232,7 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, Diagnostic> {
     }
     if out.is_empty() {
         return Err(Diagnostic::new(
-            "parse-error",
+            DiagnosticCode::ParseError,
             Severity::Error,
             Pos::in_text(text, 0),
             "the text holds no hex bytes: expected PERF_COUNTERSET_REG_INFO blocks as hex".into(),

@@ -3,8 +3,8 @@
 //! position of every value, so each diagnostic points at the line and column of what it is about.
 
 use super::{
-    counter_label, Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans, MAX_SETS,
-    NO_COUNTER,
+    counter_label, Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity,
+    Spans, MAX_SETS, NO_COUNTER,
 };
 use crate::types::{parse_type, CounterType};
 use jsonc_parser::ast::{Object, Value};
@@ -68,7 +68,7 @@ fn scan(text: &str, limit: usize) -> Scan {
 pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     if text.len() > MAX_TEXT {
         diags.push(Diagnostic::new(
-            "input-too-large",
+            DiagnosticCode::InputTooLarge,
             Severity::Error,
             Pos::at(0),
             format!(
@@ -81,12 +81,12 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     }
     let found = scan(text, MAX_DEPTH);
     if let Some(at) = found.too_deep_at {
-        diags.push(Diagnostic::new("nesting-too-deep", Severity::Error, Pos::at(at),
+        diags.push(Diagnostic::new(DiagnosticCode::NestingTooDeep, Severity::Error, Pos::at(at),
             format!("arrays and objects nest more than {MAX_DEPTH} deep here; the registration form needs 4"), SRC));
         return vec![];
     }
     if found.objects > MAX_OBJECTS {
-        diags.push(Diagnostic::new("input-too-large", Severity::Error, Pos::at(0),
+        diags.push(Diagnostic::new(DiagnosticCode::InputTooLarge, Severity::Error, Pos::at(0),
             format!("the JSON holds {} objects; at most {MAX_OBJECTS} are read (a counter set holds at most 64,000 counters)", found.objects), SRC));
         return vec![];
     }
@@ -113,7 +113,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         Err(e) => {
             let pos = Pos::in_text(text, e.range().start + skipped);
             diags.push(Diagnostic::new(
-                "parse-error",
+                DiagnosticCode::ParseError,
                 Severity::Error,
                 pos,
                 format!(
@@ -130,7 +130,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     let mut r = Reader { text, diags };
     let Some(value) = value else {
         r.error(
-            "parse-error",
+            DiagnosticCode::ParseError,
             0,
             "the JSON text is empty: expected a counter set or {\"counterSets\": [...]}".into(),
         );
@@ -147,7 +147,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
                 .collect(),
             Some(other) => {
                 r.error(
-                    "invalid-value",
+                    DiagnosticCode::InvalidValue,
                     shift(range(other).0),
                     "counterSets must be an array of counter sets".into(),
                 );
@@ -163,7 +163,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
             .collect(),
         other => {
             r.error(
-                "invalid-value",
+                DiagnosticCode::InvalidValue,
                 shift(range(other).0),
                 "expected a counter set object, an array of them, or {\"counterSets\": [...]}"
                     .into(),
@@ -173,7 +173,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     };
     if sets.len() > MAX_SETS {
         r.error(
-            "input-too-large",
+            DiagnosticCode::InputTooLarge,
             0,
             format!("{} counter sets; at most {MAX_SETS} are read", sets.len()),
         );
@@ -253,7 +253,7 @@ const COUNTER_KEYS: &[&str] = &[
 ];
 
 impl Reader<'_> {
-    fn error(&mut self, code: &'static str, offset: usize, message: String) {
+    fn error(&mut self, code: DiagnosticCode, offset: usize, message: String) {
         let pos = Pos::at(offset);
         self.diags
             .push(Diagnostic::new(code, Severity::Error, pos, message, SRC));
@@ -262,7 +262,7 @@ impl Reader<'_> {
     /// An unreadable value of the key `name`: an error on that struct field.
     fn value_error(&mut self, offset: usize, name: &str, message: String) {
         let mut d = Diagnostic::new(
-            "invalid-value",
+            DiagnosticCode::InvalidValue,
             Severity::Error,
             Pos::at(offset),
             message,
@@ -284,7 +284,7 @@ impl Reader<'_> {
             Value::Object(o) => Some(o),
             other => {
                 self.error(
-                    "invalid-value",
+                    DiagnosticCode::InvalidValue,
                     shift(range(other).0),
                     format!("expected {what} (an object)"),
                 );
@@ -305,7 +305,7 @@ impl Reader<'_> {
             if !known.iter().any(|k| k.eq_ignore_ascii_case(name)) {
                 let pos = Pos::at(shift(p.range.start));
                 self.diags.push(Diagnostic::new(
-                    "unknown-field",
+                    DiagnosticCode::UnknownField,
                     Severity::Warning,
                     pos,
                     format!("{owner} has no field {name:?}: it is ignored (a typo?)"),
@@ -412,7 +412,7 @@ impl Reader<'_> {
         let missing = |r: &mut Self, name: &str, f: Field| {
             r.diags.push(
                 Diagnostic::new(
-                    "missing-field",
+                    DiagnosticCode::MissingField,
                     Severity::Error,
                     start,
                     format!("the counter set has no {name}"),
@@ -473,7 +473,7 @@ impl Reader<'_> {
                 }
             }
             Some(other) => self.error(
-                "invalid-value",
+                DiagnosticCode::InvalidValue,
                 shift(range(other).0),
                 "counters must be an array of counters".into(),
             ),
@@ -518,7 +518,7 @@ impl Reader<'_> {
                 no_id = true;
                 self.diags.push(
                     Diagnostic::new(
-                        "missing-field",
+                        DiagnosticCode::MissingField,
                         Severity::Error,
                         start,
                         "the counter has no counterId".into(),
@@ -546,7 +546,7 @@ impl Reader<'_> {
             }
             None => self.diags.push(
                 Diagnostic::new(
-                    "missing-field",
+                    DiagnosticCode::MissingField,
                     Severity::Error,
                     start,
                     "the counter has no type".into(),

@@ -4,8 +4,12 @@
 //! symbols, counter attributes). Every diagnostic points at the element's or attribute's line and column.
 
 use super::{
-    counter_label, Counter, CounterSet, Diagnostic, Field, Guid, Pos, Severity, Spans,
-    MAX_COUNTERS, MAX_SETS,
+    counter_label, Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Guid, Pos, Severity,
+    Spans, INSTANCE_TYPES, MAX_COUNTERS, MAX_SETS,
+};
+use crate::format::{
+    ATTRIB_DISPLAY_AS_HEX, ATTRIB_DISPLAY_AS_REAL, ATTRIB_NO_DISPLAY, ATTRIB_NO_GROUP_SEPARATOR,
+    ATTRIB_REFERENCE,
 };
 use crate::types::TYPES;
 use roxmltree::{Document, Node, ParsingOptions};
@@ -49,7 +53,7 @@ impl Reader<'_> {
             .map_or_else(|| self.at_node(n), |a| Pos::at(a.range_value().start))
     }
 
-    fn diag(&mut self, code: &'static str, pos: Pos, field: Field, message: String) {
+    fn diag(&mut self, code: DiagnosticCode, pos: Pos, field: Field, message: String) {
         self.diags
             .push(Diagnostic::new(code, Severity::Error, pos, message, SRC).field(field));
     }
@@ -64,7 +68,7 @@ impl Reader<'_> {
         if v.is_none() {
             let pos = self.at_node(n);
             self.diag(
-                "missing-attribute",
+                DiagnosticCode::MissingAttribute,
                 pos,
                 field,
                 format!("<{}> needs the attribute {name}", n.tag_name().name()),
@@ -77,7 +81,7 @@ impl Reader<'_> {
         let pos = self.at_attr(n, name);
         let shown: String = n.attribute(name).unwrap_or("").chars().take(60).collect();
         self.diag(
-            "invalid-value",
+            DiagnosticCode::InvalidValue,
             pos,
             field,
             format!("{name}=\"{shown}\" is not valid: expected {expected}"),
@@ -134,7 +138,7 @@ impl Reader<'_> {
             if name.chars().count() > 1023 {
                 let pos = self.at_attr(n, "name");
                 self.diag(
-                    "invalid-value",
+                    DiagnosticCode::InvalidValue,
                     pos,
                     Field::Manifest("name"),
                     format!(
@@ -164,13 +168,10 @@ impl Reader<'_> {
             .fields
             .push((Field::InstanceType, self.at_attr(n, "instances")));
         if let Some(i) = self.required(n, "instances", Field::InstanceType) {
-            let table = [
-                ("single", 0),
-                ("multiple", 2),
-                ("globalAggregate", 4),
-                ("multipleAggregate", 6),
-                ("globalAggregateHistory", 0x0C),
-            ];
+            let table: Vec<(&str, u32)> = INSTANCE_TYPES
+                .iter()
+                .filter_map(|&(value, _, attribute)| Some((attribute?, value)))
+                .collect();
             if let Some(v) = self.one_of(
                 n,
                 "instances",
@@ -196,6 +197,80 @@ impl Reader<'_> {
             }
         }
         set
+    }
+
+    /// A counter's `<counterAttributes>`: the Attrib bits they set, each name checked; Attrib's
+    /// position (pushed onto `fields`) is the first `<counterAttribute>`'s, or the counter's.
+    fn counter_attributes(
+        &mut self,
+        n: Node<'_, '_>,
+        start: Pos,
+        fields: &mut Vec<(Field, Pos)>,
+    ) -> u64 {
+        let mut attrib = 0;
+        // <counterAttributes><counterAttribute name="..."/></counterAttributes>
+        let mut names: Vec<&str> = vec![];
+        // Attrib's position: the element's until the first <counterAttribute>.
+        let attrib_at = fields.len();
+        fields.push((Field::Attrib, start));
+        for a in n
+            .children()
+            .filter(|x| x.has_tag_name((NS, "counterAttributes")))
+            .flat_map(|x| x.children())
+            .filter(|x| x.has_tag_name((NS, "counterAttribute")))
+        {
+            let pos = self.at_node(a);
+            let Some(name) = a.attribute("name") else {
+                self.diag(
+                    DiagnosticCode::MissingAttribute,
+                    pos,
+                    Field::Attrib,
+                    "<counterAttribute> needs the attribute name".into(),
+                );
+                continue;
+            };
+            if names.is_empty() {
+                fields[attrib_at].1 = pos;
+            }
+            let bit = match name {
+                "reference" => ATTRIB_REFERENCE,
+                "noDisplay" => ATTRIB_NO_DISPLAY,
+                "noDigitGrouping" => ATTRIB_NO_GROUP_SEPARATOR,
+                "displayAsReal" => ATTRIB_DISPLAY_AS_REAL,
+                "displayAsHex" => ATTRIB_DISPLAY_AS_HEX,
+                _ => {
+                    self.invalid(
+                        a,
+                        "name",
+                        Field::Attrib,
+                        "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal",
+                    );
+                    continue;
+                }
+            };
+            if names.contains(&name) {
+                self.diag(
+                    DiagnosticCode::DuplicateAttribute,
+                    pos,
+                    Field::Attrib,
+                    format!("counterAttribute {name} is listed twice"),
+                );
+            }
+            names.push(name);
+            attrib |= bit;
+        }
+        if names.len() > 5 {
+            self.diag(
+                DiagnosticCode::InvalidValue,
+                start,
+                Field::Attrib,
+                format!(
+                    "{} counterAttribute elements; at most five are allowed",
+                    names.len()
+                ),
+            );
+        }
+        attrib
     }
 
     /// Counter element `n`, the `index`-th of its set (from 0).
@@ -321,73 +396,12 @@ impl Reader<'_> {
             for attr in ["struct", "field"] {
                 if n.attribute(attr).is_none() {
                     let pos = self.at_node(n);
-                    self.diag("missing-attribute", pos, Field::Manifest(attr),
+                    self.diag(DiagnosticCode::MissingAttribute, pos, Field::Manifest(attr),
                         format!("a user-mode provider's counter needs {attr}=\"...\": the {} its value is read from", if attr == "struct" { "structure" } else { "structure field" }));
                 }
             }
         }
-        // <counterAttributes><counterAttribute name="..."/></counterAttributes>
-        let mut names: Vec<&str> = vec![];
-        fields.push((Field::Attrib, start));
-        for a in n
-            .children()
-            .filter(|x| x.has_tag_name((NS, "counterAttributes")))
-            .flat_map(|x| x.children())
-            .filter(|x| x.has_tag_name((NS, "counterAttribute")))
-        {
-            let pos = self.at_node(a);
-            let Some(name) = a.attribute("name") else {
-                self.diag(
-                    "missing-attribute",
-                    pos,
-                    Field::Attrib,
-                    "<counterAttribute> needs the attribute name".into(),
-                );
-                continue;
-            };
-            if let Some(f) = fields.iter_mut().find(|(f, _)| *f == Field::Attrib) {
-                if names.is_empty() {
-                    f.1 = pos;
-                }
-            }
-            let bit = match name {
-                "reference" => 0x1,
-                "noDisplay" => 0x2,
-                "noDigitGrouping" => 0x4,
-                "displayAsReal" => 0x8,
-                "displayAsHex" => 0x10,
-                _ => {
-                    self.invalid(
-                        a,
-                        "name",
-                        Field::Attrib,
-                        "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal",
-                    );
-                    continue;
-                }
-            };
-            if names.contains(&name) {
-                self.diag(
-                    "duplicate-attribute",
-                    pos,
-                    Field::Attrib,
-                    format!("counterAttribute {name} is listed twice"),
-                );
-            }
-            names.push(name);
-            c.attrib |= bit;
-        }
-        if names.len() > 5 {
-            self.diag(
-                "invalid-value",
-                start,
-                Field::Attrib,
-                format!(
-                    "{} counterAttribute elements; at most five are allowed",
-                    names.len()
-                ),
-            );
-        }
+        c.attrib = self.counter_attributes(n, start, &mut fields);
         c.spans.fields = fields;
         for d in &mut self.diags[first_diag..] {
             match &c.unidentified {
@@ -422,7 +436,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
                 column: Some(p.col),
             };
             diags.push(Diagnostic::new(
-                "parse-error",
+                DiagnosticCode::ParseError,
                 Severity::Error,
                 pos,
                 format!("not well-formed XML: {e}"),
@@ -440,7 +454,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
         let root = doc.root_element();
         let ns = root.tag_name().namespace().unwrap_or("no namespace");
         let pos = r.at_node(root);
-        r.diags.push(Diagnostic::new("not-a-manifest", Severity::Error, pos,
+        r.diags.push(Diagnostic::new(DiagnosticCode::NotAManifest, Severity::Error, pos,
             format!("no <counters> element in the namespace {NS}: the root is <{}> in {ns}, so this is not an instrumentation manifest with counters", root.tag_name().name()), SRC));
         return vec![];
     }
@@ -460,7 +474,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
                 if sets.len() == MAX_SETS {
                     let pos = r.at_node(set);
                     r.diags.push(Diagnostic::new(
-                        "input-too-large",
+                        DiagnosticCode::InputTooLarge,
                         Severity::Error,
                         pos,
                         format!("more than {MAX_SETS} counter sets: reading stopped here"),
@@ -474,7 +488,7 @@ pub fn read(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<CounterSet> {
     }
     if sets.is_empty() {
         r.diags.push(Diagnostic::new(
-            "no-counter-sets",
+            DiagnosticCode::NoCounterSets,
             Severity::Warning,
             Pos::in_text(text, 0),
             "the manifest's <counters> section declares no <counterSet>".into(),

@@ -4,6 +4,7 @@
 //! | file | concept |
 //! |---|---|
 //! | `mod.rs` | the model, diagnostics, the report, and `validate_registration` (sniff, read, validate) |
+//! | `code.rs` | `DiagnosticCode`: every diagnostic's stable code, one variant each |
 //! | `rules.rs` | every rule of docs/registration-rules.md, each with its stable code |
 //! | `binary.rs` | PERF_COUNTERSET_REG_INFO / PERF_COUNTER_REG_INFO blocks, as bytes or as hex text |
 //! | `json.rs` | the JSON form (docs/registration-rules.md, "JSON form"), with line and column |
@@ -13,20 +14,46 @@
 //! with the byte offset or line and column, and whatever they did read is still validated.
 
 mod binary;
+mod code;
 mod json;
 mod manifest;
 mod rules;
 
 pub use binary::{encode as encode_binary, parse_hex};
+pub use code::DiagnosticCode;
 pub use json::to_json;
 
 use serde::Serialize;
 use std::fmt;
 
-/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (seed 004).
+/// "No counter" in BaseCounterId, PerfTimeId, PerfFreqId and MultiId (perflib.h).
 pub const NO_COUNTER: u32 = 0xFFFF_FFFF;
-/// Counters a set may hold (seed 004).
+/// Counters a set may hold (perflib.h).
 pub const MAX_COUNTERS: usize = 64_000;
+
+/// The counter-set instance types (perflib.h PERF_COUNTERSET_*): value, perflib name, and the
+/// manifest's `instances` attribute for it (PERF_COUNTERSET_INSTANCE_AGGREGATE has none: it is
+/// documented as not implemented).
+pub const INSTANCE_TYPES: &[(u32, &str, Option<&str>)] = &[
+    (0x00, "PERF_COUNTERSET_SINGLE_INSTANCE", Some("single")),
+    (0x02, "PERF_COUNTERSET_MULTI_INSTANCES", Some("multiple")),
+    (
+        0x04,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE",
+        Some("globalAggregate"),
+    ),
+    (
+        0x06,
+        "PERF_COUNTERSET_MULTI_AGGREGATE",
+        Some("multipleAggregate"),
+    ),
+    (
+        0x0C,
+        "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
+        Some("globalAggregateHistory"),
+    ),
+    (0x16, "PERF_COUNTERSET_INSTANCE_AGGREGATE", None),
+];
 /// Counter sets one input may hold before reading stops (a bound on work, not a Windows rule).
 pub const MAX_SETS: usize = 1024;
 
@@ -151,7 +178,7 @@ impl LineIndex {
     }
 }
 
-/// The struct fields, spelled as the seeds spell them (the `field` of a diagnostic).
+/// The struct fields, spelled as perflib.h and [MS-PCQ] spell them (the `field` of a diagnostic).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Field {
     CounterSetGuid,
@@ -264,7 +291,7 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
-    pub code: &'static str,
+    pub code: DiagnosticCode,
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counter_set: Option<String>,
@@ -287,16 +314,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(
-        code: &'static str,
+        code: DiagnosticCode,
         severity: Severity,
         pos: Pos,
         message: String,
         source: &'static str,
     ) -> Self {
-        debug_assert!(
-            CODES.contains(&code),
-            "diagnostic code {code} is not in CODES (and so not documented)"
-        );
         Diagnostic {
             code,
             severity,
@@ -354,51 +377,6 @@ pub fn counter_label(name: Option<&str>, index: usize) -> String {
         None => format!("the {n}{ordinal} counter of its set (no name, no valid id)"),
     }
 }
-
-/// Every diagnostic code, each documented in docs/registration-rules.md (a test checks it).
-pub const CODES: &[&str] = &[
-    // Reading the input
-    "parse-error",
-    "input-too-large",
-    "nesting-too-deep",
-    "missing-field",
-    "invalid-value",
-    "unknown-field",
-    "missing-attribute",
-    "duplicate-attribute",
-    "not-a-manifest",
-    "no-counter-sets",
-    // The counter set
-    "guid-zero",
-    "instance-type-invalid",
-    "instance-type-not-implemented",
-    "detail-level-invalid",
-    "counterset-type-reserved",
-    "num-counters-mismatch",
-    "no-counters",
-    "too-many-counters",
-    // The counters
-    "duplicate-counter-id",
-    "counter-type-invalid",
-    "attrib-unknown-bits",
-    "attrib-conflict",
-    "default-scale-out-of-range",
-    "base-counter-required",
-    "base-counter-wrong-type",
-    "perf-time-required",
-    "perf-freq-required",
-    "perf-time-wrong-type",
-    "perf-freq-wrong-type",
-    "multi-required",
-    "multi-wrong-type",
-    "reference-to-self",
-    "reference-missing",
-    "reference-unused",
-    "aggregate-func-invalid",
-    "aggregate-undefined",
-    "aggregate-ignored",
-    "reserved-nonzero",
-];
 
 /// The input forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,6 +459,19 @@ fn sniff_text(t: &str) -> Format {
 }
 
 /// Reads the input in its form (given, or sniffed), validates every counter set, and reports.
+///
+/// ```
+/// use counterlens::registration::{validate_registration, DiagnosticCode, Input};
+/// let json = r#"{"counterSets": [{"counterSetGuid": "00000000-0000-0000-0000-000000000000",
+///   "name": "Demo", "instanceType": 0, "counters": [
+///     {"counterId": 1, "type": "PERF_COUNTER_RAWCOUNT", "name": "Items"}]}]}"#;
+/// let report = validate_registration(Input::Text(json), None);
+/// assert_eq!(report.format, "json");
+/// // An all-zero GUID is reported with its stable code and where it is in the text.
+/// let d = report.diagnostics.iter().find(|d| d.code == DiagnosticCode::GuidZero).unwrap();
+/// assert_eq!(d.code.as_str(), "guid-zero");
+/// assert_eq!(d.line, Some(1));
+/// ```
 pub fn validate_registration(input: Input<'_>, format: Option<Format>) -> Report {
     read_registration(input, format).1
 }
@@ -503,7 +494,7 @@ pub fn read_registration(input: Input<'_>, format: Option<Format>) -> (Vec<Count
                 }
                 (Some(f), None) => {
                     diags.push(Diagnostic::new(
-                        "parse-error",
+                        DiagnosticCode::ParseError,
                         Severity::Error,
                         Pos::at(0),
                         format!("the input is not UTF-8 text, so it cannot be read as {f:?}"),

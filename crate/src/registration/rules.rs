@@ -1,8 +1,14 @@
 //! Every rule of docs/registration-rules.md. Each diagnostic's code is stable; the docs list them all
 //! with their severity, source and an example that triggers it.
 
-use super::{Counter, CounterSet, Diagnostic, Field, Severity, MAX_COUNTERS};
-use crate::types::{CounterType, Formula};
+use super::{
+    Counter, CounterSet, Diagnostic, DiagnosticCode, Field, Severity, INSTANCE_TYPES, MAX_COUNTERS,
+};
+use crate::format::{
+    ATTRIB_DISPLAY_AS_HEX as DISPLAY_AS_HEX, ATTRIB_DISPLAY_AS_REAL as DISPLAY_AS_REAL,
+    ATTRIB_KNOWN, ATTRIB_NO_DISPLAY as NO_DISPLAY, ATTRIB_NO_GROUP_SEPARATOR as NO_GROUP_SEPARATOR,
+};
+use crate::types::{required_base, CounterType, Formula, PERF_OBJECT_TIMER, TIMER_MASK};
 use std::collections::{HashMap, HashSet};
 
 const PCQ: &str = "MS-PCQ 2.2.4.2";
@@ -12,39 +18,20 @@ const PERFLIB_COUNTER: &str = "perflib.h PERF_COUNTER_REG_INFO";
 // The values the checks compare with, by name.
 const RAWCOUNT: u32 = 0x0001_0000;
 const LARGE_RAWCOUNT: u32 = 0x0001_0100;
-const SAMPLE_BASE: u32 = 0x4003_0401;
-const AVERAGE_BASE: u32 = 0x4003_0402;
-const RAW_BASE: u32 = 0x4003_0403;
-const LARGE_RAW_BASE: u32 = 0x4003_0500;
 const NODATA: u32 = 0x4000_0200;
 const HISTOGRAM: u32 = 0x8000_0000;
 
-const ATTRIB_KNOWN: u64 = 0x1F;
-const NO_DISPLAY: u64 = 0x2;
-const NO_GROUP_SEPARATOR: u64 = 0x4;
-const DISPLAY_AS_REAL: u64 = 0x8;
-const DISPLAY_AS_HEX: u64 = 0x10;
-
-/// The base type a type's BaseCounterId must name (MS-PCQ's table).
-fn required_base(ty: u32) -> Option<u32> {
-    match ty {
-        0x3002_0400 | 0x4002_0500 => Some(AVERAGE_BASE), // AVERAGE_TIMER, AVERAGE_BULK
-        0x2002_0500 | 0x2047_0500 | 0x2057_0500 => Some(LARGE_RAW_BASE), // LARGE_RAW_FRACTION, PRECISION_SYSTEM/100NS
-        0x2002_0400 => Some(RAW_BASE),                                   // RAW_FRACTION
-        0x20C2_0400 => Some(SAMPLE_BASE),                                // SAMPLE_FRACTION
-        _ => None,
-    }
-}
-
-/// Types that need PerfTimeId and PerfFreqId (MS-PCQ).
+/// Types that need PerfTimeId and PerfFreqId ([MS-PCQ] 2.2.4.2): those timed by the object's own clock
+/// (OBJ_TIME_QUEUELEN, ELAPSED_TIME, OBJ_TIME_TIMER, PRECISION_OBJECT_TIMER).
 fn needs_time_and_freq(ty: u32) -> bool {
-    // OBJ_TIME_QUEUELEN, ELAPSED_TIME, OBJ_TIME_TIMER, PRECISION_OBJECT_TIMER
-    matches!(ty, 0x0065_0500 | 0x3024_0500 | 0x2061_0500 | 0x2067_0500)
+    ty & TIMER_MASK == PERF_OBJECT_TIMER
 }
 
-/// Types that need MultiId (MS-PCQ).
+/// Types that need MultiId ([MS-PCQ] 2.2.4.2): the MULTI timers, whose formula reads M.
 fn needs_multi(ty: u32) -> bool {
-    matches!(ty, 0x2241_0500 | 0x2341_0500 | 0x2251_0500 | 0x2351_0500)
+    CounterType::from_value(ty)
+        .formula()
+        .is_some_and(|f| f.spec().multi)
 }
 
 fn type_name(ty: u32) -> String {
@@ -52,15 +39,10 @@ fn type_name(ty: u32) -> String {
 }
 
 fn instance_type_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        0 => "PERF_COUNTERSET_SINGLE_INSTANCE",
-        2 => "PERF_COUNTERSET_MULTI_INSTANCES",
-        4 => "PERF_COUNTERSET_SINGLE_AGGREGATE",
-        6 => "PERF_COUNTERSET_MULTI_AGGREGATE",
-        0x0C => "PERF_COUNTERSET_SINGLE_AGGREGATE_HISTORY",
-        0x16 => "PERF_COUNTERSET_INSTANCE_AGGREGATE",
-        _ => return None,
-    })
+    INSTANCE_TYPES
+        .iter()
+        .find(|(value, _, _)| *value == v)
+        .map(|&(_, name, _)| name)
 }
 
 /// Validates every set, adding to `out` (which holds the reader's diagnostics). A field the reader
@@ -99,23 +81,23 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
         );
     };
     if set.guid.is_some_and(|g| g.is_zero()) {
-        push("guid-zero", Severity::Error, Field::CounterSetGuid,
+        push(DiagnosticCode::GuidZero, Severity::Error, Field::CounterSetGuid,
             "CounterSetGuid is all zeros: every counter set needs its own GUID (generate one with uuidgen)".into(), PERFLIB_SET);
     }
     match set.instance_type {
-        0x16 => push("instance-type-not-implemented", Severity::Warning, Field::InstanceType,
+        0x16 => push(DiagnosticCode::InstanceTypeNotImplemented, Severity::Warning, Field::InstanceType,
             "InstanceType 0x16 (PERF_COUNTERSET_INSTANCE_AGGREGATE) is documented as not implemented: use PERF_COUNTERSET_MULTI_AGGREGATE (6)".into(), PERFLIB_SET),
-        v if instance_type_name(v).is_none() => push("instance-type-invalid", Severity::Error, Field::InstanceType,
+        v if instance_type_name(v).is_none() => push(DiagnosticCode::InstanceTypeInvalid, Severity::Error, Field::InstanceType,
             format!("InstanceType {v:#x} is not one of 0 (single), 2 (multiple), 4 (single aggregate), 6 (multiple aggregate), 0xC (single aggregate history)"), PERFLIB_SET),
         _ => {}
     }
     if !matches!(set.detail_level, 100 | 200) {
-        push("detail-level-invalid", Severity::Error, Field::DetailLevel,
+        push(DiagnosticCode::DetailLevelInvalid, Severity::Error, Field::DetailLevel,
             format!("the counter set's DetailLevel {} is neither PERF_DETAIL_NOVICE (100) nor PERF_DETAIL_ADVANCED (200)", set.detail_level), PERFLIB_SET);
     }
     if set.counter_set_type != 0 {
         push(
-            "counterset-type-reserved",
+            DiagnosticCode::CountersetTypeReserved,
             Severity::Warning,
             Field::CounterSetType,
             format!(
@@ -128,7 +110,7 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
     if let Some(n) = set.num_counters {
         if n as usize != set.counters.len() {
             push(
-                "num-counters-mismatch",
+                DiagnosticCode::NumCountersMismatch,
                 Severity::Error,
                 Field::NumCounters,
                 format!(
@@ -141,7 +123,7 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
     }
     if set.counters.is_empty() {
         push(
-            "no-counters",
+            DiagnosticCode::NoCounters,
             Severity::Error,
             Field::NumCounters,
             "the counter set has no counters: it needs at least one".into(),
@@ -150,7 +132,7 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
     }
     if set.counters.len() > MAX_COUNTERS {
         push(
-            "too-many-counters",
+            DiagnosticCode::TooManyCounters,
             Severity::Error,
             Field::NumCounters,
             format!(
@@ -168,7 +150,7 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
         if let Some(first) = by_id.get(&c.counter_id) {
             let where_first = place(first.spans.of(Field::CounterId).offset);
             out.push(
-                Diagnostic::new("duplicate-counter-id", Severity::Error, c.spans.of(Field::CounterId),
+                Diagnostic::new(DiagnosticCode::DuplicateCounterId, Severity::Error, c.spans.of(Field::CounterId),
                     format!("CounterId {} is used twice in this set (first at {where_first}): ids must be unique within a counter set", c.counter_id), PCQ)
                     .in_set(set).counter(c).field(Field::CounterId),
             );
@@ -206,7 +188,7 @@ fn validate_counter(
             v => format!("{v:#010x} is not a counter type"),
         };
         push(
-            "counter-type-invalid",
+            DiagnosticCode::CounterTypeInvalid,
             Severity::Error,
             Field::Type,
             format!("Type: {why}; use one of the predefined types (docs/counter-types.md)"),
@@ -217,11 +199,11 @@ fn validate_counter(
     // Attributes.
     let a = c.attrib;
     if a & !ATTRIB_KNOWN != 0 {
-        push("attrib-unknown-bits", Severity::Error, Field::Attrib,
+        push(DiagnosticCode::AttribUnknownBits, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} sets bits {:#x} that no attribute defines (known: 0x1 reference, 0x2 no-display, 0x4 no-group-separator, 0x8 display-as-real, 0x10 display-as-hex)", a & !ATTRIB_KNOWN), PCQ);
     }
     if a & NO_DISPLAY != 0 && a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL | DISPLAY_AS_HEX) != 0 {
-        push("attrib-conflict", Severity::Error, Field::Attrib,
+        push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} combines no-display (0x2) with a display format (0x4, 0x8 or 0x10): MS-PCQ forbids it; the counter is not shown either way, so drop the format bits"), PCQ);
     }
     if a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL) != 0 && a & DISPLAY_AS_HEX != 0 {
@@ -230,12 +212,12 @@ fn validate_counter(
         } else {
             "display-as-real (0x8)"
         };
-        push("attrib-conflict", Severity::Error, Field::Attrib,
+        push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} combines display-as-hex (0x10) with no-group-separator (0x4) or display-as-real (0x8): MS-PCQ forbids it. perflib.h instead ranks them, and Windows would let {winner} win, so the value would not show as hex"), PCQ);
     }
     if !matches!(c.detail_level, 100 | 200) {
         push(
-            "detail-level-invalid",
+            DiagnosticCode::DetailLevelInvalid,
             Severity::Error,
             Field::DetailLevel,
             format!(
@@ -247,7 +229,7 @@ fn validate_counter(
     }
     if !(-10..=10).contains(&c.default_scale) {
         push(
-            "default-scale-out-of-range",
+            DiagnosticCode::DefaultScaleOutOfRange,
             Severity::Error,
             Field::DefaultScale,
             format!(
@@ -289,10 +271,10 @@ fn validate_counter(
         match (id, want) {
             (None, Some(w)) => push(
                 match field {
-                    Field::BaseCounterId => "base-counter-required",
-                    Field::PerfTimeId => "perf-time-required",
-                    Field::PerfFreqId => "perf-freq-required",
-                    _ => "multi-required",
+                    Field::BaseCounterId => DiagnosticCode::BaseCounterRequired,
+                    Field::PerfTimeId => DiagnosticCode::PerfTimeRequired,
+                    Field::PerfFreqId => DiagnosticCode::PerfFreqRequired,
+                    _ => DiagnosticCode::MultiRequired,
                 },
                 Severity::Error,
                 field,
@@ -306,7 +288,7 @@ fn validate_counter(
             (Some(id), want) => {
                 if id == c.counter_id && c.unidentified.is_none() {
                     push(
-                        "reference-to-self",
+                        DiagnosticCode::ReferenceToSelf,
                         Severity::Error,
                         field,
                         format!("{label} {id} is this counter itself"),
@@ -316,7 +298,7 @@ fn validate_counter(
                 }
                 let Some(target) = by_id.get(&id) else {
                     push(
-                        "reference-missing",
+                        DiagnosticCode::ReferenceMissing,
                         Severity::Error,
                         field,
                         format!("{label} {id} names no counter of this set"),
@@ -326,14 +308,14 @@ fn validate_counter(
                 };
                 match want {
                     Some(w) if target.ty != w => push(match field {
-                            Field::BaseCounterId => "base-counter-wrong-type",
-                            Field::PerfTimeId => "perf-time-wrong-type",
-                            Field::PerfFreqId => "perf-freq-wrong-type",
-                            _ => "multi-wrong-type",
+                            Field::BaseCounterId => DiagnosticCode::BaseCounterWrongType,
+                            Field::PerfTimeId => DiagnosticCode::PerfTimeWrongType,
+                            Field::PerfFreqId => DiagnosticCode::PerfFreqWrongType,
+                            _ => DiagnosticCode::MultiWrongType,
                         }, Severity::Error, field,
                         format!("{label} {id} names a {} counter; {} needs a {} one", type_name(target.ty), type_name(c.ty), type_name(w)), PCQ),
                     Some(_) => {}
-                    None if known => push("reference-unused", Severity::Warning, field,
+                    None if known => push(DiagnosticCode::ReferenceUnused, Severity::Warning, field,
                         format!("{label} {id} is set, but {} does not use it (consumers ignore it); set it to 0xFFFFFFFF", type_name(c.ty)), PCQ),
                     None => {}
                 }
@@ -344,7 +326,7 @@ fn validate_counter(
 
     // Aggregation.
     if c.aggregate_func > 4 {
-        push("aggregate-func-invalid", Severity::Error, Field::AggregateFunc,
+        push(DiagnosticCode::AggregateFuncInvalid, Severity::Error, Field::AggregateFunc,
             format!("AggregateFunc {} is not 0 (undefined), 1 (total), 2 (average), 3 (minimum) or 4 (maximum)", c.aggregate_func), PCQ);
     } else if aggregate_set
         && c.aggregate_func == 0
@@ -352,11 +334,11 @@ fn validate_counter(
         && ty.samples() > 0
         && ty.formula() != Some(Formula::Text)
     {
-        push("aggregate-undefined", Severity::Warning, Field::AggregateFunc,
+        push(DiagnosticCode::AggregateUndefined, Severity::Warning, Field::AggregateFunc,
             format!("the set aggregates (InstanceType {:#x}) but this displayable counter's AggregateFunc is undefined (0): say how its instances combine", set.instance_type), PCQ);
     } else if !aggregate_set && c.aggregate_func != 0 {
         push(
-            "aggregate-ignored",
+            DiagnosticCode::AggregateIgnored,
             Severity::Info,
             Field::AggregateFunc,
             format!(
@@ -368,7 +350,7 @@ fn validate_counter(
     }
     if c.reserved != 0 {
         push(
-            "reserved-nonzero",
+            DiagnosticCode::ReservedNonzero,
             Severity::Warning,
             Field::Reserved,
             format!(
@@ -376,6 +358,41 @@ fn validate_counter(
                 c.reserved
             ),
             PCQ,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::TYPES;
+
+    #[test]
+    fn the_types_that_need_time_frequency_or_multi_ids() {
+        let names = |f: fn(u32) -> bool| -> Vec<&str> {
+            TYPES
+                .iter()
+                .filter(|r| f(r.value))
+                .map(|r| r.name)
+                .collect()
+        };
+        assert_eq!(
+            names(needs_time_and_freq),
+            [
+                "PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE",
+                "PERF_OBJ_TIME_TIMER",
+                "PERF_PRECISION_OBJECT_TIMER",
+                "PERF_ELAPSED_TIME"
+            ]
+        );
+        assert_eq!(
+            names(needs_multi),
+            [
+                "PERF_COUNTER_MULTI_TIMER",
+                "PERF_100NSEC_MULTI_TIMER",
+                "PERF_COUNTER_MULTI_TIMER_INV",
+                "PERF_100NSEC_MULTI_TIMER_INV"
+            ]
         );
     }
 }

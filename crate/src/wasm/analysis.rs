@@ -4,7 +4,7 @@
 //! columns never cross at all (the `Capture` object is Rust's own).
 
 use super::capture::JsCapture;
-use super::convert::{get, named_error};
+use super::convert::{get, named_error, ErrorClass};
 use crate::analysis::{
     self, pal, AnalysisError, AnalyzeOptions, PackRef, RulePack, SliceLength, Value,
 };
@@ -16,16 +16,16 @@ use wasm_bindgen::prelude::*;
 /// `variable` or `field`.
 fn analysis_error(e: AnalysisError) -> JsValue {
     let message = e.to_string();
-    let (code, field) = match &e {
-        AnalysisError::Pack { .. } | AnalysisError::PackContent { .. } => ("bad-pack", None),
-        AnalysisError::UnknownPack(_) => ("unknown-pack", Some("packs")),
-        AnalysisError::Expression { .. } => ("bad-expression", None),
-        AnalysisError::UnknownVariable { .. } => ("unknown-variable", Some("variables")),
-        AnalysisError::NonNumericVariable { .. } => ("non-numeric-variable", Some("variables")),
-        AnalysisError::Options(_) => ("invalid-option", None),
-        AnalysisError::PalXml { .. } => ("bad-pal-xml", Some("files")),
+    // The JS argument at fault, where one is.
+    let field = match &e {
+        AnalysisError::UnknownPack(_) => Some("packs"),
+        AnalysisError::UnknownVariable { .. } | AnalysisError::NonNumericVariable { .. } => {
+            Some("variables")
+        }
+        AnalysisError::PalXml { .. } => Some("files"),
+        _ => None,
     };
-    let err = named_error("AnalysisError", code, &message, field);
+    let err = named_error(ErrorClass::Analysis, e.code(), &message, field);
     let set = |k: &str, v: JsValue| {
         let _ = Reflect::set(&err, &k.into(), &v);
     };
@@ -56,7 +56,12 @@ fn analysis_error(e: AnalysisError) -> JsValue {
 }
 
 fn bad(message: &str, field: &str) -> JsValue {
-    named_error("AnalysisError", "invalid-argument", message, Some(field))
+    named_error(
+        ErrorClass::Analysis,
+        "invalid-argument",
+        message,
+        Some(field),
+    )
 }
 
 /// Results to JS as plain objects (maps too), `None` as absent.
@@ -102,7 +107,7 @@ struct PackInfo<'a> {
 /// The built-in rule packs: id, title, number of rules, source, description and the questions.
 #[wasm_bindgen(js_name = rulePacks)]
 pub fn rule_packs() -> Result<JsValue, JsValue> {
-    let list: Vec<PackInfo> = analysis::builtin_packs()
+    let list: Vec<PackInfo<'_>> = analysis::builtin_packs()
         .iter()
         .map(|p| PackInfo {
             id: &p.id,

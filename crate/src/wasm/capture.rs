@@ -1,10 +1,10 @@
 //! Captures in JS: `openCapture`, the streaming `CaptureReader`, and the `Capture` class, whose columns
 //! cross as `Float64Array`s (one copy, no JSON, no per-value objects).
 
-use super::convert::{get, named_error, to_js};
+use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
 use crate::capture::{
-    open_capture as open, write_csv, Capture, CaptureError, CaptureReader, OpenOptions,
+    open_capture as open, write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions,
 };
 use js_sys::{Float64Array, Reflect};
 use serde::Serialize;
@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 /// A `CaptureError`: an Error with `code`, and `line`/`column` or `offset` where the input was wrong.
 pub fn capture_error(e: CaptureError) -> JsValue {
-    let err = named_error("CaptureError", e.code, &e.message, None);
+    let err = named_error(ErrorClass::Capture, e.code(), &e.message, None);
     for (k, v) in [
         ("line", e.line.map(f64::from)),
         ("column", e.column.map(f64::from)),
@@ -32,7 +32,7 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
             x if x.is_undefined() || x.is_null() => Ok(None),
             x => x.as_string().map(Some).ok_or_else(|| {
                 named_error(
-                    "CaptureError",
+                    ErrorClass::Capture,
                     "invalid-option",
                     &format!("options.{k} must be a string"),
                     Some(k),
@@ -81,31 +81,15 @@ struct SeriesInfo<'a> {
 pub struct JsCapture {
     pub(crate) inner: Capture,
     /// Each series' M4 block summary, built the first time it is drawn and kept for every redraw.
-    pub(crate) summaries: std::cell::RefCell<Vec<Option<std::rc::Rc<crate::chart::m4::Summary>>>>,
+    pub(crate) summaries: crate::chart::m4::SummaryCache,
 }
 
 impl JsCapture {
     pub(crate) fn new(inner: Capture) -> JsCapture {
         JsCapture {
-            summaries: std::cell::RefCell::new(vec![None; inner.series.len()]),
+            summaries: crate::chart::m4::SummaryCache::new(inner.series.len()),
             inner,
         }
-    }
-
-    /// The block summary of series `index`, built on first use.
-    pub(crate) fn summary(&self, index: usize) -> Option<std::rc::Rc<crate::chart::m4::Summary>> {
-        let s = self.inner.series.get(index)?;
-        let mut all = self.summaries.borrow_mut();
-        let slot = all.get_mut(index)?;
-        Some(
-            slot.get_or_insert_with(|| {
-                std::rc::Rc::new(crate::chart::m4::Summary::new(
-                    &self.inner.timestamps,
-                    &s.values,
-                ))
-            })
-            .clone(),
-        )
     }
 }
 
@@ -168,7 +152,7 @@ impl JsCapture {
     fn series_at(&self, index: usize) -> Result<&crate::capture::Series, JsValue> {
         self.inner.series.get(index).ok_or_else(|| {
             named_error(
-                "CaptureError",
+                ErrorClass::Capture,
                 "invalid-argument",
                 &format!(
                     "no series {index}: the capture has {}",
@@ -216,12 +200,7 @@ impl JsCapture {
         match self.inner.explain_at(index, sample) {
             None => Ok(JsValue::NULL),
             Some(Ok(e)) => to_js(&e),
-            Some(Err(e)) => Err(named_error(
-                "CounterTypeError",
-                "missing-field",
-                &e.to_string(),
-                None,
-            )),
+            Some(Err(e)) => Err(cook_error(e)),
         }
     }
     /// Get-Counter captures: PDH's own CookedValue of series `index`; undefined for other formats.
@@ -332,7 +311,7 @@ impl JsCapture {
     pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
         let bad = |m: &str| {
             named_error(
-                "CaptureError",
+                ErrorClass::Capture,
                 "invalid-argument",
                 &format!("Capture.fromParts: {m}"),
                 Some("parts"),
@@ -345,16 +324,7 @@ impl JsCapture {
         };
         let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
         let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
-        let format = [
-            "pdh-csv",
-            "pdh-tsv",
-            "get-counter-json",
-            "counterlens-json",
-            "blg",
-        ]
-        .into_iter()
-        .find(|f| *f == text("format"))
-        .unwrap_or("unknown");
+        let format = Format::parse(&text("format")).map_or("unknown", Format::name);
         let encoding = match text("encoding").as_str() {
             "binary" => "binary",
             label => {
@@ -481,7 +451,7 @@ impl JsCaptureReader {
     fn reader(&mut self) -> Result<&mut CaptureReader, JsValue> {
         self.inner.as_mut().ok_or_else(|| {
             named_error(
-                "CaptureError",
+                ErrorClass::Capture,
                 "finished",
                 "this reader has finished (or failed); make a new one",
                 None,
@@ -509,5 +479,27 @@ impl JsCaptureReader {
         self.reader()?;
         let r = self.inner.take().ok_or(JsValue::NULL)?;
         r.finish().map(JsCapture::new).map_err(capture_error)
+    }
+}
+
+// ---- The viewer's statistics of a range (chart::range_stats) ----
+#[wasm_bindgen(js_class = Capture)]
+impl JsCapture {
+    /// Statistics of series `index` over `fromMs <= t <= toMs` (both optional) as the viewer shows them:
+    /// `{ count, min, max, mean, last, stddev, p95, p99, trendPerHour }`.
+    #[wasm_bindgen(js_name = rangeStats)]
+    pub fn range_stats(
+        &self,
+        index: usize,
+        from_ms: Option<f64>,
+        to_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let s = self.series_at(index)?;
+        to_js(&crate::chart::range_stats::range_stats(
+            &self.inner.timestamps,
+            &s.values,
+            from_ms,
+            to_ms,
+        ))
     }
 }

@@ -4,7 +4,8 @@
 
 use super::capture::JsCapture;
 use super::convert::{error, get, to_js};
-use crate::chart::{draw, ChartSeries, View};
+use crate::chart::compose::{compose, Pick};
+use crate::chart::{draw, ChartSeries, View, YScale};
 use js_sys::{Array, Float64Array};
 use plotters::prelude::IntoDrawingArea;
 use plotters_backend::{
@@ -154,6 +155,11 @@ fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
             .as_f64()
             .filter(|h| *h >= 0.0)
             .map(|h| h as usize),
+        y_scale: match get(v, "yScale").as_string().as_deref() {
+            Some("perfmon") => YScale::Perfmon,
+            Some("log") => YScale::Log,
+            _ => YScale::Units,
+        },
     }
 }
 
@@ -204,6 +210,7 @@ pub fn render_series_chart(
             color_index: *c,
             dashed: false,
             summary: None,
+            measure: Default::default(),
         })
         .collect();
     draw_on_canvas(canvas, timestamps, &chart_series, &view, None)
@@ -212,7 +219,8 @@ pub fn render_series_chart(
 /// Draws series `indices` of a capture, straight from its columns (nothing is copied out of wasm).
 /// `view.colors`, aligned with `indices`, gives each series its palette slot (a viewer keeps a series'
 /// slot while it stays selected, as Perfmon does); without it the slots follow the order of `indices`.
-/// Otherwise `view` as for renderSeriesChart.
+/// `view.references` adds PDH's own values (Get-Counter) dashed. Otherwise `view` as for
+/// renderSeriesChart. What is drawn is decided by `chart::compose`.
 #[wasm_bindgen(js_name = renderChart)]
 pub fn render_chart(
     canvas: HtmlCanvasElement,
@@ -220,56 +228,27 @@ pub fn render_chart(
     indices: Vec<u32>,
     view: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let c = &capture.inner;
     let colors = get(&view, "colors").dyn_into::<Array>().ok();
-    // Each series' block summary, kept by the capture, so a redraw reads blocks rather than points.
-    let summaries: Vec<_> = indices
-        .iter()
-        .map(|&i| capture.summary(i as usize))
+    let picks: Vec<Pick> = indices
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| Pick {
+            index: i as usize,
+            slot: colors
+                .as_ref()
+                .and_then(|a| a.get(k as u32).as_f64())
+                .map_or(k, |v| v.max(0.0) as usize),
+        })
         .collect();
-    let mut chart_series = Vec::with_capacity(indices.len());
-    let mut positions = Vec::with_capacity(indices.len());
-    for (k, i) in indices.into_iter().enumerate() {
-        let s = c.series.get(i as usize).ok_or_else(|| {
-            error(
-                "invalid-argument",
-                &format!("no series {i} in the capture"),
-                Some("indices"),
-            )
-        })?;
-        let slot = colors
-            .as_ref()
-            .and_then(|a| a.get(k as u32).as_f64())
-            .map_or(k, |v| v.max(0.0) as usize);
-        positions.push(chart_series.len());
-        chart_series.push(ChartSeries {
-            label: s.path.clone(),
-            values: &s.values,
-            color_index: slot,
-            dashed: false,
-            summary: summaries[k].as_deref(),
-        });
-        // `view.references`: the series' reference column (PDH's own values of a Get-Counter capture),
-        // dashed in the series' colour.
-        if let (Some(r), true) = (
-            &s.reference,
-            get(&view, "references").as_bool() == Some(true),
-        ) {
-            chart_series.push(ChartSeries {
-                label: format!("PDH: {}", s.path),
-                values: r,
-                color_index: slot,
-                dashed: true,
-                summary: None,
-            });
-        }
-    }
+    let references = get(&view, "references").as_bool() == Some(true);
+    let composed = compose(&capture.inner, &capture.summaries, &picks, references)
+        .map_err(|e| error("invalid-argument", &e.to_string(), Some("indices")))?;
     draw_on_canvas(
         canvas,
-        &c.timestamps,
-        &chart_series,
+        &capture.inner.timestamps,
+        &composed.series,
         &view,
-        Some(&positions),
+        Some(&composed.positions),
     )
 }
 
@@ -318,6 +297,13 @@ fn draw_on_canvas(
         &view,
     )
     .map_err(|e| error("canvas", &e.to_string(), None))?;
+    // One placement per series the caller passed (references dropped), aligned with its list.
+    if let Some(p) = positions {
+        layout.series = p
+            .iter()
+            .filter_map(|&k| layout.series.get(k).cloned())
+            .collect();
+    }
     // Back to CSS pixels, the unit of pointer events.
     let css = |p: i32| (p as f64 / ratio).round() as i32;
     layout.plot_left = css(layout.plot_left);
@@ -333,4 +319,25 @@ fn draw_on_canvas(
 pub fn series_color(slot: u32) -> String {
     let c = crate::chart::series_color(slot as usize);
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// A value as text in a unit of the chart's (`percent`, `per-second`, `bytes-per-second`, `bytes`,
+/// `seconds`, `count`), its value in the unit's base (bytes, seconds): `formatInUnit(8388608000, 'bytes')`
+/// is `7.81 GB`. An unknown unit formats as a count.
+#[wasm_bindgen(js_name = formatInUnit)]
+pub fn format_in_unit(value: f64, unit: &str) -> String {
+    let u = crate::chart::units::Unit::parse(unit).unwrap_or_default();
+    crate::chart::units::format_value(u, value)
+}
+
+/// The unit of a counter (`{ unit, multiplier }`: multiplier takes its values to the unit's base), from
+/// its counter type where known and its name: `counterUnit(null, 'Available MBytes')` is
+/// `{ unit: 'bytes', multiplier: 1048576 }`.
+#[wasm_bindgen(js_name = counterUnit)]
+pub fn counter_unit(counter_type: Option<u32>, counter: &str) -> Result<JsValue, JsValue> {
+    let m = crate::chart::units::measure_of(counter_type, counter);
+    let o = js_sys::Object::new();
+    js_sys::Reflect::set(&o, &"unit".into(), &m.unit.key().into())?;
+    js_sys::Reflect::set(&o, &"multiplier".into(), &m.multiplier.into())?;
+    Ok(o.into())
 }

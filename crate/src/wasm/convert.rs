@@ -1,16 +1,63 @@
 //! Conversions between JS values and core types, with the checks a JS caller needs: raw values are
 //! `bigint`, integral `number` or decimal `string`, and anything else is an error that names the field.
 
-use crate::cook::{CookOptions, RawSample};
+use crate::cook::{CookError, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use js_sys::{BigUint64Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The package's error classes (js/errors.js); every error the binding throws is an instance of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The counter-type and calculation functions (and charts' argument checks).
+    CounterType,
+    /// `validateRegistration`'s argument checks (findings in the data are a report, never thrown).
+    Registration,
+    /// The capture readers and the `Capture` class.
+    Capture,
+    /// Rule packs, PAL import and the analysis.
+    Analysis,
+}
+
+impl ErrorClass {
+    const ALL: [ErrorClass; 4] = [
+        ErrorClass::CounterType,
+        ErrorClass::Registration,
+        ErrorClass::Capture,
+        ErrorClass::Analysis,
+    ];
+
+    /// The class's name, as the JS `name` property and the JS class give it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorClass::CounterType => "CounterTypeError",
+            ErrorClass::Registration => "RegistrationError",
+            ErrorClass::Capture => "CaptureError",
+            ErrorClass::Analysis => "AnalysisError",
+        }
+    }
+}
+
 /// A JS `Error` with `name` CounterTypeError, a stable `code`, and the `field` at fault if any.
 pub fn error(code: &str, message: &str, field: Option<&str>) -> JsValue {
-    named_error("CounterTypeError", code, message, field)
+    named_error(ErrorClass::CounterType, code, message, field)
+}
+
+/// A calculation's error as a CounterTypeError, each kind with its code and the field at fault.
+pub fn cook_error(e: CookError) -> JsValue {
+    match &e {
+        CookError::MissingField { sample, field, .. } => error(
+            "missing-field",
+            &e.to_string(),
+            Some(&format!("{sample}.{field}")),
+        ),
+        CookError::ScaleOutOfRange(_) => error("invalid-option", &e.to_string(), Some("scale")),
+        CookError::ColumnLength { field, .. } => {
+            error("column-length", &e.to_string(), Some(field))
+        }
+    }
 }
 
 thread_local! {
@@ -24,30 +71,26 @@ thread_local! {
 /// whose prototypes thrown errors take). Called once by js/node.js and js/browser.js.
 #[wasm_bindgen(js_name = registerErrorClasses)]
 pub fn register_error_classes(classes: &JsValue) {
-    let found: Vec<(String, JsValue)> = [
-        "CounterTypeError",
-        "RegistrationError",
-        "CaptureError",
-        "AnalysisError",
-    ]
-    .iter()
-    .filter_map(|n| {
-        let class = get(classes, n);
-        // A class is a function, which `get` (objects only) would not look into.
-        let proto = if class.is_function() {
-            Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED)
-        } else {
-            JsValue::UNDEFINED
-        };
-        proto.is_object().then(|| (n.to_string(), proto))
-    })
-    .collect();
+    let found: Vec<(String, JsValue)> = ErrorClass::ALL
+        .iter()
+        .map(|c| c.name())
+        .filter_map(|n| {
+            let class = get(classes, n);
+            // A class is a function, which `get` (objects only) would not look into.
+            let proto = if class.is_function() {
+                Reflect::get(&class, &"prototype".into()).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            };
+            proto.is_object().then(|| (n.to_string(), proto))
+        })
+        .collect();
     ERROR_CLASSES.with(|c| *c.borrow_mut() = found);
 }
 
-/// A JS `Error` of the family `name` (CounterTypeError, RegistrationError, CaptureError) with `code` and
-/// `field`: an instance of the registered subclass of that name.
-pub fn named_error(name: &str, code: &str, message: &str, field: Option<&str>) -> JsValue {
+/// A JS `Error` of the class `class` with `code` and `field`: an instance of the registered subclass.
+pub fn named_error(class: ErrorClass, code: &str, message: &str, field: Option<&str>) -> JsValue {
+    let name = class.name();
     let e = js_sys::Error::new(message);
     ERROR_CLASSES.with(|c| {
         if let Some((_, proto)) = c.borrow().iter().find(|(n, _)| n == name) {

@@ -2,8 +2,9 @@
 //! (checking them, since JS callers can pass anything), calls the core, and converts the result.
 //! No calculation lives here. The TypeScript contract is the hand-written `js/index.d.ts`.
 //!
-//! Errors are thrown as JS `Error`s whose `name` is the error family (`CounterTypeError`), with a
-//! stable `code` and, where one applies, the `field` at fault.
+//! Errors are thrown as JS `Error`s of one of the package's classes (`convert::ErrorClass`:
+//! CounterTypeError, RegistrationError, CaptureError), with a stable `code` (for core errors, the one
+//! their kind maps to: `CaptureErrorKind::code`, `cook_error`) and, where one applies, the `field` at fault.
 
 mod analysis;
 mod capture;
@@ -16,10 +17,11 @@ pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
 pub use registration::validate_registration;
 
-use crate::cook::{CookError, Status};
+use crate::cook::Status;
 use crate::series::{Frequency, RawColumns};
 use convert::{
-    error, get, raw_column, to_js, u64_from_js, CounterTypeArg, FromJs, OptionsArg, SampleArg,
+    cook_error, error, get, raw_column, to_js, u64_from_js, CounterTypeArg, FromJs, OptionsArg,
+    SampleArg,
 };
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
@@ -41,20 +43,6 @@ pub fn counter_types() -> Result<JsValue, JsValue> {
 pub fn describe_counter_type(ty: JsValue) -> Result<JsValue, JsValue> {
     let ty = CounterTypeArg::from_js(&ty, "type")?.0;
     to_js(&crate::types::describe(ty))
-}
-
-fn cook_error(e: CookError) -> JsValue {
-    match &e {
-        CookError::MissingField { sample, field, .. } => error(
-            "missing-field",
-            &e.to_string(),
-            Some(&format!("{sample}.{field}")),
-        ),
-        CookError::ScaleOutOfRange(_) => error("invalid-option", &e.to_string(), Some("scale")),
-        CookError::ColumnLength { field, .. } => {
-            error("column-length", &e.to_string(), Some(field))
-        }
-    }
 }
 
 struct CookArgs {

@@ -1,13 +1,13 @@
 //! `validateRegistration`: the input as bytes, text or a plain object, and the report back.
 
-use super::convert::{get, named_error, to_js};
+use super::convert::{get, named_error, to_js, ErrorClass};
 use crate::registration::{validate_registration as validate, Format, Input};
 use js_sys::{BigInt, Function, Uint8Array, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 fn bad(code: &str, message: &str, field: &str) -> JsValue {
-    named_error("RegistrationError", code, message, Some(field))
+    named_error(ErrorClass::Registration, code, message, Some(field))
 }
 
 /// Validates counter-set registration. `input`: a Uint8Array (binary blocks, or the text of a manifest

@@ -8,7 +8,7 @@ use super::definitions::read_definitions;
 use super::zone::Zone;
 use super::{BlgReader, Layout};
 use crate::capture::limits::MAX_LINE;
-use crate::capture::CaptureError;
+use crate::capture::{CaptureError, CaptureErrorKind};
 
 /// PDH's logger provider, {933f3bb3-943e-490d-9ced-3cbb14c14479}, in the byte order of a GUID in memory.
 const PDH_PROVIDER: [u8; 16] = [
@@ -71,7 +71,7 @@ fn at_buffer(
     buffer: usize,
     buffer_size: usize,
     offset: usize,
-    code: &'static str,
+    code: CaptureErrorKind,
     what: String,
 ) -> CaptureError {
     CaptureError::at_offset(
@@ -94,7 +94,7 @@ impl BlgReader {
         }
         let fail = |offset: usize, what: String| {
             CaptureError::at_offset(
-                "bad-blg",
+                CaptureErrorKind::BadBlg,
                 index * n + offset,
                 format!("buffer {index}: {what}"),
             )
@@ -132,7 +132,7 @@ impl BlgReader {
             let size = usize::from(u16::from_le_bytes([ev[0], ev[1]]));
             let header_type = ev[2];
             if ev[3] != 0xC0 || !matches!(header_type, 0x0A | 0x14) {
-                return Err(at_buffer(index, n, at, "bad-blg", format!("expected an event header (type 0x0A or 0x14, marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
+                return Err(at_buffer(index, n, at, CaptureErrorKind::BadBlg, format!("expected an event header (type 0x0A or 0x14, marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
             }
             if cut && size > ev.len() {
                 break; // the event runs past where the file was cut
@@ -142,7 +142,7 @@ impl BlgReader {
                     index,
                     n,
                     at,
-                    "bad-blg",
+                    CaptureErrorKind::BadBlg,
                     format!(
                         "expected an event of {} to {} bytes, found size {size}",
                         EVENT_HEADER + PREAMBLE,
@@ -151,7 +151,7 @@ impl BlgReader {
                 ));
             }
             if ev[0x18..0x28] != PDH_PROVIDER {
-                return Err(at_buffer(index, n, at, "unsupported", format!("expected an event of PDH's perfmon logger {{933f3bb3-943e-490d-9ced-3cbb14c14479}}, found provider {}: this trace is not a perfmon log", guid_text(&ev[0x18..0x28]))));
+                return Err(at_buffer(index, n, at, CaptureErrorKind::Unsupported, format!("expected an event of PDH's perfmon logger {{933f3bb3-943e-490d-9ced-3cbb14c14479}}, found provider {}: this trace is not a perfmon log", guid_text(&ev[0x18..0x28]))));
             }
             let kind = ev[4];
             let timestamp = u64::from_le_bytes(ev[0x10..0x18].try_into().unwrap_or([0; 8]));
@@ -186,13 +186,13 @@ impl BlgReader {
                 at.0,
                 n,
                 at.1,
-                "bad-blg",
+                CaptureErrorKind::BadBlg,
                 format!("expected fragment i of n with 1 <= i <= n, found {index} of {count}"),
             ));
         }
         if let Some(p) = &self.partial {
             if index == 1 {
-                return Err(at_buffer(at.0, n, at.1, "bad-blg", format!("expected fragment {} of {} of the record started in buffer {} at +{:#x}, found a new record", p.next, p.count, p.at.0, p.at.1)));
+                return Err(at_buffer(at.0, n, at.1, CaptureErrorKind::BadBlg, format!("expected fragment {} of {} of the record started in buffer {} at +{:#x}, found a new record", p.next, p.count, p.at.0, p.at.1)));
             }
         }
         if index == 1 && count == 1 {
@@ -215,10 +215,10 @@ impl BlgReader {
             return Ok(());
         }
         let Some(p) = &mut self.partial else {
-            return Err(at_buffer(at.0, n, at.1, "bad-blg", format!("expected a first fragment, found fragment {index} of {count} with no record before it")));
+            return Err(at_buffer(at.0, n, at.1, CaptureErrorKind::BadBlg, format!("expected a first fragment, found fragment {index} of {count} with no record before it")));
         };
         if p.kind != kind || p.count != count || p.next != index || p.timestamp != timestamp {
-            return Err(at_buffer(at.0, n, at.1, "bad-blg", format!(
+            return Err(at_buffer(at.0, n, at.1, CaptureErrorKind::BadBlg, format!(
                 "expected fragment {} of {} of a type {:#04x} record, found fragment {index} of {count} of type {kind:#04x}", p.next, p.count, p.kind)));
         }
         if p.data.len() + data.len() > MAX_LINE {
@@ -226,7 +226,7 @@ impl BlgReader {
                 at.0,
                 n,
                 at.1,
-                "too-large",
+                CaptureErrorKind::TooLarge,
                 format!("a record of more than {MAX_LINE} bytes is not read"),
             ));
         }
@@ -247,14 +247,14 @@ impl BlgReader {
 
     fn record(&mut self, r: Record<'_>) -> Result<(), CaptureError> {
         let n = self.buffer_size;
-        let fail = |code: &'static str, what: String| at_buffer(r.at.0, n, r.at.1, code, what);
+        let fail = |code: CaptureErrorKind, what: String| at_buffer(r.at.0, n, r.at.1, code, what);
         match r.kind {
-            EVENT_NAMES => self.read_names(r.data).map_err(|w| fail("bad-blg", format!("the counter name table: {w}"))),
+            EVENT_NAMES => self.read_names(r.data).map_err(|w| fail(CaptureErrorKind::BadBlg, format!("the counter name table: {w}"))),
             EVENT_DEFINITIONS => {
                 if self.defs.is_some() {
-                    return Err(fail("unsupported", "a second definitions event (counters added to a running log) is not read: no sample log shows its layout".into()));
+                    return Err(fail(CaptureErrorKind::Unsupported, "a second definitions event (counters added to a running log) is not read: no sample log shows its layout".into()));
                 }
-                let defs = read_definitions(r.data).map_err(|w| fail("bad-blg", format!("the counter definitions: {w}")))?;
+                let defs = read_definitions(r.data).map_err(|w| fail(CaptureErrorKind::BadBlg, format!("the counter definitions: {w}")))?;
                 self.seen = vec![0; defs.len()];
                 self.layouts = defs.iter().map(|_| Layout::default()).collect();
                 self.defs = Some(defs);
@@ -262,17 +262,17 @@ impl BlgReader {
             }
             EVENT_SAMPLE => {
                 let Some(defs) = self.defs.take() else {
-                    return Err(fail("bad-blg", "expected the counter definitions before the first sample".into()));
+                    return Err(fail(CaptureErrorKind::BadBlg, "expected the counter definitions before the first sample".into()));
                 };
                 let result = self.read_sample(&defs, r.timestamp, r.data).map_err(|(code, w)| fail(code, format!("sample {}: {w}", self.timestamps.len())));
                 self.defs = Some(defs);
                 result
             }
             EVENT_TRAILER => {
-                self.trailer_samples = Some(u32_at(r.data, 16, "the trailer's sample count").map_err(|w| fail("bad-blg", w))?);
+                self.trailer_samples = Some(u32_at(r.data, 16, "the trailer's sample count").map_err(|w| fail(CaptureErrorKind::BadBlg, w))?);
                 Ok(())
             }
-            other => Err(fail("unsupported", format!("expected a name table (0x24), definitions (0x20), sample (0x22) or trailer (0x23) event, found type {other:#04x}"))),
+            other => Err(fail(CaptureErrorKind::Unsupported, format!("expected a name table (0x24), definitions (0x20), sample (0x22) or trailer (0x23) event, found type {other:#04x}"))),
         }
     }
 }
@@ -353,7 +353,10 @@ mod tests {
         let e = r
             .fragment(EVENT_SAMPLE, 1, 2, 3, &part, (2, 0x48))
             .unwrap_err();
-        assert_eq!((e.code, e.offset), ("too-large", Some(2 * 0x10000 + 0x48)));
+        assert_eq!(
+            (e.kind, e.offset),
+            (CaptureErrorKind::TooLarge, Some(2 * 0x10000 + 0x48))
+        );
     }
 
     #[test]

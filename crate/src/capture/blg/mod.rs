@@ -33,9 +33,9 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, Note, Series};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
 use crate::cook::RawSample;
-use crate::types::CounterType;
+use crate::types::{CounterType, PERF_MULTI_COUNTER};
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
 use std::collections::HashMap;
@@ -172,7 +172,7 @@ impl BlgReader {
                 self.pending[3],
             ]) as usize;
             if !valid_buffer_size(size) {
-                return Err(CaptureError::at_offset("bad-blg", 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
+                return Err(CaptureError::at_offset(CaptureErrorKind::BadBlg, 0, format!("expected the first buffer's size (a whole number of KiB, 4 KiB to 16 MiB), found {size} bytes")));
             }
             self.buffer_size = size;
         }
@@ -220,7 +220,7 @@ impl BlgReader {
         let end = truncated.map_or(n, |t| t.2);
         let Some(header) = self.header.take() else {
             return Err(CaptureError::at_offset(
-                "empty",
+                CaptureErrorKind::Empty,
                 end.min(n),
                 format!(
                     "expected at least the log's first buffer and its header{}",
@@ -230,7 +230,7 @@ impl BlgReader {
         };
         if self.defs.is_none() {
             return Err(CaptureError::at_offset(
-                "no-rows",
+                CaptureErrorKind::NoRows,
                 end,
                 format!(
                     "the log holds no counter definitions: nothing was logged{}",
@@ -241,7 +241,7 @@ impl BlgReader {
         let samples = self.timestamps.len();
         if samples == 0 {
             return Err(CaptureError::at_offset(
-                "no-rows",
+                CaptureErrorKind::NoRows,
                 end,
                 format!(
                     "the log defines counters but holds no complete sample{}",
@@ -249,6 +249,44 @@ impl BlgReader {
                 ),
             ));
         }
+        let notes = self.notes(&header, samples, truncated);
+        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
+        self.columns.sort_by_key(|c| c.order);
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                c.values.resize(samples, f64::NAN);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path,
+                    counter_type: Some(c.type_value),
+                    scale: Some(c.scale),
+                    values: c.values,
+                    reference: None,
+                    raw: None,
+                }
+            })
+            .collect();
+        Ok(Capture {
+            format: Format::Blg.name(),
+            encoding: "binary",
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        })
+    }
+
+    /// What the reader says about the log beside its values: its origin, and everything it kept,
+    /// assumed or left out (each a `Note` with a stable code).
+    fn notes(
+        &mut self,
+        header: &LogHeader,
+        samples: usize,
+        truncated: Option<(usize, usize, usize)>,
+    ) -> Vec<Note> {
+        let n = self.buffer_size.max(1);
         let mut notes = vec![Note {
             code: "blg",
             message: format!("binary perfmon log from Windows {}.{} build {} ({}-bit logger), {samples} samples; values cooked by counterlens as relog and Perfmon show them (no value where a counter needs two samples and has one)",
@@ -284,7 +322,7 @@ impl BlgReader {
         if let Some(defs) = &self.defs {
             let multi: Vec<String> = defs
                 .iter()
-                .filter(|d| d.shape == Shape::Instances && d.counter_type & 0x0200_0000 != 0)
+                .filter(|d| d.shape == Shape::Instances && d.counter_type & PERF_MULTI_COUNTER != 0)
                 .map(|d| format!("{}(*)\\{}", d.object, d.counter))
                 .collect();
             if !multi.is_empty() {
@@ -302,34 +340,9 @@ impl BlgReader {
         if !self.unnamed.is_empty() {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
-        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
         if let Some((first, last)) = self.biases.filter(|_| self.bias_changes > 0) {
             notes.push(Note { code: "dst-change", message: format!("daylight saving time starts or ends within the log (the bias goes from {first} to {last} minutes{}): times are UTC throughout and in order; CSV exports write local times with the zone of the first sample", if self.bias_changes > 1 { format!(", changing {} times", self.bias_changes) } else { String::new() }), line: None });
         }
-        self.columns.sort_by_key(|c| c.order);
-        let series = self
-            .columns
-            .into_iter()
-            .map(|mut c| {
-                c.values.resize(samples, f64::NAN);
-                Series {
-                    parsed: path::parse(&c.path).unwrap_or_default(),
-                    path: c.path,
-                    counter_type: Some(c.type_value),
-                    scale: Some(c.scale),
-                    values: c.values,
-                    reference: None,
-                    raw: None,
-                }
-            })
-            .collect();
-        Ok(Capture {
-            format: "blg",
-            encoding: "binary",
-            time_zone,
-            timestamps: self.timestamps,
-            series,
-            notes,
-        })
+        notes
     }
 }

@@ -6,7 +6,7 @@
 use super::bytes::{before_nul, i32_at, u32_at, u64_at, utf16_text};
 use super::definitions::Definition;
 use crate::cook::RawSample;
-use crate::types::{CounterType, Formula};
+use crate::types::{CounterType, Formula, PERF_MULTI_COUNTER};
 use std::collections::HashMap;
 
 /// A counter of a PERF_OBJECT_TYPE (PERF_COUNTER_DEFINITION).
@@ -208,7 +208,7 @@ impl<'a> PerfDataBlock<'a> {
             _ if timer == 0x0010_0000 => (Source::Fixed(self.perf_time_100ns), Some(10_000_000)),
             _ => (Source::Fixed(self.perf_time), Some(self.perf_freq)),
         };
-        let multi = (c.counter_type & 0x0200_0000 != 0).then_some(from_base);
+        let multi = (c.counter_type & PERF_MULTI_COUNTER != 0).then_some(from_base);
         Some(Plan {
             second,
             frequency,

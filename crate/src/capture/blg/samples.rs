@@ -8,6 +8,7 @@ use super::definitions::{Definition, Shape};
 use super::perf_data::PerfDataBlock;
 use super::{BlgReader, Column};
 use crate::capture::limits::MAX_COLUMNS;
+use crate::capture::CaptureErrorKind;
 use crate::cook::{cook, CookOptions, Cooked, RawSample, Status};
 use crate::types::{CounterType, Formula};
 use std::collections::HashMap;
@@ -40,8 +41,8 @@ impl BlgReader {
         defs: &[Definition],
         timestamp: u64,
         b: &[u8],
-    ) -> Result<(), (&'static str, String)> {
-        let bad = |w: String| ("bad-blg", w);
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
         let (kind, size) = block_header(b, 0).map_err(bad)?;
         if kind != 0 || size != b.len() {
             return Err(bad(format!(
@@ -95,13 +96,13 @@ impl BlgReader {
         counter: usize,
         key: &str,
         make: impl FnOnce() -> (String, u32, i32),
-    ) -> Result<usize, (&'static str, String)> {
+    ) -> Result<usize, (CaptureErrorKind, String)> {
         if let Some(&c) = self.keys.get(&(d, counter, key.to_string())) {
             return Ok(c);
         }
         if self.columns.len() >= MAX_COLUMNS {
             return Err((
-                "too-large",
+                CaptureErrorKind::TooLarge,
                 format!("a log of more than {MAX_COLUMNS} series is not read"),
             ));
         }
@@ -165,8 +166,8 @@ impl BlgReader {
         def: &Definition,
         k: usize,
         b: &[u8],
-    ) -> Result<(), (&'static str, String)> {
-        let bad = |w: String| ("bad-blg", w);
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
         let status = u32_at(b, 0, "CStatus").map_err(bad)?;
         let first = u64_at(b, 0x10, "FirstValue").map_err(bad)?;
         let second = u64_at(b, 0x18, "SecondValue").map_err(bad)?;
@@ -208,8 +209,8 @@ impl BlgReader {
         def: &Definition,
         k: usize,
         b: &[u8],
-    ) -> Result<(), (&'static str, String)> {
-        let bad = |w: String| ("bad-blg", w);
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
         let count = u32_at(b, 4, "the instance count").map_err(bad)? as usize;
         if count > (b.len().saturating_sub(0x18)) / 24 {
             return Err(bad(format!("expected {count} instance entries of 24 bytes after +0x18, but the block has {} bytes", b.len())));
@@ -301,7 +302,7 @@ impl BlgReader {
         j: usize,
         i: usize,
         make: impl FnOnce(&str) -> (String, u32, i32),
-    ) -> Result<usize, (&'static str, String)> {
+    ) -> Result<usize, (CaptureErrorKind, String)> {
         if let Some(c) = self.layouts[d].columns[j][i] {
             return Ok(c);
         }
@@ -317,12 +318,19 @@ impl BlgReader {
         def: &Definition,
         k: usize,
         b: &[u8],
-    ) -> Result<(), (&'static str, String)> {
-        let block =
-            PerfDataBlock::read(b).map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
-        let object = block
-            .object_for(def, &self.names)
-            .map_err(|w| ("bad-blg", format!("the PERF_DATA_BLOCK: {w}")))?;
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let block = PerfDataBlock::read(b).map_err(|w| {
+            (
+                CaptureErrorKind::BadBlg,
+                format!("the PERF_DATA_BLOCK: {w}"),
+            )
+        })?;
+        let object = block.object_for(def, &self.names).map_err(|w| {
+            (
+                CaptureErrorKind::BadBlg,
+                format!("the PERF_DATA_BLOCK: {w}"),
+            )
+        })?;
         let mut signature = std::mem::take(&mut self.signature);
         block.signature(object, &mut signature);
         self.relayout(d, &signature, object.counters.len(), || {
@@ -413,6 +421,6 @@ mod tests {
         let e = r
             .column(0, MAX_COLUMNS, "", || (String::new(), 0x10000, 0))
             .unwrap_err();
-        assert_eq!(e.0, "too-large");
+        assert_eq!(e.0, CaptureErrorKind::TooLarge);
     }
 }

@@ -5,7 +5,7 @@
 use super::bytes::{before_nul, i32_at, u16_at, utf16_text};
 use super::BlgReader;
 use crate::capture::TimeZone;
-use crate::civil::days_from_civil;
+use crate::civil::{days_from_civil, ms_from_civil, MS_PER_DAY};
 
 /// A SYSTEMTIME as TIME_ZONE_INFORMATION uses it: a transition rule ("the wDay-th wDayOfWeek of
 /// wMonth at wHour:wMinute", wDay 5 = the last) when wYear is 0, a date otherwise.
@@ -53,12 +53,14 @@ impl Transition {
             }
             d
         };
-        let days = days_from_civil(year, month, day) as f64;
-        Some(
-            days * 86_400_000.0
-                + f64::from(self.hour) * 3_600_000.0
-                + f64::from(self.minute) * 60_000.0,
-        )
+        Some(ms_from_civil(
+            year,
+            month,
+            day,
+            u32::from(self.hour),
+            u32::from(self.minute),
+            0,
+        ))
     }
 }
 
@@ -99,7 +101,7 @@ impl Zone {
         if self.daylight_date.month == 0 || self.standard_date.month == 0 {
             return false;
         }
-        let year = crate::civil::civil_from_days((local_ms / 86_400_000.0).floor() as i64).0;
+        let year = crate::civil::civil_from_days((local_ms / MS_PER_DAY).floor() as i64).0;
         let (Some(start), Some(end)) = (
             self.daylight_date.in_year(year),
             self.standard_date.in_year(year),
@@ -120,7 +122,7 @@ impl Zone {
         if self.daylight_date.month == 0 || self.standard_date.month == 0 {
             return false;
         }
-        let year = crate::civil::civil_from_days((local_ms / 86_400_000.0).floor() as i64).0;
+        let year = crate::civil::civil_from_days((local_ms / MS_PER_DAY).floor() as i64).0;
         let Some(end) = self.standard_date.in_year(year) else {
             return false;
         };
@@ -211,7 +213,7 @@ mod tests {
             ..Default::default()
         };
         // 2013-03-10 is the second Sunday of March 2013 (March 1st was a Friday: Sundays 3, 10).
-        let day = |y, m, d| days_from_civil(y, m, d) as f64 * 86_400_000.0;
+        let day = |y, m, d| ms_from_civil(y, m, d, 0, 0, 0);
         assert_eq!(dst.in_year(2013), Some(day(2013, 3, 10) + 7_200_000.0));
         // 2007-11-04 is the first Sunday of November 2007 (November 1st was a Thursday).
         assert_eq!(std.in_year(2007), Some(day(2007, 11, 4) + 7_200_000.0));
@@ -249,7 +251,7 @@ mod tests {
             standard_name: "@tzres.dll,-112".into(),
             ..Default::default()
         };
-        let day = |y, m, d| days_from_civil(y, m, d) as f64 * 86_400_000.0;
+        let day = |y, m, d| ms_from_civil(y, m, d, 0, 0, 0);
         // 2007-08-14 is summer: UTC = local + 300 - 60 = local + 240 minutes.
         assert_eq!(z.bias_at(day(2007, 8, 14)), 240);
         assert_eq!(z.bias_at(day(2007, 1, 14)), 300);

@@ -1,0 +1,78 @@
+// Reading captures: a Blob is read in a Web Worker (worker.js) through CaptureReader in slices, with
+// progress and cancel, so a large file never blocks the page nor needs a second copy of itself in
+// memory; a URL is fetched from the page's own origin only. Errors become sentences (describeError).
+import { Capture } from '../api.js';
+
+/** The rejection of a read that a newer one replaced. */
+export const SUPERSEDED = Symbol('superseded');
+
+/** Text safe to show of a message that may quote a file: control characters and undecodable bytes
+ *  become a middle dot, so no raw byte reaches the page. */
+const printable = (t) => String(t).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '·');
+
+/** What a file claims to be, from its name. */
+function kindOf(name) {
+  const ext = /\.([^.]+)$/.exec(name ?? '')?.[1]?.toLowerCase();
+  return { blg: 'a binary perfmon log (.blg)', csv: 'a CSV file', tsv: 'a TSV file', json: 'a JSON file', txt: 'a text file' }[ext] ?? 'a file';
+}
+
+/** What went wrong, in words: what the file is, what was expected and where (line and column, or byte),
+ *  never the file's raw bytes. `file`: `{ name, size }` of what was being opened, when known. */
+export function describeError(err, file) {
+  const message = printable(err?.message ?? err);
+  if (err?.name !== 'CaptureError') return message;
+  // The reader's message starts with where; say it once, in words.
+  const text = message.replace(/^(line \d+, column \d+|byte \d+): /, '');
+  const where = err.line ? `at line ${err.line}, column ${err.column}` : err.offset !== undefined ? `at byte ${err.offset}` : '';
+  const what = file ? `${file.name} (${kindOf(file.name)}, ${file.size.toLocaleString('en-US')} bytes)` : 'this capture';
+  if (err.code === 'empty' || file?.size === 0) return `Cannot read ${what}: the file is empty; a perfmon log (.blg, relog CSV or TSV, Get-Counter JSON) starts with a header.`;
+  return `Cannot read ${what}${where ? ' ' + where : ''}: ${text}`;
+}
+
+/**
+ * A reader of one capture at a time: a new read supersedes the one still going.
+ * @param {{ onProgress(fraction: number|null, name: string): void }} hooks  null when a read ends
+ */
+export function createReader({ onProgress }) {
+  let current = null; // { worker, reject } while a file is being read
+
+  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
+   *  data), a cancellation, or SUPERSEDED. */
+  function read(blob, name) {
+    current?.reject(SUPERSEDED);
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+      const done = () => {
+        worker.terminate();
+        current = null;
+        onProgress(null, name);
+      };
+      current = { worker, reject: (e) => { done(); reject(e); } };
+      onProgress(0, name);
+      worker.onmessage = ({ data }) => {
+        if (data.progress !== undefined) return onProgress(data.progress, name);
+        done();
+        if (data.error) reject(data.error);
+        else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
+      };
+      worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
+      worker.postMessage({ blob });
+    });
+  }
+
+  return {
+    read,
+    cancel: (reason) => current?.reject(reason),
+    reading: () => current !== null,
+    stop: () => current?.worker.terminate(),
+  };
+}
+
+/** Fetches a capture from the page's own origin (the viewer sends data nowhere else). */
+export async function fetchSameOrigin(url) {
+  const resolved = new URL(url, location.href);
+  if (resolved.origin !== location.origin) throw new Error(`${url} is not on this site; captures are only read from the page's own origin`);
+  const response = await fetch(resolved);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return { blob: await response.blob(), name: resolved.pathname.split('/').pop() };
+}
