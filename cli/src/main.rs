@@ -392,7 +392,8 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
         // column tells them apart), so reading the next overlaps writing the last.
         let mut writer = parquet_out::LongWriter::create(&args.output)?;
         let bar = input::progress(input::total_size(&args.files), quiet);
-        let (tx, rx) = std::sync::mpsc::channel();
+        // Bounded: when writing falls behind, readers wait instead of piling captures up in memory.
+        let (tx, rx) = std::sync::mpsc::sync_channel(rayon::current_num_threads());
         let files = &args.files;
         let mut write_error = None;
         rayon::in_place_scope(|scope| {
