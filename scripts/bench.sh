@@ -6,6 +6,7 @@ bash scripts/setup.sh --bench
 bash scripts/build.sh
 cargo bench -p counterlens --bench cook_series
 node bench/cook-series.mjs
+node bench/analysis.mjs
 node bench/captures.mjs
 node bench/blg.mjs
 node bench/redraw-vs-uplot.mjs

@@ -9,6 +9,7 @@
 //   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
 //   legend.js       the legend outside the plot
 //   url-state.js    the view in the URL hash         export.js     PNG and CSV
+//   analysis-panel.js  rule packs, findings, report (the analysis runs in worker.js)
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
@@ -19,6 +20,7 @@ import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
+import { mountAnalysisPanel } from './analysis-panel.js';
 import { Capture, seriesColor } from '../api.js';
 
 /**
@@ -62,6 +64,17 @@ export function mountViewer(element, options = {}) {
     { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'] },
     state,
     { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }) });
+
+  // ---- analysis: a finding's click charts its series alone over its range ----
+  const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
+    state, canvas: $.chart, layout: () => pane.layout(),
+    show(i, range) {
+      clearSelection(state);
+      selectSeries(state, i);
+      setRange(range);
+      showSeriesTree();
+    },
+  }) : null;
 
   // ---- reading ----
   function showReadProgress(fraction, name) {
@@ -116,6 +129,7 @@ export function mountViewer(element, options = {}) {
     shared = null;
     $['series-filter'].value = '';
     showCapture();
+    analysis?.captureChanged();
   }
 
   /** Selects what a shared link names, by counter path, restores its range, scale and theme, and says
@@ -349,6 +363,7 @@ export function mountViewer(element, options = {}) {
     setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
+      analysis?.destroy();
       resize.disconnect();
       cleanups.forEach((f) => f());
       state.capture?.free();

@@ -88,6 +88,8 @@ export function buildLayout(root, { chartOnly, ids }) {
   diffs.hidden = true;
   const scroll = (t) => { const d = el('div', null, { class: 'table-scroll' }); d.append(t); return d; };
   main.append(tools, box, scroll(legend), explain, el('p', 'Statistics of the visible range:', { class: 'muted' }), scroll(table), diffs);
+  // The Analysis panel (analysis-panel.js builds its inside): rule packs, findings, report.
+  if (!chartOnly) main.append(part('analysis', 'section', null, { class: 'analysis-panel', 'aria-label': 'Analysis' }));
   const layout = part('chart-layout', 'div', null, { class: chartOnly ? 'chart-layout chart-only' : 'chart-layout' });
   if (!chartOnly) layout.append(aside);
   layout.append(main);

@@ -2,13 +2,14 @@
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker. It imports the package's core (the wasm
 // glue) directly: none of the viewer, no DOM.
-import init, { CaptureReader } from '../../pkg/counterlens.js';
+import init, { CaptureReader, Capture, analyze, analysisReport } from '../../pkg/counterlens.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
 
-onmessage = async ({ data: { blob } }) => {
+onmessage = async ({ data: { blob, analyze: job } }) => {
   await ready;
+  if (job) return postMessage(analyzeParts(job));
   const reader = new CaptureReader({ size: blob.size });
   try {
     for (let at = 0; at < blob.size; at += SLICE) {
@@ -28,3 +29,19 @@ onmessage = async ({ data: { blob } }) => {
     reader.free();
   }
 };
+
+// ---- Analysis (analysis-panel.js): the capture's parts come in transferred, the findings and the
+// report's HTML go back. Errors go back as plain data, with where the pack or variable was wrong.
+function analyzeParts({ parts, options, title }) {
+  let capture = null;
+  try {
+    capture = Capture.fromParts(parts);
+    const analysis = analyze(capture, options);
+    return { analysis, report: analysisReport(capture, analysis, { title }) };
+  } catch (e) {
+    const { name, message, code, field, pointer, line, column, variable, file } = e;
+    return { error: { name, message, code, field, pointer, line, column, variable, file } };
+  } finally {
+    capture?.free();
+  }
+}

@@ -80,6 +80,19 @@ test('variables: the user wins, as number or numeric text', () => {
   }
 });
 
+test('slice statistics in wasm (SIMD lanes and the rest): min, avg, max by hand', () => {
+  // 10-minute slices: slice 0 holds minutes 0..=9 = [4, NaN, 2, 8, 1, 5, 3, NaN, 9, 6] (two chunks of
+  // four and two left over); present 4 2 8 1 5 3 9 6: 8 values, sum 38, min 1, avg 38 / 8 = 4.75, max 9.
+  // Every other minute is 100, so an `eq` rule on each statistic breaks in slice 0 only.
+  const first = [4, NaN, 2, 8, 1, 5, 3, NaN, 9, 6];
+  const c = capture([['\\\\SRV\\Memory\\Pages/sec', (m) => (m < 10 ? first[m] : 100)]]);
+  const rule = (stat, threshold) => ({ id: stat, title: stat, counter: '\\Memory\\Pages/sec', kind: 'static',
+    stats: [stat], severity: 'warning', operator: 'eq', threshold });
+  const a = api.analyze(c, { slice: 10 * MIN, packs: [{ id: 's', title: 'S', rules: [rule('min', 1), rule('avg', 4.75), rule('max', 9)] }] });
+  assert.deepEqual(a.findings.map((f) => [f.rule, f.broke, (f.start - T0) / MIN, (f.end - T0) / MIN]),
+    [['avg', ['avg'], 0, 10], ['max', ['max'], 0, 10], ['min', ['min'], 0, 10]]);
+});
+
 test('slice length and range options', () => {
   const c = capture([['\\\\SRV\\Processor(_Total)\\% Processor Time', pegged]]);
   // 10-minute slices from 10:30: 3 slices; minutes 40..=49 fill slice 1.

@@ -146,26 +146,30 @@ pub fn apply_priority(group: &mut [(Severity, Vec<Option<Break>>)]) {
     }
 }
 
-/// Consecutive broken slices, merged: `(first, last, stats bits, worst, worst stat)`.
-pub fn merge(op: Operator, breaks: &[Option<Break>]) -> Vec<(usize, usize, Break)> {
+/// Consecutive broken slices, merged: `(first, last, stats bits, worst, worst stat)`. A slice without
+/// any value (`count[i] == 0`: a gap in the log, or slices shorter than its sampling interval) neither
+/// breaks nor ends a run: no data is no sign of recovery. A run ends at its last broken slice.
+pub fn merge(op: Operator, breaks: &[Option<Break>], count: &[u32]) -> Vec<(usize, usize, Break)> {
     let mut out: Vec<(usize, usize, Break)> = Vec::new();
     let mut open = false;
     for (i, b) in breaks.iter().enumerate() {
-        match (b, open) {
-            (Some(b), true) => {
-                let last = out.last_mut().expect("open run");
-                last.1 = i;
-                last.2.stats |= b.stats;
-                if worse(op, b.worst, last.2.worst) {
-                    last.2.worst = b.worst;
-                    last.2.worst_stat = b.worst_stat;
+        match b {
+            Some(b) => match out.last_mut().filter(|_| open) {
+                Some(last) => {
+                    last.1 = i;
+                    last.2.stats |= b.stats;
+                    if worse(op, b.worst, last.2.worst) {
+                        last.2.worst = b.worst;
+                        last.2.worst_stat = b.worst_stat;
+                    }
                 }
-            }
-            (Some(b), false) => {
-                out.push((i, i, *b));
-                open = true;
-            }
-            (None, _) => open = false,
+                None => {
+                    out.push((i, i, *b));
+                    open = true;
+                }
+            },
+            None if count.get(i).is_some_and(|&n| n == 0) => {}
+            None => open = false,
         }
     }
     out
@@ -210,8 +214,10 @@ pub fn findings(
             let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
                 continue;
             };
-            let members: Vec<&&Prepared<'_>> =
-                group.iter().filter(|p| p.series.contains(&s)).collect();
+            let members: Vec<&&Prepared<'_>> = group
+                .iter()
+                .filter(|p| p.series.binary_search(&s).is_ok())
+                .collect();
             let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
                 .iter()
                 .map(|p| {
@@ -223,7 +229,7 @@ pub fn findings(
                 .collect();
             apply_priority(&mut broken);
             for (p, (_, b)) in members.iter().zip(&broken) {
-                for (first, last, br) in merge(p.rule.operator, b) {
+                for (first, last, br) in merge(p.rule.operator, b, &st.count) {
                     let start = slicing.slices[first].start;
                     let end = slicing.slices[last].end;
                     let broke: Vec<Stat> = ORDER
@@ -318,8 +324,8 @@ impl Clock {
     }
 }
 
-/// A number as a message writes it: up to 6 significant digits, no trailing zeros (97.3, 80, 1638.4,
-/// 104857600).
+/// A number as a message writes it: three significant digits but at least one decimal, trailing zeros
+/// dropped (97.3, 80, 44.4 for 44.4082, 1638.4, 0.0153, 3600 for 3599.99999).
 pub fn number(v: f64) -> String {
     if !v.is_finite() {
         return v.to_string();
@@ -327,7 +333,7 @@ pub fn number(v: f64) -> String {
     if v == v.trunc() && v.abs() < 1e15 {
         return format!("{}", v as i64);
     }
-    let digits = (6 - 1 - v.abs().log10().floor() as i32).clamp(0, 10) as usize;
+    let digits = (3 - 1 - v.abs().log10().floor() as i32).clamp(1, 12) as usize;
     let s = format!("{v:.digits$}");
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -365,4 +371,22 @@ fn message(
         clock.time(end),
         clock.suffix(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn numbers_in_messages() {
+        // 44.4082: 3 significant digits = 44.4; 630.063 -> 630.1 (at least one decimal); 0.015342 -> 0.0153.
+        assert_eq!(number(44.4082), "44.4");
+        assert_eq!(number(630.063), "630.1");
+        assert_eq!(number(0.015342), "0.0153");
+        assert_eq!(number(1638.4), "1638.4");
+        assert_eq!(number(3_599.999_999), "3600");
+        assert_eq!(number(80.0), "80");
+        assert_eq!(number(-0.00001), "-0.00001");
+        assert_eq!(number(f64::NAN), "NaN");
+    }
 }

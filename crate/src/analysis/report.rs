@@ -259,13 +259,10 @@ fn chart(
     let pw = W - LEFT - RIGHT;
     let ph = H - TOP - BOTTOM;
     // Value range: the data and the static thresholds, so bands are visible.
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for (&t, &v) in timestamps.iter().zip(values) {
-        if t >= from && t <= to && v.is_finite() {
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-    }
+    let first = timestamps.partition_point(|&t| t < from);
+    let end = timestamps.partition_point(|&t| t <= to).max(first);
+    let (mut lo, mut hi, _, _) =
+        super::slices::slice_min_max_sum(values.get(first..end).unwrap_or(&[]));
     let bands: Vec<&&Finding> = findings
         .iter()
         .filter(|f| !f.broke.contains(&super::Stat::Trend))

@@ -49,7 +49,8 @@ pub fn threshold(rule: &Rule, vars: &Variables) -> Result<f64, AnalysisError> {
     Ok(rule.threshold_max.map_or(t, |m| t.min(m)))
 }
 
-/// The series `rule` selects among `paths` (the capture's series, folded), or why it selects none.
+/// The series `rule` selects among `paths` (the capture's series, folded), in index order, or why it
+/// selects none.
 pub fn select(rule: &Rule, paths: &[FoldedPath]) -> Result<Vec<usize>, String> {
     let pattern = PathPattern::parse(&rule.counter).map_err(|e| e.to_string())?;
     let matched: Vec<usize> = (0..paths.len())

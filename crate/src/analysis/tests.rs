@@ -107,6 +107,42 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
 }
 
 #[test]
+fn slices_without_values_do_not_end_a_finding() {
+    // Minutes 44 and 45 (all of slice 22) missing: slices 20, 21 | 22 empty | 23, 24 still make one
+    // finding 10:40-10:50. A value back under the threshold (minute 48, 49 at 20: slice 24) ends it at
+    // slice 23's end, 10:48.
+    let v: Vec<f64> = cpu_pegged()
+        .into_iter()
+        .enumerate()
+        .map(|(m, x)| if m == 44 || m == 45 { f64::NAN } else { x })
+        .collect();
+    let c = capture(vec![series(
+        r"\\SRV\Processor(_Total)\% Processor Time",
+        v.clone(),
+    )]);
+    let a = run(&c, pack(CPU_WARNING), &[]).unwrap();
+    let got: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| ((f.start - T0) / MIN, (f.end - T0) / MIN))
+        .collect();
+    assert_eq!(got, vec![(40.0, 50.0)]);
+    let v: Vec<f64> = v
+        .into_iter()
+        .enumerate()
+        .map(|(m, x)| if m == 48 || m == 49 { 20.0 } else { x })
+        .collect();
+    let c = capture(vec![series(r"\\SRV\Processor(_Total)\% Processor Time", v)]);
+    let a = run(&c, pack(CPU_WARNING), &[]).unwrap();
+    let got: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| ((f.start - T0) / MIN, (f.end - T0) / MIN))
+        .collect();
+    assert_eq!(got, vec![(40.0, 48.0)]);
+}
+
+#[test]
 fn critical_wins_the_slice_within_a_group() {
     // 97.3 only at minutes 44..=47 (slices 22, 23); 90 at 40..=43 and 48..=49 (slices 20, 21, 24).
     let v: Vec<f64> = (0..=60)

@@ -192,18 +192,32 @@ impl PathPattern {
 /// `*` (any run, also empty) and `?` (one character) against `text`; both already folded. Linear in
 /// practice: the classic greedy match that backtracks only to the last `*`.
 pub fn wildcard(pattern: &str, text: &str) -> bool {
+    if pattern == "*" {
+        return true;
+    }
     if !pattern.contains(['*', '?']) {
         return pattern == text;
     }
+    // Without `?`, bytes match as characters do (UTF-8 sequences compare whole), with no allocation:
+    // the analysis matches every rule against every series.
+    if !pattern.contains('?') {
+        return matches_any(pattern.as_bytes(), text.as_bytes());
+    }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
+    matches_any(&p, &t)
+}
+
+/// The greedy match with backtracking to the last `*`, over characters or bytes.
+fn matches_any<C: Copy + PartialEq + From<u8>>(p: &[C], t: &[C]) -> bool {
+    let (star_c, any_c) = (C::from(b'*'), C::from(b'?'));
     let (mut i, mut j) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while j < t.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
+        if i < p.len() && (p[i] == any_c || p[i] == t[j]) {
             i += 1;
             j += 1;
-        } else if i < p.len() && p[i] == '*' {
+        } else if i < p.len() && p[i] == star_c {
             star = Some((i, j));
             i += 1;
         } else if let Some((si, sj)) = star {
@@ -214,7 +228,7 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
             return false;
         }
     }
-    p[i..].iter().all(|&c| c == '*')
+    p[i..].iter().all(|&c| c == star_c)
 }
 
 #[cfg(test)]
@@ -386,6 +400,11 @@ mod tests {
         assert!(!wildcard("a?c", "ac"));
         assert!(wildcard("*b*d", "abcbd"));
         assert!(!wildcard("*b*d", "abcbe"));
+        // Bytes and characters agree beyond ASCII: `?` is one character, `*` any run.
+        assert!(wildcard("proc*", "procesador"));
+        assert!(wildcard("pami?? *", "pamięć x"));
+        assert!(wildcard("*ść", "wartość"));
+        assert!(!wildcard("pami?", "pamięć"));
         // A hostile pattern over a long text finishes (O(pattern x text), not exponential).
         let p = "*a".repeat(50) + "b";
         assert!(!wildcard(&p, &"a".repeat(5000)));
