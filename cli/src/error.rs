@@ -3,8 +3,6 @@
 
 use std::path::PathBuf;
 
-const PATTERN_HELP: &str = r"not a counter path pattern: expected \\MACHINE\Object(Instance)\Counter, \Object(*)\Counter or \Object\Counter (machine optional; * and ? allowed in each part)";
-
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     #[error("{}: {source}", file.display())]
@@ -28,16 +26,21 @@ pub enum CliError {
         file: PathBuf,
         source: arrow_schema::ArrowError,
     },
-    #[error("-c {0:?}: {help}", help = PATTERN_HELP)]
-    Pattern(String),
-    #[error("{}: line {line}: {pattern:?}: {help}", file.display(), help = PATTERN_HELP)]
+    #[error("-c {0}")]
+    Pattern(#[from] counterlens::capture::PatternError),
+    #[error("{}: line {line}: {source}", file.display())]
     PatternFile {
         file: PathBuf,
         line: usize,
-        pattern: String,
+        source: counterlens::capture::PatternError,
     },
     #[error("--{option} {value:?}: expected ISO 8601 (2026-11-21T12:00:00, with or without a zone such as Z or +01:00) or relog's M/d/yyyy H:mm:ss")]
     Time { option: &'static str, value: String },
+    #[error("{}: {source}", file.display())]
+    Analysis {
+        file: PathBuf,
+        source: counterlens::analysis::AnalysisError,
+    },
     #[error("{0}")]
     Usage(String),
 }

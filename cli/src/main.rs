@@ -8,11 +8,21 @@
 //! | `select.rs` | counter filters, time window, every Nth sample; merging inputs |
 //! | `parquet_out.rs` | the Parquet long layout |
 //! | `json_out.rs` | Get-Counter-shaped JSON |
+//! | `analyze.rs` | `analyze`: packs (built-in, JSON, PAL XML), variables, slices, reports, `--fail-on` |
 //! | `error.rs` | the errors, each naming its file |
 //!
 //! Exit codes: 0 all inputs done; 1 an input failed (the others are still done) or `check` found an
-//! error; 2 a usage error (clap's message).
+//! error; 2 a usage error (clap's message); 3 `analyze --fail-on` found findings of that severity or worse.
 
+/// A line on stderr; a closed stderr (`2>&1 | head`) is not worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+mod analyze;
 mod error;
 mod input;
 mod json_out;
@@ -32,7 +42,7 @@ use std::process::ExitCode;
 #[command(
     name = "counterlens",
     version,
-    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), check",
+    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), analyze, check",
     long_about = None
 )]
 struct Cli {
@@ -58,6 +68,8 @@ enum Command {
     },
     /// Filter counters, cut a time window, keep every Nth sample, merge inputs into one output (relog -c -cf -b -e -t -f).
     Convert(ConvertArgs),
+    /// Analyse logs with rule packs (built-in, pack JSON, PAL threshold XML): findings, HTML report, JSON (PAL).
+    Analyze(AnalyzeArgs),
     /// Validate counter-set registrations (manifest, binary or JSON); exit 1 on any error.
     Check {
         #[arg(required = true)]
@@ -66,6 +78,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    Warning,
+    Critical,
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// Logs, in every format the core reads (gzip too). Several: one analysis of them merged, or one per
+    /// input when --html/--json name a directory.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// A built-in pack id (system-overview, sql-server, ...), a pack JSON file or a PAL threshold XML
+    /// file; repeatable. Default: every built-in pack whose counters the log has.
+    #[arg(long)]
+    pack: Vec<String>,
+    /// A pack variable, NAME=VALUE (PAL's questions: totalMemoryMB=16384); repeatable.
+    #[arg(long = "var")]
+    vars: Vec<String>,
+    /// Slice length: auto (the duration / 30, as PAL) or a duration such as 5m, 30s, 1h.
+    #[arg(long, default_value = "auto")]
+    slice: String,
+    /// The HTML report (a file, or a directory for one report per input).
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// The findings as JSON (a file, or a directory for one per input).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Exit 3 when a finding of this severity or worse exists.
+    #[arg(long = "fail-on", value_enum)]
+    fail_on: Option<FailOn>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -115,12 +160,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { files, json } => info(&files, json, cli.quiet),
         Command::Convert(args) => convert(&args, cli.quiet),
+        Command::Analyze(args) => analyze_cmd(&args, cli.quiet),
         Command::Check { files, json } => check(&files, json),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("counterlens: {e}");
+            say!("counterlens: {e}");
             ExitCode::FAILURE
         }
     }
@@ -129,14 +175,14 @@ fn main() -> ExitCode {
 /// Prints the failures of a run and says which inputs failed.
 fn report_failures(failed: &[(PathBuf, String)], total: usize) {
     for (_, message) in failed {
-        eprintln!("counterlens: {message}");
+        say!("counterlens: {message}");
     }
     if !failed.is_empty() {
         let names: Vec<String> = failed
             .iter()
             .map(|(p, _)| p.display().to_string())
             .collect();
-        eprintln!(
+        say!(
             "counterlens: {} of {total} inputs failed: {}",
             failed.len(),
             names.join(", ")
@@ -302,10 +348,7 @@ fn out_format(args: &ConvertArgs) -> OutFormat {
 fn selection(args: &ConvertArgs) -> Result<Selection, CliError> {
     let mut patterns = Vec::new();
     for c in &args.counters {
-        patterns.push(
-            counterlens::capture::PathPattern::parse(c)
-                .map_err(|_| CliError::Pattern(c.clone()))?,
-        );
+        patterns.push(counterlens::capture::PathPattern::parse(c)?);
     }
     for f in &args.counter_files {
         patterns.extend(select::read_pattern_file(f)?);
@@ -340,7 +383,7 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
     let mut failed: Vec<(PathBuf, String)> = Vec::new();
     let note = |m: String| {
         if !quiet {
-            eprintln!("counterlens: {m}");
+            say!("counterlens: {m}");
         }
     };
     let rows;
@@ -349,7 +392,8 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
         // column tells them apart), so reading the next overlaps writing the last.
         let mut writer = parquet_out::LongWriter::create(&args.output)?;
         let bar = input::progress(input::total_size(&args.files), quiet);
-        let (tx, rx) = std::sync::mpsc::channel();
+        // Bounded: when writing falls behind, readers wait instead of piling captures up in memory.
+        let (tx, rx) = std::sync::mpsc::sync_channel(rayon::current_num_threads());
         let files = &args.files;
         let mut write_error = None;
         rayon::in_place_scope(|scope| {
@@ -546,4 +590,99 @@ fn print_check(
         writeln!(out, "{place}: {sev} [{}] {}", d.code, d.message)?;
     }
     Ok(())
+}
+
+fn analyze_cmd(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode, CliError> {
+    let slice = analyze::parse_slice(&args.slice).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--slice {:?}: expected auto or a duration such as 5m, 30s, 1h",
+            args.slice
+        ))
+    })?;
+    let mut notes = Vec::new();
+    let options = counterlens::analysis::AnalyzeOptions {
+        packs: analyze::packs(&args.pack, &mut notes)?,
+        variables: analyze::variables(&args.vars)?,
+        slice,
+        from: None,
+        to: None,
+    };
+    if !quiet {
+        for n in &notes {
+            say!("counterlens: {n}");
+        }
+    }
+    let results = input::read_all(&args.files, quiet);
+    let mut failed = Vec::new();
+    let mut loaded = Vec::new();
+    for (path, r) in args.files.iter().zip(results) {
+        match r {
+            Ok(l) => loaded.push(l),
+            Err(e) => failed.push((path.clone(), e.to_string())),
+        }
+    }
+    let is_dir = |p: &Option<PathBuf>| p.as_ref().is_some_and(|p| p.is_dir());
+    let each = is_dir(&args.html) || is_dir(&args.json);
+    let mut jobs = Vec::new();
+    if each {
+        for l in loaded {
+            jobs.push(analyze::Job {
+                title: l.source.clone(),
+                inputs: vec![l.path.display().to_string()],
+                html: args
+                    .html
+                    .as_ref()
+                    .map(|d| analyze::per_input(d, &l.path, "html")),
+                json: args
+                    .json
+                    .as_ref()
+                    .map(|d| analyze::per_input(d, &l.path, "json")),
+                capture: l.capture,
+            });
+        }
+    } else if !loaded.is_empty() {
+        let title = analyze::merged_title(&loaded);
+        let inputs = loaded
+            .iter()
+            .map(|l| l.path.display().to_string())
+            .collect();
+        let (capture, messages) =
+            select::merge(loaded.into_iter().map(|l| (l.source, l.capture)).collect());
+        if !quiet {
+            for m in messages {
+                say!("counterlens: {m}");
+            }
+        }
+        jobs.push(analyze::Job {
+            title,
+            inputs,
+            capture,
+            html: args.html.clone(),
+            json: args.json.clone(),
+        });
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut worst = None;
+    for job in &jobs {
+        match analyze::run(job, &options, &mut out) {
+            Ok(w) => worst = worst.max(w),
+            // A pack that does not fit (an unknown variable, say) fails every job alike: stop.
+            Err(e @ CliError::Analysis { .. }) if jobs.len() == 1 => return Err(e),
+            Err(e) => failed.push((job.inputs.join(", ").into(), e.to_string())),
+        }
+    }
+    report_failures(&failed, args.files.len());
+    use counterlens::analysis::Severity;
+    let threshold = args.fail_on.map(|f| match f {
+        FailOn::Warning => Severity::Warning,
+        FailOn::Critical => Severity::Critical,
+    });
+    Ok(if !failed.is_empty() || jobs.is_empty() {
+        ExitCode::FAILURE
+    } else if threshold.is_some_and(|t| worst.is_some_and(|w| w >= t)) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -27,11 +27,13 @@ pub fn read_pattern_file(path: &Path) -> Result<Vec<PathPattern>, CliError> {
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        out.push(PathPattern::parse(l).map_err(|_| CliError::PatternFile {
-            file: path.to_path_buf(),
-            line: n + 1,
-            pattern: l.to_string(),
-        })?);
+        out.push(
+            PathPattern::parse(l).map_err(|source| CliError::PatternFile {
+                file: path.to_path_buf(),
+                line: n + 1,
+                source,
+            })?,
+        );
     }
     Ok(out)
 }

@@ -275,4 +275,22 @@ mod tests {
         assert_eq!(iso_utc(DAY + 1.0), "2026-11-21T00:00:00.001Z");
         assert_eq!(iso(DAY, -480), "2026-11-20T16:00:00.000-08:00");
     }
+
+    proptest::proptest! {
+        /// Any text: an answer or None, never a panic (slicing at a multi-byte character, say).
+        #[test]
+        fn never_panics(s in "\\PC{0,40}") {
+            let _ = parse(&s);
+        }
+
+        /// relog's form and ISO 8601 name the same wall-clock time.
+        #[test]
+        fn relog_and_iso_agree(y in 1990i64..2100, mo in 1u32..=12, d in 1u32..=28,
+                               h in 0u32..24, mi in 0u32..60, s in 0u32..60) {
+            let relog = parse(&format!("{mo}/{d}/{y} {h}:{mi:02}:{s:02}")).unwrap();
+            let iso = parse(&format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}")).unwrap();
+            proptest::prop_assert_eq!(relog, iso);
+            proptest::prop_assert_eq!(relog.offset_minutes, None);
+        }
+    }
 }

@@ -461,7 +461,7 @@ fn usage_errors_get_clap_usage_and_exit_2() {
     assert!(text(&o.stderr).contains("--begin \"soon\": expected ISO 8601"));
     let o = run(bin().args(["convert", "x.csv", "-o", "y.csv", "-c", "Memory"]));
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("-c \"Memory\": not a counter path pattern"));
+    assert!(text(&o.stderr).contains("-c \"Memory\" is not a counter path pattern"));
 }
 
 #[test]
@@ -517,4 +517,156 @@ fn check_validates_registrations_and_exits_1_on_any_error() {
         d["line"].as_u64().is_some() && d["message"].as_str().is_some(),
         "{d}"
     );
+}
+
+/// The core's own analysis of the same log, to compare the command's output with.
+fn core_analysis(
+    log: &Path,
+    packs: Vec<counterlens::analysis::PackRef>,
+) -> counterlens::analysis::Analysis {
+    let options = counterlens::analysis::AnalyzeOptions {
+        packs: Some(packs),
+        ..Default::default()
+    };
+    counterlens::analysis::analyze(&model(log), &options).unwrap()
+}
+
+#[test]
+fn analyze_writes_the_core_findings_as_json_and_html_and_fail_on_sets_the_exit_code() {
+    use counterlens::analysis::{PackRef, Severity};
+    let dir = scratch("analyze");
+    let log = vector("PAL_SampleLog.blg");
+    let (json, html) = (dir.join("r.json"), dir.join("r.html"));
+    let o = run(bin()
+        .arg("analyze")
+        .arg(&log)
+        .args(["--pack", "system-overview", "--json"])
+        .arg(&json)
+        .arg("--html")
+        .arg(&html));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let want = core_analysis(&log, vec![PackRef::Builtin("system-overview".into())]);
+    assert!(!want.findings.is_empty());
+    let got: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(got["inputs"][0], log.display().to_string());
+    assert_eq!(
+        got["findings"],
+        serde_json::to_value(&want.findings).unwrap(),
+        "the findings the core gives, every field"
+    );
+    assert_eq!(got["slices"].as_array().unwrap().len(), want.slices.len());
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("PAL_SampleLog.blg") && page.contains(&want.findings[0].title));
+    let summary = text(&o.stdout);
+    assert!(
+        summary.starts_with(&format!(
+            "PAL_SampleLog.blg: {} findings",
+            want.findings.len()
+        )),
+        "{summary}"
+    );
+    // --fail-on: 3 when a finding of that severity or worse exists.
+    let worst = want.findings.iter().map(|f| f.severity).max().unwrap();
+    assert_eq!(worst, Severity::Critical);
+    for level in ["warning", "critical"] {
+        let o = run(bin()
+            .args([
+                "analyze",
+                "-q",
+                "--pack",
+                "system-overview",
+                "--fail-on",
+                level,
+            ])
+            .arg(&log));
+        assert_eq!(o.status.code(), Some(3), "--fail-on {level}");
+    }
+    // A pack whose one rule cannot break: no findings, exit 0 even with --fail-on warning.
+    let quiet_pack = dir.join("quiet.json");
+    std::fs::write(
+        &quiet_pack,
+        r#"{"id": "quiet", "title": "Quiet", "version": "1", "rules": [{"id": "never", "title": "Never",
+            "counter": "\\Memory\\Available MBytes", "kind": "static", "stats": ["avg"],
+            "severity": "critical", "operator": "lt", "threshold": -1}]}"#,
+    )
+    .unwrap();
+    let o = run(bin()
+        .args(["analyze", "--fail-on", "warning", "--pack"])
+        .arg(&quiet_pack)
+        .arg(&log));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains(": 0 findings"));
+}
+
+#[test]
+fn analyze_with_pal_threshold_xml_and_one_report_per_input() {
+    use counterlens::analysis::PackRef;
+    let dir = scratch("analyze-pal");
+    let xml = root().join("tests/vectors/pal/SystemOverview.xml");
+    let (pal_log, basic) = (vector("PAL_SampleLog.blg"), vector("BasicPerfCounters.blg"));
+    let o = run(bin()
+        .arg("analyze")
+        .args([&pal_log, &basic])
+        .arg("--pack")
+        .arg(&xml)
+        .arg("--json")
+        .arg(&dir));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let imported = counterlens::analysis::pal::import_pal(&[(
+        "SystemOverview.xml".into(),
+        std::fs::read_to_string(&xml).unwrap(),
+    )])
+    .unwrap();
+    assert!(
+        err.contains(&format!(
+            "SystemOverview.xml: {} of {} PAL thresholds translated",
+            imported.translated, imported.total
+        )),
+        "{err}"
+    );
+    for log in [&pal_log, &basic] {
+        let name = log.file_name().unwrap().to_string_lossy();
+        let got: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(format!("{name}.json"))).unwrap())
+                .unwrap();
+        let want = core_analysis(log, vec![PackRef::Pack(imported.pack.clone())]);
+        assert_eq!(
+            got["findings"],
+            serde_json::to_value(&want.findings).unwrap()
+        );
+        assert_eq!(got["rules"], serde_json::to_value(&want.rules).unwrap());
+    }
+}
+
+#[test]
+fn analyze_bad_packs_and_options_are_named() {
+    let dir = scratch("analyze-bad");
+    let log = vector("BasicPerfCounters.blg");
+    let bad = dir.join("bad-pack.json");
+    std::fs::write(&bad, "{\"id\": \"x\", \"rules\": [{\"id\": 3}]}").unwrap();
+    let o = run(bin().args(["analyze", "--pack"]).arg(&bad).arg(&log));
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("bad-pack.json: rule pack, at "), "{err}");
+    let o = run(bin().args(["analyze", "--pack", "no-such-pack"]).arg(&log));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("system-overview"),
+        "the built-in ids are listed"
+    );
+    for (opt, value, says) in [
+        (
+            "--slice",
+            "5 parsecs",
+            "--slice \"5 parsecs\": expected auto",
+        ),
+        ("--var", "novalue", "--var \"novalue\": expected NAME=VALUE"),
+    ] {
+        let o = run(bin().args(["analyze", opt, value]).arg(&log));
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+    }
+    let o = run(bin().args(["analyze", "--fail-on", "sometimes"]).arg(&log));
+    assert_eq!(o.status.code(), Some(2), "clap refuses an unknown level");
 }
