@@ -122,11 +122,14 @@ pub fn packs(specs: &[String], notes: &mut Vec<String>) -> Result<Option<Vec<Pac
 fn decode(bytes: &[u8]) -> String {
     use counterlens::capture::text::{detect, TextDecoder};
     match detect(bytes, None, true) {
-        Ok(enc) => {
-            let mut out = String::new();
-            TextDecoder::new(enc).decode(bytes, &mut out, true);
-            out
-        }
+        Ok(enc) => match TextDecoder::new(enc) {
+            Ok(mut d) => {
+                let mut out = String::new();
+                d.decode(bytes, &mut out, true);
+                out
+            }
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        },
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
