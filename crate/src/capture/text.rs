@@ -601,7 +601,7 @@ mod tests {
     /// host's TextDecoder does in wasm): each text encoded in its code page must come back as that one.
     #[test]
     fn the_light_detector_names_the_code_page() {
-        let cases: [(&'static encoding_rs::Encoding, &str); 8] = [
+        let cases: [(&'static encoding_rs::Encoding, &str); 9] = [
             (encoding_rs::WINDOWS_1251, "\"\\\\СЕРВЕР\\Процессор(_Total)\\% загруженности процессора\""),
             (encoding_rs::WINDOWS_1252, "\"\\\\SERVEUR-ÉTÉ\\Processeur(_Total)\\% temps processeur\" réseau café"),
             (encoding_rs::WINDOWS_1250, "\"\\\\SERWER\\Interfejs sieciowy(*)\\Błędy odebranych pakietów\",\"\\\\SERWER\\Procesor(_Total)\\% czasu procesora\""),
@@ -610,6 +610,9 @@ mod tests {
             (encoding_rs::SHIFT_JIS, "\"\\\\サーバー\\プロセッサ(_Total)\\% プロセッサ時間\",\"\\\\サーバー\\メモリ\\使用可能メモリ\""),
             (encoding_rs::GBK, "\"\\\\服务器\\处理器(_Total)\\% 处理器时间\",\"\\\\服务器\\内存\\可用字节\""),
             (encoding_rs::EUC_KR, "\"\\\\서버\\프로세서(_Total)\\% 프로세서 시간\",\"\\\\서버\\메모리\\사용 가능한 메모리\""),
+            // Traditional Chinese (Taiwan): GBK's code space contains Big5's, so these bytes also read as
+            // GBK without an error; the characters a wrong reading gives score lower.
+            (encoding_rs::BIG5, "\"\\\\伺服器\\處理器(_Total)\\% 處理器時間\",\"\\\\伺服器\\記憶體\\可用位元組\""),
         ];
         let mut wrong = Vec::new();
         for (enc, text) in cases {
