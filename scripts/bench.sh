@@ -9,5 +9,6 @@ node bench/cook-series.mjs
 node bench/analysis.mjs
 node bench/captures.mjs
 node bench/blg.mjs
+node bench/viewer.mjs
 node bench/redraw-vs-uplot.mjs
 bash bench/cli.sh
