@@ -215,6 +215,33 @@ struct Failed {
     error: String,
 }
 
+/// A file that could not be read: listed for the closing summary, and as a `{file, error}` entry of
+/// the `--json` output when there is one.
+fn record_failure(
+    docs: Option<&mut Vec<serde_json::Value>>,
+    failed: &mut Vec<(PathBuf, String)>,
+    file: &Path,
+    e: &dyn std::fmt::Display,
+) {
+    if let Some(docs) = docs {
+        let entry = Failed {
+            file: file.display().to_string(),
+            error: e.to_string(),
+        };
+        docs.push(serde_json::to_value(entry).unwrap_or_default());
+    }
+    failed.push((file.to_path_buf(), e.to_string()));
+}
+
+/// The `--json` output of `info` and `check`: one array, pretty-printed, on stdout.
+fn write_json_docs(out: &mut impl Write, docs: &[serde_json::Value]) -> Result<(), CliError> {
+    serde_json::to_writer_pretty(&mut *out, docs).map_err(|e| CliError::Io {
+        file: "stdout".into(),
+        source: e.into(),
+    })?;
+    writeln!(out).map_err(CliError::io("stdout"))
+}
+
 fn median_interval(ts: &[f64]) -> Option<f64> {
     let mut d: Vec<f64> = ts.windows(2).map(|w| w[1] - w[0]).collect();
     if d.is_empty() {
@@ -269,26 +296,11 @@ fn info(files: &[PathBuf], json: bool, quiet: bool) -> Result<ExitCode, CliError
                     print_info(&mut out, &i).map_err(CliError::io("stdout"))?;
                 }
             }
-            Err(e) => {
-                if json {
-                    docs.push(
-                        serde_json::to_value(Failed {
-                            file: path.display().to_string(),
-                            error: e.to_string(),
-                        })
-                        .unwrap_or_default(),
-                    );
-                }
-                failed.push((path.clone(), e.to_string()));
-            }
+            Err(e) => record_failure(json.then_some(&mut docs), &mut failed, path, &e),
         }
     }
     if json {
-        serde_json::to_writer_pretty(&mut out, &docs).map_err(|e| CliError::Io {
-            file: "stdout".into(),
-            source: e.into(),
-        })?;
-        writeln!(out).map_err(CliError::io("stdout"))?;
+        write_json_docs(&mut out, &docs)?;
     }
     report_failures(&failed, files.len());
     Ok(if failed.is_empty() {
@@ -534,26 +546,11 @@ fn check(files: &[PathBuf], json: bool) -> Result<ExitCode, CliError> {
                     print_check(&mut out, f, &report).map_err(CliError::io("stdout"))?;
                 }
             }
-            Err(e) => {
-                if json {
-                    docs.push(
-                        serde_json::to_value(Failed {
-                            file: f.display().to_string(),
-                            error: e.to_string(),
-                        })
-                        .unwrap_or_default(),
-                    );
-                }
-                failed.push((f.clone(), e.to_string()));
-            }
+            Err(e) => record_failure(json.then_some(&mut docs), &mut failed, f, &e),
         }
     }
     if json {
-        serde_json::to_writer_pretty(&mut out, &docs).map_err(|e| CliError::Io {
-            file: "stdout".into(),
-            source: e.into(),
-        })?;
-        writeln!(out).map_err(CliError::io("stdout"))?;
+        write_json_docs(&mut out, &docs)?;
     }
     report_failures(&failed, files.len());
     Ok(if errors == 0 && failed.is_empty() {
