@@ -2,24 +2,7 @@
 // scripts/serve.mjs reads it from web/index.html, so the two cannot drift apart again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-
-async function serve() {
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: repo, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[\d.]+:\d+\//);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  return { url, close: () => child.kill() };
-}
+import { serve } from '../browser/harness.mjs'; // the same served page the browser tests drive
 
 test('the served CSP header equals the page\'s <meta> policy', async () => {
   const server = await serve();
