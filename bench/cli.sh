@@ -51,7 +51,14 @@ printf '  1 file  %5.1f MB, 1 thread : wall %6.3f s %4s MB/s   CPU %6.3f s %4s M
   "$($py -c "print($big / 1e6)")" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")" "$rows" "$($py -c "print($(size "$d/big.parquet") / 1e6)")"
 for th in 1 2; do
   read -r w c < <(best $bin convert -q --threads $th "$d"/part?.csv -o "$d/parts.parquet")
-  printf '  4 files %5.1f MB, %s thread : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
+  printf '  4 files %5.1f MB, %s thread, one output file       : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
+    "$($py -c "print($parts / 1e6)")" "$th" "$w" "$(mbs "$parts" "$w")" "$c" "$(mbs "$parts" "$c")"
+done
+# One output file has one writer; a directory gets a file per input, each read and written on its own thread.
+mkdir -p "$d/parts"
+for th in 1 2; do
+  read -r w c < <(best $bin convert -q --threads $th --to parquet "$d"/part?.csv -o "$d/parts")
+  printf '  4 files %5.1f MB, %s thread, a file per input (dir): wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
     "$($py -c "print($parts / 1e6)")" "$th" "$w" "$(mbs "$parts" "$w")" "$c" "$(mbs "$parts" "$c")"
 done
 

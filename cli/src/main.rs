@@ -126,7 +126,8 @@ struct ConvertArgs {
     /// Logs: .blg, PDH-CSV/TSV, Get-Counter JSON, counterlens raw JSON; each may be gzip-compressed.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The output file.
+    /// The output file; with --to parquet, an existing directory gets one Parquet file per input,
+    /// written in parallel.
     #[arg(short, long)]
     output: PathBuf,
     /// Output format (default: from the output's extension, else csv).
@@ -340,6 +341,25 @@ fn print_info(out: &mut impl Write, i: &Info) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The file names a directory output gets: each input's name plus `.parquet`, with `-2`, `-3`... before
+/// it where that name is taken (logs of one name from several servers' folders).
+fn parquet_names(files: &[PathBuf]) -> Vec<String> {
+    let mut used = std::collections::HashSet::new();
+    files
+        .iter()
+        .map(|f| {
+            let base = input::source_name(f);
+            let mut name = format!("{base}.parquet");
+            let mut n = 1;
+            while !used.insert(name.to_ascii_lowercase()) {
+                n += 1;
+                name = format!("{base}-{n}.parquet");
+            }
+            name
+        })
+        .collect()
+}
+
 fn out_format(args: &ConvertArgs) -> OutFormat {
     args.to.unwrap_or_else(|| {
         match args
@@ -399,7 +419,46 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
         }
     };
     let rows;
-    if format == OutFormat::Parquet {
+    if format == OutFormat::Parquet && args.output.is_dir() {
+        // A directory: one Parquet file per input, each read and written on its own thread, so several
+        // inputs convert in parallel end to end (one output file has one writer, and encoding is most of
+        // the work). Engines read the directory as one table (`SELECT ... FROM 'dir/*.parquet'`).
+        use rayon::prelude::*;
+        let names = parquet_names(&args.files);
+        let bar = input::progress(input::total_size(&args.files), quiet);
+        let results: Vec<Result<u64, CliError>> = args
+            .files
+            .par_iter()
+            .zip(&names)
+            .map(|(f, name)| {
+                let l = input::read(f, &bar)?;
+                let c = sel.apply(&l.capture);
+                let mut writer = parquet_out::LongWriter::create(&args.output.join(name))?;
+                writer.write(&l.source, &c)?;
+                writer.close()
+            })
+            .collect();
+        bar.finish_and_clear();
+        let mut written = 0;
+        rows = results
+            .into_iter()
+            .zip(&args.files)
+            .filter_map(|(r, f)| match r {
+                Ok(n) => {
+                    written += 1;
+                    Some(n)
+                }
+                Err(e) => {
+                    failed.push((f.clone(), e.to_string()));
+                    None
+                }
+            })
+            .sum::<u64>();
+        note(format!(
+            "{}: {rows} rows in {written} Parquet files",
+            args.output.display()
+        ));
+    } else if format == OutFormat::Parquet {
         // Inputs are read on the pool and written here as each one completes, in any order (the source
         // column tells them apart), so reading the next overlaps writing the last.
         let mut writer = parquet_out::LongWriter::create(&args.output)?;

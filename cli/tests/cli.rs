@@ -256,6 +256,63 @@ fn several_inputs_gzip_too_keep_every_row_with_their_source() {
     assert_eq!(duck["total"].as_u64().unwrap() as usize, want.len());
 }
 
+/// `-o DIR` with `--to parquet`: one file per input, written in parallel, named after the input (two
+/// inputs of one name from different folders get `-2`); read as one table by DuckDB, every input's
+/// values exactly once.
+#[test]
+fn a_directory_gets_one_parquet_file_per_input() {
+    let dir = scratch("parquet-dir");
+    let blg = vector("BasicPerfCounters.blg");
+    let tsv = vector("relog.tsv");
+    let other = dir.join("elsewhere");
+    std::fs::create_dir_all(&other).unwrap();
+    let tsv_again = other.join("relog.tsv");
+    std::fs::copy(&tsv, &tsv_again).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = run(bin()
+        .args(["convert", "--threads", "2", "--to", "parquet"])
+        .args([&blg, &tsv, &tsv_again])
+        .arg("-o")
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "BasicPerfCounters.blg.parquet",
+            "relog.tsv-2.parquet",
+            "relog.tsv.parquet"
+        ]
+    );
+    let Some(python) = python() else { return };
+    // Each file holds exactly its input's values (the two relog.tsv files the same ones).
+    let got = rows_of(&py(
+        &python,
+        PYARROW_ROWS,
+        &[&out.join("BasicPerfCounters.blg.parquet")],
+    ));
+    assert_eq!(got, model_rows("BasicPerfCounters.blg", &model(&blg)));
+    let want_tsv = model_rows("relog.tsv", &model(&tsv));
+    for name in ["relog.tsv.parquet", "relog.tsv-2.parquet"] {
+        assert_eq!(
+            rows_of(&py(&python, PYARROW_ROWS, &[&out.join(name)])),
+            want_tsv
+        );
+    }
+    // DuckDB over the directory: 6000 values of the .blg plus the .tsv's twice.
+    let glob = out.join("*.parquet");
+    let duck = py(&python, DUCKDB_COUNTS, &[&glob]);
+    assert_eq!(
+        duck["total"].as_u64().unwrap() as usize,
+        6000 + 2 * want_tsv.len()
+    );
+}
+
 #[test]
 fn csv_out_is_relog_csv_that_reads_back_to_the_same_values() {
     let dir = scratch("csv");
