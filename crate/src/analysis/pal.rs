@@ -1443,30 +1443,15 @@ impl Parser<'_, '_> {
                 }
                 self.i += 2;
                 let set = self.expr(st)?;
-                if op == "eq" {
-                    // `If ($n -eq 0) { $n = 1 }` on a count (PAL's guard for a processor count of 0) is
-                    // max(n, 1) for the whole numbers a count takes; other -eq forms are not clamps.
-                    if bound != Expr::Num(0.0) || set != Expr::Num(1.0) {
-                        return Err(format!(
-                            "an If (${v} -eq ...) that is not the guard `If ($n -eq 0) {{ $n = 1 }}` of a count"
-                        ));
-                    }
-                    self.skip_seps();
-                    self.expect(Tok::Punct('}'))?;
-                    if self.else_follows() {
-                        return Err(format!("an If/Else on ${v} that is not a clamp"));
-                    }
-                    let key = v.to_ascii_lowercase();
-                    let cur = st
-                        .env
-                        .get(&key)
-                        .cloned()
-                        .unwrap_or_else(|| Err(format!("${v} is not set")))?;
-                    st.env
-                        .insert(key, Ok(Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))));
-                    return Ok(());
+                // `If ($n -eq 0) { $n = 1 }` on a count (PAL's guard for a processor count of 0) is
+                // max(n, 1) for the whole numbers a count takes; other -eq forms are not clamps.
+                let guard = op == "eq";
+                if guard && (bound != Expr::Num(0.0) || set != Expr::Num(1.0)) {
+                    return Err(format!(
+                        "an If (${v} -eq ...) that is not the guard `If ($n -eq 0) {{ $n = 1 }}` of a count"
+                    ));
                 }
-                if set != bound {
+                if !guard && set != bound {
                     return Err(format!(
                         "an If on ${v} that sets it to another value than the bound it tests"
                     ));
@@ -1482,7 +1467,9 @@ impl Parser<'_, '_> {
                     .get(&key)
                     .cloned()
                     .unwrap_or_else(|| Err(format!("${v} is not set")))?;
-                let clamped = if op == "lt" || op == "le" {
+                let clamped = if guard {
+                    Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))
+                } else if op == "lt" || op == "le" {
                     Expr::Max(Box::new(cur), Box::new(bound))
                 } else {
                     Expr::Min(Box::new(cur), Box::new(bound))
