@@ -9,7 +9,7 @@ use counterlens::analysis::pal::import_pal;
 use counterlens::analysis::{
     analyze, builtin_packs, AnalyzeOptions, PackRef, Severity, Threshold, Value,
 };
-use counterlens::capture::{path::parse, Capture, Series};
+use counterlens::capture::{Capture, Series};
 use proptest::prelude::*;
 
 const STEP: f64 = 15_000.0;
@@ -34,15 +34,7 @@ impl Noise {
 }
 
 fn series(path: &str, values: Vec<f64>) -> Series {
-    Series {
-        path: path.to_string(),
-        parsed: parse(path).unwrap(),
-        counter_type: None,
-        scale: None,
-        values,
-        reference: None,
-        raw: None,
-    }
+    Series::new(path.to_string(), values)
 }
 
 fn capture(series: Vec<Series>) -> Capture {

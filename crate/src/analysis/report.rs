@@ -438,7 +438,7 @@ fn chart(
 mod tests {
     use super::super::{analyze, AnalyzeOptions, PackRef, RulePack};
     use super::*;
-    use crate::capture::{path::parse, Series};
+    use crate::capture::Series;
 
     fn capture(path: &str) -> Capture {
         // 61 samples a minute apart; 20% but 97.3 at minutes 40..=49.
@@ -450,15 +450,7 @@ mod tests {
             encoding: "UTF-8",
             time_zone: None,
             timestamps: (0..=60).map(|i| 1.7e12 + i as f64 * 60_000.0).collect(),
-            series: vec![Series {
-                path: path.to_string(),
-                parsed: parse(path).unwrap(),
-                counter_type: None,
-                scale: None,
-                values,
-                reference: None,
-                raw: None,
-            }],
+            series: vec![Series::new(path.to_string(), values)],
             notes: Vec::new(),
         }
     }

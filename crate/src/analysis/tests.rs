@@ -1,7 +1,7 @@
 //! End-to-end tests of `analyze` on small captures built here, expectations computed by hand.
 
 use super::*;
-use crate::capture::{path::parse, Series};
+use crate::capture::Series;
 use proptest::prelude::*;
 
 const MIN: f64 = 60_000.0;
@@ -9,15 +9,7 @@ const MIN: f64 = 60_000.0;
 const T0: f64 = 20412.0 * 86_400_000.0 + 10.0 * 3_600_000.0;
 
 fn series(path: &str, values: Vec<f64>) -> Series {
-    Series {
-        path: path.to_string(),
-        parsed: parse(path).unwrap(),
-        counter_type: None,
-        scale: None,
-        values,
-        reference: None,
-        raw: None,
-    }
+    Series::new(path.to_string(), values)
 }
 
 /// Samples every minute from 10:00 to 11:00 (61 of them): `auto` cuts 30 slices of 2 minutes, slice i

@@ -81,6 +81,22 @@ pub struct Series {
     pub raw: Option<RawColumn>,
 }
 
+impl Series {
+    /// A series of cooked values only (no counter type, scale, reference or raw samples), as a text
+    /// format gives it; `parsed` is the path's parts, or empty parts when it is not a counter path.
+    pub fn new(path: String, values: Vec<f64>) -> Series {
+        Series {
+            parsed: path::parse(&path).unwrap_or_default(),
+            path,
+            counter_type: None,
+            scale: None,
+            values,
+            reference: None,
+            raw: None,
+        }
+    }
+}
+
 /// Raw samples, columnar: N, D, F, M per sample, and which of them each sample has; with the options
 /// the series was cooked with.
 #[derive(Clone, Debug, PartialEq, Default)]

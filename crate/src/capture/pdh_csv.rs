@@ -703,15 +703,7 @@ impl CsvParser {
                 .paths
                 .into_iter()
                 .zip(self.columns)
-                .map(|(p, values)| Series {
-                    parsed: path::parse(&p).unwrap_or_default(),
-                    path: p,
-                    counter_type: None,
-                    scale: None,
-                    values,
-                    reference: None,
-                    raw: None,
-                })
+                .map(|(p, values)| Series::new(p, values))
                 .collect(),
             timestamps: self.timestamps,
             notes,
