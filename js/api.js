@@ -28,3 +28,5 @@ export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
 export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';
 // The viewer (browsers; in Node it throws, having no DOM to build in).
 export { mountViewer } from './viewer/index.js';
+// <counterlens-viewer>, the viewer as a custom element (browsers).
+export { defineViewerElement } from './viewer/element.js';

@@ -242,6 +242,8 @@ export class Capture {
    *  null where the capture holds no raw samples (only Get-Counter captures do). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
+  /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
+  rangeStats(index: number, fromMs?: number, toMs?: number): SeriesStats & { p99: number; trendPerHour: number };
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
   /** What the reader noted: a last line cut short (with its line), no time zone. */
@@ -460,6 +462,12 @@ export interface ViewerOptions {
   dropAnywhere?: boolean;
   /** Link js/viewer/viewer.css (default true; set false to style it yourself). */
   stylesheet?: boolean;
+  /** The theme: the system's (default), light or dark. */
+  theme?: 'auto' | 'light' | 'dark';
+  /** Told when the selected series change (their paths, in file order). */
+  onSelection?: (e: { series: string[] }) => void;
+  /** Told when the time range changes (null: the whole capture). */
+  onZoom?: (e: { range: [number, number] | null }) => void;
 }
 export interface Viewer {
   /** Settles when the capture given in the options is open (or could not be read: see the status line). */
@@ -472,11 +480,19 @@ export interface Viewer {
   /** Shows [fromMs, toMs] (UTC), or the whole capture for null. */
   setRange(range: [number, number] | null): void;
   redraw(): void;
+  /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
+  selectSeries(filter: string): void;
+  setTheme(theme: 'auto' | 'light' | 'dark'): void;
+  /** The file a shared link (the URL hash, with `hash: true`) names and waits for, or null. */
+  sharedFile(): { name: string; size: number; hash: string } | null;
   /** Removes the viewer and frees its capture. */
   destroy(): void;
 }
 /** Mounts the capture viewer (or just a chart) in `element`: browsers only, after `await init()`. */
 export function mountViewer(element: HTMLElement, options?: ViewerOptions): Viewer;
+/** Defines the `<counterlens-viewer>` element (attributes src, series, range, theme, chart-only; events
+ *  `selection` and `zoom`), after `await init()`. */
+export function defineViewerElement(name?: string): void;
 
 // ---- Chart units (viewer) ----
 /** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */

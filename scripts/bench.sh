@@ -2,9 +2,11 @@
 # The benchmarks (not tests: they print figures beside peers measured in the same run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --bench
 bash scripts/build.sh
 cargo bench -p counterlens --bench cook_series
 node bench/cook-series.mjs
 node bench/captures.mjs
 node bench/blg.mjs
+node bench/redraw-vs-uplot.mjs
+bash bench/cli.sh

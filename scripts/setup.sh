@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_test=false
-[[ "${1:-}" == "--test" ]] && want_test=true
+want_py=false
+[[ "${1:-}" == "--test" ]] && want_test=true && want_py=true
+# --bench: only the Python venv of step 5 beyond the build set-up (bench/cli.sh needs DuckDB).
+[[ "${1:-}" == "--bench" ]] && want_py=true
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
@@ -36,5 +39,14 @@ if $want_test && { [[ ! -x /usr/bin/chromium ]] || [[ ! -x /usr/bin/chromedriver
   say "installing Debian chromium and chromium-driver"
   as_root apt-get update -qq
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+# 5. For tests and benchmarks: a Python venv at target/py with pyarrow and duckdb, the readers that are not
+#    ours for the CLI's Parquet (cli/tests/cli.rs) and DuckDB's own CSV reader (bench/cli.sh).
+if $want_py && ! target/py/bin/python -c 'import pyarrow, duckdb' 2>/dev/null; then
+  say "installing pyarrow and duckdb into target/py"
+  python3 -m venv target/py
+  if ! target/py/bin/pip install -q pyarrow duckdb; then
+    say "pip could not install pyarrow and duckdb (no network?): the CLI's Parquet read-back tests will be skipped"
+  fi
 fi
 say "ready"

@@ -267,7 +267,10 @@ pub fn required_base(value: u32) -> Option<u32> {
 const SIZE_MASK: u32 = 0x0000_0300;
 const TYPE_MASK: u32 = 0x0000_0C00;
 const SUBTYPE_MASK: u32 = 0x000F_0000;
-const TIMER_MASK: u32 = 0x0030_0000;
+/// The timer base field: PERF_TIMER_TICK (0), PERF_TIMER_100NS or PERF_OBJECT_TIMER.
+pub const TIMER_MASK: u32 = 0x0030_0000;
+pub const PERF_TIMER_100NS: u32 = 0x0010_0000;
+pub const PERF_OBJECT_TIMER: u32 = 0x0020_0000;
 const DISPLAY_MASK: u32 = 0xF000_0000;
 
 /// Size field value of a 32-bit (DWORD) counter: the `wrap32` option applies only to these.
@@ -315,8 +318,8 @@ pub fn decode_fields(value: u32) -> TypeFields {
     };
     let timer = match value & TIMER_MASK {
         0x00_0000 => "PERF_TIMER_TICK".to_string(),
-        0x10_0000 => "PERF_TIMER_100NS".to_string(),
-        0x20_0000 => "PERF_OBJECT_TIMER".to_string(),
+        PERF_TIMER_100NS => "PERF_TIMER_100NS".to_string(),
+        PERF_OBJECT_TIMER => "PERF_OBJECT_TIMER".to_string(),
         bits => unknown(bits),
     };
     let suffix = match value & DISPLAY_MASK {

@@ -12,13 +12,14 @@
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
-import { createState, selectSeries, deselectSeries, clampRange, seriesWithUnits } from './state.js';
+import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
-import { renderSeriesTree, pathFilter, defaultSelection } from './series-tree.js';
+import { renderSeriesTree, pathFilter, defaultSelection, topSeries, MAX_SELECT } from './series-tree.js';
 import { createChartPane } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv } from './export.js';
+import { Capture, seriesColor } from '../api.js';
 
 /**
  * Mounts the viewer in `element`.
@@ -33,6 +34,9 @@ import { exportPng, exportCsv } from './export.js';
  * @param {boolean} [options.ids] give the parts document ids (one viewer per page)
  * @param {boolean} [options.dropAnywhere] take files dropped anywhere on the page, not only on `element`
  * @param {boolean} [options.stylesheet=true] link the viewer's stylesheet (js/viewer/viewer.css)
+ * @param {'auto'|'light'|'dark'} [options.theme] the theme (default: the system's)
+ * @param {(e: {series: string[]}) => void} [options.onSelection] told when the selected series change
+ * @param {(e: {range: [number, number]|null}) => void} [options.onZoom] told when the time range changes
  * @returns {{ ready: Promise<void>, open(input: Uint8Array|ArrayBuffer|Blob, name?: string): Promise<void>, openUrl(url: string, name?: string): Promise<void>,
  *             capture(): Capture|null, setRange(r: [number, number]|null): void, redraw(): void, destroy(): void }}
  */
@@ -62,6 +66,7 @@ export function mountViewer(element, options = {}) {
   // ---- reading ----
   function showReadProgress(fraction, name) {
     const reading = fraction !== null;
+    if (reading) delete $['chart-status'].dataset.failed;
     $['chart-progress'].hidden = !reading;
     $['chart-cancel'].hidden = !reading;
     if (!reading) return;
@@ -70,14 +75,23 @@ export function mountViewer(element, options = {}) {
   }
 
   async function open(input, name = 'capture') {
+    const blob = input instanceof Blob ? input : new Blob([input]);
     try {
-      const blob = input instanceof Blob ? input : new Blob([input]);
       const [next, identity] = await Promise.all([reader.read(blob, name), fileIdentity(blob, name)]);
       state.source = identity;
       onCaptureRead(next.capture, next.notes, name);
     } catch (err) {
-      if (err !== SUPERSEDED) $['chart-status'].textContent = describeError(err);
+      if (err === SUPERSEDED) return;
+      if (err?.cancelled) $['chart-status'].textContent = `Reading ${name} cancelled.${state.capture ? ` Still showing ${state.sourceName}.` : ''}`;
+      else showOpenFailure(describeError(err, { name, size: blob.size }));
     }
+  }
+
+  /** The status after a failed open: why, and which capture is still on screen. */
+  function showOpenFailure(why) {
+    const still = state.capture ? ` Still showing ${state.sourceName}.` : ' No capture is open.';
+    $['chart-status'].textContent = `The last open failed. ${why}${/[.!?]$/.test(why) ? '' : '.'}${still}`;
+    $['chart-status'].dataset.failed = 'true';
   }
 
   async function openUrl(url, name) {
@@ -85,7 +99,7 @@ export function mountViewer(element, options = {}) {
       const fetched = await fetchSameOrigin(url);
       await open(fetched.blob, name ?? fetched.name);
     } catch (err) {
-      $['chart-status'].textContent = describeError(err);
+      showOpenFailure(describeError(err));
     }
   }
 
@@ -132,6 +146,7 @@ export function mountViewer(element, options = {}) {
   function showCapture() {
     const { capture } = state;
     const tz = capture.timeZone;
+    delete $['chart-status'].dataset.failed;
     $['chart-status'].textContent =
       `${state.sourceName}: ${capture.format}, ${capture.encoding}, ${capture.sampleCount} samples, ${capture.seriesCount} series` +
       (tz ? `, time zone ${tz.name || 'unnamed'} (bias ${tz.biasMinutes} min)` : ', no time zone (times are UTC)');
@@ -160,6 +175,27 @@ export function mountViewer(element, options = {}) {
     pane.legend();
     showStats();
     saveUrlState();
+    tellListeners();
+  }
+
+  // The embedder's callbacks (the <counterlens-viewer> element turns them into events): told when the
+  // selection or the time range changed, not on every redraw.
+  let told = { selection: '', range: '' };
+  function tellListeners() {
+    const paths = [...state.selected].sort((a, b) => a - b).map((i) => state.info[i].path);
+    const now = { selection: JSON.stringify(paths), range: JSON.stringify(state.range) };
+    if (now.selection !== told.selection) options.onSelection?.({ series: paths });
+    if (now.range !== told.range) options.onZoom?.({ range: state.range ? [...state.range] : null });
+    told = now;
+  }
+
+  /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
+  function selectMatching(filter) {
+    if (!state.capture) return;
+    clearSelection(state);
+    for (const s of state.info.filter(pathFilter(filter)).slice(0, MAX_SELECT)) selectSeries(state, s.index);
+    showSeriesTree();
+    showView();
   }
 
   function setRange(r) {
@@ -185,6 +221,35 @@ export function mountViewer(element, options = {}) {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
   function onFilterInput() { showSeriesTree(); }
+  const matches = () => state.info.filter(pathFilter($['series-filter'].value));
+  function onSelectAllMatches() {
+    if (!state.capture) return;
+    const all = matches();
+    for (const s of all.slice(0, MAX_SELECT)) selectSeries(state, s.index);
+    showSeriesTree();
+    showView();
+    $['series-count'].textContent = all.length > MAX_SELECT
+      ? `${all.length} series match; the first ${MAX_SELECT} were selected` : `${all.length} series selected`;
+  }
+  function onClearSelection() {
+    clearSelection(state);
+    showSeriesTree();
+    showView();
+  }
+  function onTopSeries() {
+    if (!state.capture) return;
+    const [from, to] = state.range ?? [undefined, undefined];
+    const top = topSeries(matches(), Number($['series-top-n'].value), $['series-top-by'].value, (i) => state.capture.stats(i, from, to));
+    clearSelection(state);
+    for (const i of top) selectSeries(state, i);
+    state.sort = { key: $['series-top-by'].value, dir: -1 };
+    showSeriesTree();
+    showView();
+  }
+  function onFilterKey(e) {
+    if (e.key === 'Enter') { e.preventDefault(); onSelectAllMatches(); }
+    else if (e.key === 'Escape' && e.target.value) { e.stopPropagation(); e.target.value = ''; showSeriesTree(); }
+  }
   function onDrawerToggled() {
     const open = $['chart-layout'].classList.toggle('drawer-open');
     $['series-drawer'].setAttribute('aria-expanded', String(open));
@@ -218,7 +283,7 @@ export function mountViewer(element, options = {}) {
     state.sort = nextSort(state.sort, th.dataset.key);
     showStats();
   }
-  function onCancelClicked() { reader.cancel(new Error('Reading cancelled; the capture that was open stays open.')); }
+  function onCancelClicked() { reader.cancel(Object.assign(new Error('Reading cancelled'), { cancelled: true })); }
 
   on($['chart-legend'], 'click', onLegendClicked);
   for (const target of [$['series-list'], $['chart-stats'], $['chart-legend']]) {
@@ -228,6 +293,10 @@ export function mountViewer(element, options = {}) {
   }
   on($['series-list'], 'change', onSeriesToggled);
   on($['series-filter'], 'input', onFilterInput);
+  on($['series-filter'], 'keydown', onFilterKey);
+  on($['series-select-all'], 'click', onSelectAllMatches);
+  on($['series-clear'], 'click', onClearSelection);
+  on($['series-top'], 'click', onTopSeries);
   if ($['series-drawer']) on($['series-drawer'], 'click', onDrawerToggled);
   on(element, 'keydown', onDrawerKey);
   on($['capture-file'], 'change', onFileChosen);
@@ -243,14 +312,23 @@ export function mountViewer(element, options = {}) {
   on($['pan-left'], 'click', () => pane.pan(-0.25));
   on($['pan-right'], 'click', () => pane.pan(0.25));
   on($['zoom-reset'], 'click', () => setRange(null));
-  on($['export-png'], 'click', () => exportPng($.chart, state));
-  on($['export-csv'], 'click', () => exportCsv(state));
+  function onExportPng() {
+    if (!state.capture) return;
+    // The legend's entries as shown (with Perfmon's factor where scaled), the full path and the unit.
+    const factor = (i) => /\(x[^)]*\)$/.exec($['chart-legend'].querySelector(`button[data-index="${i}"]`)?.textContent ?? '')?.[0];
+    const rows = [...state.selected].sort((a, b) => a - b).filter((i) => !state.hidden.has(i))
+      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
+    exportPng($.chart, state, rows, $['chart-range'].textContent);
+  }
+  on($['export-png'], 'click', onExportPng);
+  on($['export-csv'], 'click', () => exportCsv(state, Capture));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
   const resize = new ResizeObserver(() => pane.draw());
   resize.observe($.chart);
   on(dark, 'change', () => pane.draw());
 
+  if (options.theme) setTheme(options.theme);
   if (shared?.file) {
     $['chart-status'].textContent = `This link shows a view of ${shared.file.name} (${shared.file.size.toLocaleString('en-US')} bytes): open that file, or another log with the same counters.`;
   }
@@ -265,6 +343,10 @@ export function mountViewer(element, options = {}) {
     sharedFile: () => shared?.file ?? null,
     setRange,
     redraw: () => pane.draw(),
+    /** Selects exactly the series `filter` matches. */
+    selectSeries: selectMatching,
+    /** 'auto' (the system's), 'light' or 'dark'. */
+    setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
       resize.disconnect();

@@ -39,8 +39,19 @@ export function buildLayout(root, { chartOnly, ids }) {
   aside.append(
     part('series-filter', 'input', null, { type: 'search', placeholder: 'Filter: words, or a path such as \\\\*\\Processor(*)\\% Processor Time', 'aria-label': 'Filter series' }),
     part('series-count', 'p', null, { class: 'muted' }),
-    part('series-list', 'div'),
   );
+  // Acting on the matches: select them all (or Enter in the filter), clear the selection, or keep the N
+  // busiest instances by a statistic over the visible range ("the 5 busiest processes").
+  const act = el('div', null, { class: 'series-actions', role: 'group', 'aria-label': 'Select series' });
+  const topN = part('series-top-n', 'select', null, { 'aria-label': 'How many' });
+  for (const n of [3, 5, 10, 20]) topN.append(el('option', String(n), { value: String(n) }));
+  topN.value = '5';
+  const topBy = part('series-top-by', 'select', null, { 'aria-label': 'By' });
+  for (const k of ['max', 'mean', 'p95']) topBy.append(el('option', k, { value: k }));
+  act.append(button('series-select-all', 'Select all matches', 'Select every series the filter matches (Enter in the filter)'),
+    button('series-clear', 'Clear', 'Deselect every series'),
+    button('series-top', 'Top', 'Select only the top N matches by the statistic, over the visible range'), topN, el('span', ' by ', { class: 'muted' }), topBy);
+  aside.append(act, part('series-list', 'div'));
   const tools = el('div', null, { class: 'chart-tools', role: 'toolbar', 'aria-label': 'Chart range and export' });
   // On a narrow screen the series list is a drawer: this button opens and closes it.
   if (!chartOnly) tools.append(part('series-drawer', 'button', 'Series', { type: 'button', 'aria-expanded': 'false', title: 'Show the series list' }));

@@ -6,11 +6,27 @@ import { Capture } from '../api.js';
 /** The rejection of a read that a newer one replaced. */
 export const SUPERSEDED = Symbol('superseded');
 
-/** What went wrong, in words: for a capture, where in the file. */
-export function describeError(err) {
-  if (err?.name !== 'CaptureError') return err instanceof Error ? err.message : String(err?.message ?? err);
-  const where = err.line ? ` (line ${err.line}, column ${err.column})` : err.offset !== undefined ? ` (byte ${err.offset})` : '';
-  return `Cannot read this capture${where}: ${err.message}`;
+/** Text safe to show of a message that may quote a file: control characters and undecodable bytes
+ *  become a middle dot, so no raw byte reaches the page. */
+const printable = (t) => String(t).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '·');
+
+/** What a file claims to be, from its name. */
+function kindOf(name) {
+  const ext = /\.([^.]+)$/.exec(name ?? '')?.[1]?.toLowerCase();
+  return { blg: 'a binary perfmon log (.blg)', csv: 'a CSV file', tsv: 'a TSV file', json: 'a JSON file', txt: 'a text file' }[ext] ?? 'a file';
+}
+
+/** What went wrong, in words: what the file is, what was expected and where (line and column, or byte),
+ *  never the file's raw bytes. `file`: `{ name, size }` of what was being opened, when known. */
+export function describeError(err, file) {
+  const message = printable(err?.message ?? err);
+  if (err?.name !== 'CaptureError') return message;
+  // The reader's message starts with where; say it once, in words.
+  const text = message.replace(/^(line \d+, column \d+|byte \d+): /, '');
+  const where = err.line ? `at line ${err.line}, column ${err.column}` : err.offset !== undefined ? `at byte ${err.offset}` : '';
+  const what = file ? `${file.name} (${kindOf(file.name)}, ${file.size.toLocaleString('en-US')} bytes)` : 'this capture';
+  if (err.code === 'empty' || file?.size === 0) return `Cannot read ${what}: the file is empty; a perfmon log (.blg, relog CSV or TSV, Get-Counter JSON) starts with a header.`;
+  return `Cannot read ${what}${where ? ' ' + where : ''}: ${text}`;
 }
 
 /**

@@ -78,3 +78,18 @@ export function renderSeriesTree({ list, countLine }, info, filterText, selected
     : `${shown.length} of ${info.length} series`;
   return shown;
 }
+
+/** Matches to select at most at once: more lines than this say nothing and draw slowly. */
+export const MAX_SELECT = 200;
+
+/** The top `n` of `matches` (SeriesInfo) by statistic `by` (`max`, `mean` or `p95`) of
+ *  `statsOf(index)`, biggest first; the `_Total` instance is left out (it is the sum, not one of them). */
+export function topSeries(matches, n, by, statsOf) {
+  return matches
+    .filter((s) => s.instance !== '_Total')
+    .map((s) => ({ s, v: statsOf(s.index)[by] }))
+    .filter((x) => Number.isFinite(x.v))
+    .sort((a, b) => b.v - a.v)
+    .slice(0, n)
+    .map((x) => x.s.index);
+}

@@ -3,7 +3,8 @@
 import { el } from './dom.js';
 import { selection, formatSeriesValue, formatTime } from './state.js';
 
-export const STATS = [['path', 'Series'], ['min', 'min'], ['mean', 'mean'], ['max', 'max'], ['last', 'last'], ['p95', '95th pct']];
+export const STATS = [['path', 'Series'], ['min', 'min'], ['mean', 'mean'], ['max', 'max'], ['last', 'last'], ['p95', '95th pct'],
+  ['p99', '99th pct'], ['stddev', 'std dev'], ['count', 'count'], ['trendPerHour', 'trend per hour']];
 
 /** The table's header: one sort button per column. */
 export function statsHeader(table) {
@@ -25,7 +26,7 @@ export function renderStats(table, state) {
   const { capture, info, range, sort } = state;
   if (!capture) return;
   const [from, to] = range ?? [undefined, undefined];
-  const rows = [...state.selected].map((i) => ({ i, s: info[i], st: capture.stats(i, from, to) }));
+  const rows = [...state.selected].map((i) => ({ i, s: info[i], st: capture.rangeStats(i, from, to) }));
   if (sort.key) {
     const key = (r) => (sort.key === 'path' ? r.s.path : r.st[sort.key]);
     rows.sort((a, b) => {
@@ -40,7 +41,11 @@ export function renderStats(table, state) {
   }
   const trs = rows.map(({ i, s, st }) => {
     const tr = el('tr', null, { 'data-index': String(i) });
-    tr.append(el('td', s.path), ...[st.min, st.mean, st.max, st.last, st.p95].map((v) => el('td', Number.isNaN(v) ? '' : formatSeriesValue(s, v), { class: 'num' })));
+    const value = (v) => el('td', Number.isNaN(v) ? '' : formatSeriesValue(s, v), { class: 'num' });
+    // The standard deviation is a difference of values: in the unit, but never negative.
+    tr.append(el('td', s.path), ...[st.min, st.mean, st.max, st.last, st.p95, st.p99, st.stddev].map(value),
+      el('td', String(st.count), { class: 'num' }),
+      el('td', Number.isNaN(st.trendPerHour) ? '' : `${st.trendPerHour > 0 ? '+' : ''}${formatSeriesValue(s, st.trendPerHour)}/h`, { class: 'num' }));
     return tr;
   });
   table.tBodies[0].replaceChildren(...trs);

@@ -17,7 +17,7 @@ async function openFile(page, name) {
   // Done when the status names the file's contents or an error (not while it says "Reading ...").
   await page.waitForFunction((n) => {
     const t = document.querySelector('#chart-status').textContent;
-    return t.startsWith(`${n}:`) || t.startsWith('Cannot read');
+    return t.startsWith(`${n}:`) || t.startsWith('The last open failed.');
   }, name);
 }
 
@@ -28,8 +28,8 @@ test('a relog CSV through the file input: its series, its zone, its notes', asyn
   // % Processor Time of the Processor object is what opens selected.
   const rows = await page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(rows.map((r) => r[0]), ['\\\\WEB01\\Processor(_Total)\\% Processor Time']);
-  // 12.5, 100.00000000000001 and 350 (a CSV's values are PDH's, not recomputed): max 350.
-  assert.equal(rows[0][3], '350');
+  // 12.5, 100.00000000000001 and 350 (a CSV's values are PDH's, not recomputed): max 350, in its unit.
+  assert.equal(rows[0][3], '350%');
   await page.fill('#series-filter', 'disk reads');
   assert.equal(await page.textContent('#series-count'), '1 of 3 series');
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
@@ -54,7 +54,11 @@ test('a Get-Counter capture in UTF-16, and a broken file names its line and colu
   assert.deepEqual(await page.$$eval('#chart-notes li', (l) => l.map((x) => x.textContent)),
     ["1 of 6 points where both have a value differ from PDH's CookedValue by more than 1e-9 relative"]);
   await openFile(page, 'wrong-cells.csv');
-  assert.match(await status(page), /^Cannot read this capture \(line 3, column 32\): line 3, column 32: expected 3 cells/);
+  // What the file is, where and what was expected, said once; and which capture is still shown.
+  const failed = await status(page);
+  assert.match(failed, /^The last open failed\. Cannot read wrong-cells\.csv \(a CSV file, [\d,]+ bytes\) at line 3, column 32: expected 3 cells/);
+  assert.ok(failed.endsWith(' Still showing get-counter-ps51.json.'), failed);
+  assert.ok(!/line 3, column 32: line 3/.test(failed));
   // The capture that was open stays open, with its selection (processor(_total)\% processor time).
   assert.equal(await page.$$eval('#chart-stats tbody tr', (t) => t.length), 1);
   await page.screenshot({ path: artifacts + 'viewer-capture-error.png' });
@@ -76,7 +80,7 @@ test('a large file is read in the worker with progress, and cancelling keeps the
     document.querySelector('#chart-cancel').click();
     return true;
   }, null, { polling: 'raf' });
-  assert.equal(await status(page), 'Reading cancelled; the capture that was open stays open.');
+  assert.equal(await status(page), 'Reading big.csv cancelled. Still showing sample capture (DEMO-SQL01).');
   assert.equal(await page.isHidden('#chart-progress'), true);
   assert.match(before, /^sample capture/);
   assert.ok((await page.$$eval('#chart-stats tbody tr', (t) => t.length)) > 0, 'the open capture is still charted');
@@ -94,7 +98,7 @@ test('?url= opens a same-origin capture; another origin is refused without a req
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
   ({ page, problems } = await openPage(browser, server.url + '?url=' + encodeURIComponent('http://example.invalid/log.csv')));
-  assert.equal(await status(page), "http://example.invalid/log.csv is not on this site; captures are only read from the page's own origin");
+  assert.equal(await status(page), "The last open failed. http://example.invalid/log.csv is not on this site; captures are only read from the page's own origin. No capture is open.");
   assert.deepEqual(problems.foreign, []);
   await page.close();
 });
@@ -145,7 +149,7 @@ test('every golden capture through the file input: its counts in the status and 
     await openFile(page, name);
     const text = await status(page);
     if (want.error) {
-      assert.match(text, /^Cannot read this capture/, `${name}: ${text}`);
+      assert.match(text, /^The last open failed\. Cannot read /, `${name}: ${text}`);
       continue;
     }
     const n = want.series.length;

@@ -7,6 +7,9 @@
 //! as Get-Counter does (cap100 off, no scaling), keeps PDH's value beside it as the reference, and
 //! notes how many points differ. 64-bit raw values are read exactly (serde_json reads integers into
 //! u64 without passing through a double).
+//!
+//! A sample with a CookedValue and neither RawValue nor CounterType (what `counterlens convert --to json`
+//! writes for a log that holds only cooked values, such as a PDH-CSV) is read as that value.
 
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
@@ -117,6 +120,8 @@ struct Raw {
     path: String,
     ty: Option<CounterType>,
     samples: Vec<Option<(RawSample, Option<f64>, bool)>>, // raw, PDH's CookedValue, PDH status ok
+    /// Samples that carry only a CookedValue: (sample set, value).
+    cooked: Vec<(usize, f64)>,
 }
 
 pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
@@ -144,6 +149,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut raws: Vec<Raw> = Vec::new();
     let mut unreadable = 0usize;
+    let mut cooked_only = 0usize;
     for (k, set) in sets.iter().enumerate() {
         let (t, offset) = parse_time(&set.timestamp).ok_or_else(|| {
             CaptureError::at_offset(CaptureErrorKind::BadTime, 0, format!("sample set {k}: expected a Timestamp like \"/Date(1763756708123)/\" or \"2026-11-21T20:25:08.123+01:00\", found {:?}", set.timestamp.chars().take(40).collect::<String>()))
@@ -161,6 +167,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                         path: s.path.clone(),
                         ty: None,
                         samples: vec![None; sets.len()],
+                        cooked: Vec::new(),
                     });
                     index.insert(s.path.clone(), raws.len() - 1);
                     raws.len() - 1
@@ -182,7 +189,13 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                     };
                     raws[i].samples[k] = Some((sample, s.cooked_value, s.status.unwrap_or(0) == 0));
                 }
-                None => unreadable += 1,
+                None => match (&s.raw_value, &s.counter_type, s.cooked_value) {
+                    (None, None, Some(v)) => {
+                        raws[i].cooked.push((k, v));
+                        cooked_only += 1;
+                    }
+                    _ => unreadable += 1,
+                },
             }
         }
     }
@@ -230,6 +243,10 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
                     }
                 }
             }
+            for &(k, v) in &r.cooked {
+                values[k] = v;
+                reference[k] = v;
+            }
             Series {
                 parsed: path::parse(&r.path).unwrap_or_default(),
                 path: r.path,
@@ -248,6 +265,9 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
     }];
     if unreadable > 0 {
         notes.push(Note { code: "unreadable-raw", message: format!("{unreadable} samples had no RawValue readable as an unsigned integer; they are gaps"), line: None });
+    }
+    if cooked_only > 0 {
+        notes.push(Note { code: "cooked-only", message: format!("{cooked_only} samples had a CookedValue and no raw fields (RawValue, CounterType); they are read as given"), line: None });
     }
     if errors > 0 {
         notes.push(Note { code: "missing-raw-fields", message: format!("{errors} points lacked a raw field their type needs (SecondValue, TimeBase or MultipleCount); they are gaps"), line: None });
@@ -274,6 +294,31 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cooked_only_samples_read_as_given() {
+        // Two sets; the memory series carries only CookedValue, the rate series a RawValue too.
+        let text = r#"[
+          {"Timestamp": "2026-11-21T12:00:00Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\available mbytes", "CookedValue": 1536.25}]},
+          {"Timestamp": "2026-11-21T12:00:01Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\available mbytes", "CookedValue": 1024},
+            {"Path": "\\\\h\\memory\\pages/sec", "CookedValue": 3}]}]"#;
+        let c = read(text).unwrap();
+        assert_eq!(c.series[0].values, vec![1536.25, 1024.0]);
+        assert!(c.series[0].raw.is_none());
+        assert!(c.series[1].values[0].is_nan() && c.series[1].values[1] == 3.0);
+        assert!(c
+            .notes
+            .iter()
+            .any(|n| n.code == "cooked-only" && n.message.starts_with("3 samples")));
+        // A RawValue that is not an unsigned integer stays a gap, as before.
+        let bad = r#"{"Timestamp": "2026-11-21T12:00:00Z", "CounterSamples": [
+            {"Path": "\\\\h\\memory\\x", "CookedValue": 5, "RawValue": -1}]}"#;
+        let c = read(bad).unwrap();
+        assert!(c.series[0].values[0].is_nan());
+        assert!(c.notes.iter().any(|n| n.code == "unreadable-raw"));
+    }
 
     #[test]
     fn both_powershell_time_shapes() {

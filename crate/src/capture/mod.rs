@@ -28,8 +28,8 @@ pub mod text;
 
 pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
-pub use path::{CounterPath, PathPattern, PatternError};
-pub use pdh_csv::write_csv;
+pub use path::{CounterPath, FoldedPath, PathPattern, PatternError};
+pub use pdh_csv::{write_csv, write_pdh};
 pub use reader::CaptureReader;
 
 use crate::series::{stats, Stats};

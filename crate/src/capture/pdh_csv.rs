@@ -751,6 +751,21 @@ fn format_local_time(ms: f64) -> String {
 /// PDH-CSV (relog's dialect: a zone and bias in the header, quoted cells, CRLF) of the chosen series,
 /// or of all. Values are written in the shortest form that reads back to the same double.
 pub fn write_csv(capture: &Capture, indices: Option<&[usize]>) -> String {
+    let mut out =
+        Vec::with_capacity(64 + capture.timestamps.len() * (26 + 12 * capture.series.len()));
+    // Writing into a Vec cannot fail, and every piece written is UTF-8.
+    let _ = write_pdh(capture, indices, false, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// PDH-CSV, or PDH-TSV when `tsv` (relog `-f tsv`: the same quoted cells, separated by tabs, and a
+/// `(PDH-TSV 4.0)` header), streamed to `out` row by row so a large log is never held twice.
+pub fn write_pdh<W: std::io::Write>(
+    capture: &Capture,
+    indices: Option<&[usize]>,
+    tsv: bool,
+    mut out: W,
+) -> std::io::Result<()> {
     let all: Vec<usize> = (0..capture.series.len()).collect();
     let indices: Vec<usize> = indices
         .unwrap_or(&all)
@@ -764,31 +779,37 @@ pub fn write_csv(capture: &Capture, indices: Option<&[usize]>) -> String {
         .map_or(("Coordinated Universal Time", 0), |z| {
             (z.name.as_str(), z.bias_minutes)
         });
-    let mut out = String::with_capacity(64 + capture.timestamps.len() * (26 + 12 * indices.len()));
-    out.push_str(&quote(&format!("(PDH-CSV 4.0) ({zone})({bias})")));
+    let (sep, kind) = if tsv { ('\t', "TSV") } else { (',', "CSV") };
+    let mut line = String::with_capacity(64 + 24 * indices.len());
+    line.push_str(&quote(&format!("(PDH-{kind} 4.0) ({zone})({bias})")));
     for &i in &indices {
-        out.push(',');
-        out.push_str(&quote(&capture.series[i].path));
+        line.push(sep);
+        line.push_str(&quote(&capture.series[i].path));
     }
-    out.push_str("\r\n");
+    line.push_str("\r\n");
+    out.write_all(line.as_bytes())?;
     let bias_ms = f64::from(bias) * 60_000.0;
     for (row, &t) in capture.timestamps.iter().enumerate() {
-        out.push('"');
-        out.push_str(&format_local_time(t - bias_ms));
-        out.push('"');
+        line.clear();
+        line.push('"');
+        line.push_str(&format_local_time(t - bias_ms));
+        line.push('"');
         for &i in &indices {
             let v = capture.series[i].values[row];
+            line.push(sep);
             if v.is_nan() {
-                out.push_str(",\" \"");
+                line.push_str("\" \"");
             } else {
-                out.push_str(",\"");
-                out.push_str(&v.to_string());
-                out.push('"');
+                use std::fmt::Write;
+                line.push('"');
+                let _ = write!(line, "{v}");
+                line.push('"');
             }
         }
-        out.push_str("\r\n");
+        line.push_str("\r\n");
+        out.write_all(line.as_bytes())?;
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

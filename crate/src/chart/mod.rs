@@ -7,6 +7,7 @@
 pub mod axes;
 pub mod compose;
 pub mod m4;
+pub mod range_stats;
 pub mod time_axis;
 pub mod units;
 

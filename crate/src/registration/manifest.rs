@@ -199,6 +199,80 @@ impl Reader<'_> {
         set
     }
 
+    /// A counter's `<counterAttributes>`: the Attrib bits they set, each name checked; Attrib's
+    /// position (pushed onto `fields`) is the first `<counterAttribute>`'s, or the counter's.
+    fn counter_attributes(
+        &mut self,
+        n: Node<'_, '_>,
+        start: Pos,
+        fields: &mut Vec<(Field, Pos)>,
+    ) -> u64 {
+        let mut attrib = 0;
+        // <counterAttributes><counterAttribute name="..."/></counterAttributes>
+        let mut names: Vec<&str> = vec![];
+        // Attrib's position: the element's until the first <counterAttribute>.
+        let attrib_at = fields.len();
+        fields.push((Field::Attrib, start));
+        for a in n
+            .children()
+            .filter(|x| x.has_tag_name((NS, "counterAttributes")))
+            .flat_map(|x| x.children())
+            .filter(|x| x.has_tag_name((NS, "counterAttribute")))
+        {
+            let pos = self.at_node(a);
+            let Some(name) = a.attribute("name") else {
+                self.diag(
+                    DiagnosticCode::MissingAttribute,
+                    pos,
+                    Field::Attrib,
+                    "<counterAttribute> needs the attribute name".into(),
+                );
+                continue;
+            };
+            if names.is_empty() {
+                fields[attrib_at].1 = pos;
+            }
+            let bit = match name {
+                "reference" => ATTRIB_REFERENCE,
+                "noDisplay" => ATTRIB_NO_DISPLAY,
+                "noDigitGrouping" => ATTRIB_NO_GROUP_SEPARATOR,
+                "displayAsReal" => ATTRIB_DISPLAY_AS_REAL,
+                "displayAsHex" => ATTRIB_DISPLAY_AS_HEX,
+                _ => {
+                    self.invalid(
+                        a,
+                        "name",
+                        Field::Attrib,
+                        "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal",
+                    );
+                    continue;
+                }
+            };
+            if names.contains(&name) {
+                self.diag(
+                    DiagnosticCode::DuplicateAttribute,
+                    pos,
+                    Field::Attrib,
+                    format!("counterAttribute {name} is listed twice"),
+                );
+            }
+            names.push(name);
+            attrib |= bit;
+        }
+        if names.len() > 5 {
+            self.diag(
+                DiagnosticCode::InvalidValue,
+                start,
+                Field::Attrib,
+                format!(
+                    "{} counterAttribute elements; at most five are allowed",
+                    names.len()
+                ),
+            );
+        }
+        attrib
+    }
+
     /// Counter element `n`, the `index`-th of its set (from 0).
     fn counter(&mut self, n: Node<'_, '_>, user_mode: bool, index: usize) -> Counter {
         let start = self.at_node(n);
@@ -327,68 +401,7 @@ impl Reader<'_> {
                 }
             }
         }
-        // <counterAttributes><counterAttribute name="..."/></counterAttributes>
-        let mut names: Vec<&str> = vec![];
-        // Attrib's position: the element's until the first <counterAttribute>.
-        let attrib_at = fields.len();
-        fields.push((Field::Attrib, start));
-        for a in n
-            .children()
-            .filter(|x| x.has_tag_name((NS, "counterAttributes")))
-            .flat_map(|x| x.children())
-            .filter(|x| x.has_tag_name((NS, "counterAttribute")))
-        {
-            let pos = self.at_node(a);
-            let Some(name) = a.attribute("name") else {
-                self.diag(
-                    DiagnosticCode::MissingAttribute,
-                    pos,
-                    Field::Attrib,
-                    "<counterAttribute> needs the attribute name".into(),
-                );
-                continue;
-            };
-            if names.is_empty() {
-                fields[attrib_at].1 = pos;
-            }
-            let bit = match name {
-                "reference" => ATTRIB_REFERENCE,
-                "noDisplay" => ATTRIB_NO_DISPLAY,
-                "noDigitGrouping" => ATTRIB_NO_GROUP_SEPARATOR,
-                "displayAsReal" => ATTRIB_DISPLAY_AS_REAL,
-                "displayAsHex" => ATTRIB_DISPLAY_AS_HEX,
-                _ => {
-                    self.invalid(
-                        a,
-                        "name",
-                        Field::Attrib,
-                        "reference, noDisplay, noDigitGrouping, displayAsHex or displayAsReal",
-                    );
-                    continue;
-                }
-            };
-            if names.contains(&name) {
-                self.diag(
-                    DiagnosticCode::DuplicateAttribute,
-                    pos,
-                    Field::Attrib,
-                    format!("counterAttribute {name} is listed twice"),
-                );
-            }
-            names.push(name);
-            c.attrib |= bit;
-        }
-        if names.len() > 5 {
-            self.diag(
-                DiagnosticCode::InvalidValue,
-                start,
-                Field::Attrib,
-                format!(
-                    "{} counterAttribute elements; at most five are allowed",
-                    names.len()
-                ),
-            );
-        }
+        c.attrib = self.counter_attributes(n, start, &mut fields);
         c.spans.fields = fields;
         for d in &mut self.diags[first_diag..] {
             match &c.unidentified {

@@ -8,7 +8,7 @@ use crate::format::{
     ATTRIB_DISPLAY_AS_HEX as DISPLAY_AS_HEX, ATTRIB_DISPLAY_AS_REAL as DISPLAY_AS_REAL,
     ATTRIB_KNOWN, ATTRIB_NO_DISPLAY as NO_DISPLAY, ATTRIB_NO_GROUP_SEPARATOR as NO_GROUP_SEPARATOR,
 };
-use crate::types::{required_base, CounterType, Formula};
+use crate::types::{required_base, CounterType, Formula, PERF_OBJECT_TIMER, TIMER_MASK};
 use std::collections::{HashMap, HashSet};
 
 const PCQ: &str = "MS-PCQ 2.2.4.2";
@@ -21,15 +21,17 @@ const LARGE_RAWCOUNT: u32 = 0x0001_0100;
 const NODATA: u32 = 0x4000_0200;
 const HISTOGRAM: u32 = 0x8000_0000;
 
-/// Types that need PerfTimeId and PerfFreqId (MS-PCQ).
+/// Types that need PerfTimeId and PerfFreqId ([MS-PCQ] 2.2.4.2): those timed by the object's own clock
+/// (OBJ_TIME_QUEUELEN, ELAPSED_TIME, OBJ_TIME_TIMER, PRECISION_OBJECT_TIMER).
 fn needs_time_and_freq(ty: u32) -> bool {
-    // OBJ_TIME_QUEUELEN, ELAPSED_TIME, OBJ_TIME_TIMER, PRECISION_OBJECT_TIMER
-    matches!(ty, 0x0065_0500 | 0x3024_0500 | 0x2061_0500 | 0x2067_0500)
+    ty & TIMER_MASK == PERF_OBJECT_TIMER
 }
 
-/// Types that need MultiId (MS-PCQ).
+/// Types that need MultiId ([MS-PCQ] 2.2.4.2): the MULTI timers, whose formula reads M.
 fn needs_multi(ty: u32) -> bool {
-    matches!(ty, 0x2241_0500 | 0x2341_0500 | 0x2251_0500 | 0x2351_0500)
+    CounterType::from_value(ty)
+        .formula()
+        .is_some_and(|f| f.spec().multi)
 }
 
 fn type_name(ty: u32) -> String {
@@ -356,6 +358,41 @@ fn validate_counter(
                 c.reserved
             ),
             PCQ,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::TYPES;
+
+    #[test]
+    fn the_types_that_need_time_frequency_or_multi_ids() {
+        let names = |f: fn(u32) -> bool| -> Vec<&str> {
+            TYPES
+                .iter()
+                .filter(|r| f(r.value))
+                .map(|r| r.name)
+                .collect()
+        };
+        assert_eq!(
+            names(needs_time_and_freq),
+            [
+                "PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE",
+                "PERF_OBJ_TIME_TIMER",
+                "PERF_PRECISION_OBJECT_TIMER",
+                "PERF_ELAPSED_TIME"
+            ]
+        );
+        assert_eq!(
+            names(needs_multi),
+            [
+                "PERF_COUNTER_MULTI_TIMER",
+                "PERF_100NSEC_MULTI_TIMER",
+                "PERF_COUNTER_MULTI_TIMER_INV",
+                "PERF_100NSEC_MULTI_TIMER_INV"
+            ]
         );
     }
 }

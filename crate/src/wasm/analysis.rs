@@ -107,7 +107,7 @@ struct PackInfo<'a> {
 /// The built-in rule packs: id, title, number of rules, source, description and the questions.
 #[wasm_bindgen(js_name = rulePacks)]
 pub fn rule_packs() -> Result<JsValue, JsValue> {
-    let list: Vec<PackInfo> = analysis::builtin_packs()
+    let list: Vec<PackInfo<'_>> = analysis::builtin_packs()
         .iter()
         .map(|p| PackInfo {
             id: &p.id,

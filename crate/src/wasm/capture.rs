@@ -481,3 +481,25 @@ impl JsCaptureReader {
         r.finish().map(JsCapture::new).map_err(capture_error)
     }
 }
+
+// ---- The viewer's statistics of a range (chart::range_stats) ----
+#[wasm_bindgen(js_class = Capture)]
+impl JsCapture {
+    /// Statistics of series `index` over `fromMs <= t <= toMs` (both optional) as the viewer shows them:
+    /// `{ count, min, max, mean, last, stddev, p95, p99, trendPerHour }`.
+    #[wasm_bindgen(js_name = rangeStats)]
+    pub fn range_stats(
+        &self,
+        index: usize,
+        from_ms: Option<f64>,
+        to_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let s = self.series_at(index)?;
+        to_js(&crate::chart::range_stats::range_stats(
+            &self.inner.timestamps,
+            &s.values,
+            from_ms,
+            to_ms,
+        ))
+    }
+}

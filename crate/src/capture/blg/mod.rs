@@ -249,6 +249,44 @@ impl BlgReader {
                 ),
             ));
         }
+        let notes = self.notes(&header, samples, truncated);
+        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
+        self.columns.sort_by_key(|c| c.order);
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                c.values.resize(samples, f64::NAN);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path,
+                    counter_type: Some(c.type_value),
+                    scale: Some(c.scale),
+                    values: c.values,
+                    reference: None,
+                    raw: None,
+                }
+            })
+            .collect();
+        Ok(Capture {
+            format: Format::Blg.name(),
+            encoding: "binary",
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        })
+    }
+
+    /// What the reader says about the log beside its values: its origin, and everything it kept,
+    /// assumed or left out (each a `Note` with a stable code).
+    fn notes(
+        &mut self,
+        header: &LogHeader,
+        samples: usize,
+        truncated: Option<(usize, usize, usize)>,
+    ) -> Vec<Note> {
+        let n = self.buffer_size.max(1);
         let mut notes = vec![Note {
             code: "blg",
             message: format!("binary perfmon log from Windows {}.{} build {} ({}-bit logger), {samples} samples; values cooked by counterlens as relog and Perfmon show them (no value where a counter needs two samples and has one)",
@@ -302,34 +340,9 @@ impl BlgReader {
         if !self.unnamed.is_empty() {
             notes.push(Note { code: "unnamed-counters", message: format!("{} counter name indexes are not in the log's name table; those counters are named \"Counter <index>\"", self.unnamed.len()), line: None });
         }
-        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
         if let Some((first, last)) = self.biases.filter(|_| self.bias_changes > 0) {
             notes.push(Note { code: "dst-change", message: format!("daylight saving time starts or ends within the log (the bias goes from {first} to {last} minutes{}): times are UTC throughout and in order; CSV exports write local times with the zone of the first sample", if self.bias_changes > 1 { format!(", changing {} times", self.bias_changes) } else { String::new() }), line: None });
         }
-        self.columns.sort_by_key(|c| c.order);
-        let series = self
-            .columns
-            .into_iter()
-            .map(|mut c| {
-                c.values.resize(samples, f64::NAN);
-                Series {
-                    parsed: path::parse(&c.path).unwrap_or_default(),
-                    path: c.path,
-                    counter_type: Some(c.type_value),
-                    scale: Some(c.scale),
-                    values: c.values,
-                    reference: None,
-                    raw: None,
-                }
-            })
-            .collect();
-        Ok(Capture {
-            format: Format::Blg.name(),
-            encoding: "binary",
-            time_zone,
-            timestamps: self.timestamps,
-            series,
-            notes,
-        })
+        notes
     }
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The command line's benchmark: PDH-CSV to Parquet with `counterlens convert`, beside DuckDB's own
+# read_csv to Parquet on the same file in the same run. Figures go to docs/performance.md by hand.
+#   1. one ~100 MB PDH-CSV (500 counters, 13-decimal values, 1 % gaps), one reader thread;
+#   2. four ~25 MB PDH-CSVs (four machines) in one call, --threads 1 and --threads 2;
+#   3. DuckDB (from the venv target/py) on the file of 1, SET threads = 1 and 2.
+# Times are the best of 3 wall-clock runs. Usage: bash bench/cli.sh   (needs scripts/setup.sh --bench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py=target/py/bin/python
+if ! $py -c 'import duckdb' 2>/dev/null; then
+  echo "bench/cli.sh: target/py has no duckdb; run bash scripts/setup.sh --bench" >&2
+  exit 1
+fi
+# COUNTERLENS_BIN: an already built binary (the release build with fat LTO takes minutes on 2 cores).
+if [[ -z ${COUNTERLENS_BIN:-} ]]; then cargo build --release --bin counterlens; fi
+bin=${COUNTERLENS_BIN:-target/release/counterlens}
+d=target/bench
+mkdir -p "$d"
+[[ -f $d/big.csv ]] || $py bench/gen_pdh_csv.py "$d/big.csv" --shape wide --rows 10700
+for m in 1 2 3 4; do
+  [[ -f $d/part$m.csv ]] || $py bench/gen_pdh_csv.py "$d/part$m.csv" --shape wide --rows 2675 --machine "SQL0$m" --seed "$m"
+done
+
+# Best of 3 runs of a command: "wall_seconds cpu_seconds" (CPU = user + sys of all its threads, which
+# the machine's other load does not inflate the way it does wall time).
+best() {
+  $py - "$@" <<'PY'
+import resource, subprocess, sys, time
+runs = []
+for _ in range(3):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(sys.argv[1:], check=True)
+    w = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    runs.append((w, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime))
+print(min(r[0] for r in runs), min(r[1] for r in runs))
+PY
+}
+mbs() { $py -c "print(f'{$1 / 1e6 / $2:.0f}')"; }
+size() { stat -c %s "$@" | awk '{ s += $1 } END { print s }'; }
+
+big=$(size "$d/big.csv")
+parts=$(size "$d"/part?.csv)
+echo "counterlens convert, PDH-CSV to Parquet (zstd), $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg)"
+echo "  (wall: best of 3; CPU: user + sys of all threads, best of 3; MB/s of wall and of CPU time)"
+read -r w c < <(best $bin convert -q --threads 1 "$d/big.csv" -o "$d/big.parquet")
+rows=$($py -c "import duckdb; print(duckdb.sql(\"SELECT count(*) FROM '$d/big.parquet'\").fetchall()[0][0])")
+printf '  1 file  %5.1f MB, 1 thread : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s  (%s rows, Parquet %.1f MB)\n' \
+  "$($py -c "print($big / 1e6)")" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")" "$rows" "$($py -c "print($(size "$d/big.parquet") / 1e6)")"
+for th in 1 2; do
+  read -r w c < <(best $bin convert -q --threads $th "$d"/part?.csv -o "$d/parts.parquet")
+  printf '  4 files %5.1f MB, %s thread : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
+    "$($py -c "print($parts / 1e6)")" "$th" "$w" "$(mbs "$parts" "$w")" "$c" "$(mbs "$parts" "$c")"
+done
+
+echo "DuckDB $($py -c 'import duckdb; print(duckdb.__version__)') read_csv to Parquet (zstd), same 1 file"
+for th in 1 2; do
+  j=$($py bench/duckdb_csv.py "$d/big.csv" "$d" --threads $th)
+  for form in wide long; do
+    read -r w c n < <($py -c "import json; j = json.loads('$j'); print(j['${form}_s'], j['${form}_cpu_s'], j['long_rows'])")
+    printf '  threads=%s %-4s: wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s%s\n' "$th" "$form" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")" \
+      "$([[ $form == long ]] && echo "  ($n rows)")"
+  done
+done
