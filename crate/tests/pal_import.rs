@@ -663,3 +663,34 @@ fn a_regular_expression_on_the_object_becomes_a_wildcard() {
         "\\*:Access Methods\\Full Scans/sec"
     );
 }
+
+#[test]
+fn hostile_snippets_end_in_a_reason_not_a_crash() {
+    let pal = |code: &str| {
+        format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OS" DEFAULTVALUE="Windows">?</QUESTION><ANALYSIS NAME="A" ID="1">
+<DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\Memory\Pages/sec"/>
+<THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[{code}]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        )
+    };
+    let reason = |code: String| {
+        let imp = import_pal(&files(&[("t.xml", &pal(&code))])).unwrap();
+        assert_eq!(imp.translated, 0);
+        imp.untranslated[0].reason.clone()
+    };
+    let call = "StaticThreshold -CollectionOfCounterInstances $P -Operator 'gt' -Threshold";
+    // 100,000 nested parentheses, unary minus signs, and a 100,000-term product of a variable.
+    let deep = format!("{call} {}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    assert!(reason(deep).contains("nests deeper than 32"));
+    assert!(reason(format!("{call} {}1", "-".repeat(100_000))).contains("nests deeper than 32"));
+    let long = format!("$m = 2\n$x = $m{}\n{call} $x", " * $m".repeat(100_000));
+    // $m is a literal 2, so the product folds to a number... 2^100000 is not finite: kept as a tree.
+    assert!(reason(long).contains("deeper than 32"));
+    // 1,000 nested Ifs on a string answer.
+    let ifs = format!(
+        "{}{call} 1{}",
+        "If ($OS -eq 'x') {\n".repeat(1000),
+        "\n}".repeat(1000)
+    );
+    assert!(reason(ifs).contains("If statements"));
+}

@@ -67,6 +67,13 @@ pub struct ChartBand {
     pub max: Threshold,
 }
 
+/// How deep a snippet may nest (parentheses, unary operators, If blocks) and how deep an expression it
+/// builds may be: far beyond PAL's files, and bounded so that hostile input cannot exhaust the stack
+/// (a panic in wasm kills the page). The core's threshold parser allows 64 levels.
+const MAX_DEPTH: usize = 32;
+/// If statements per snippet (each If/Else on a string answer can double an expression's size).
+const MAX_IFS: usize = 16;
+
 /// The pack variable logical processors are read into (derived from the capture).
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
 
@@ -620,6 +627,8 @@ impl Importer {
         let mut p = Parser {
             toks: &toks,
             i: 0,
+            depth: 0,
+            ifs: 0,
             imp: self,
             sources,
         };
@@ -951,6 +960,19 @@ impl Expr {
     fn sub(a: Expr, b: Expr) -> Expr {
         Expr::bin('-', a, b)
     }
+    /// Whether the tree is deeper than `n` levels; recursion never goes deeper than `n`.
+    fn deeper_than(&self, n: usize) -> bool {
+        if n == 0 {
+            return true;
+        }
+        match self {
+            Expr::Num(_) | Expr::Var(_) => false,
+            Expr::Neg(a) => a.deeper_than(n - 1),
+            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) => {
+                a.deeper_than(n - 1) || b.deeper_than(n - 1)
+            }
+        }
+    }
     fn has_var(&self) -> bool {
         match self {
             Expr::Num(_) => false,
@@ -1011,6 +1033,17 @@ fn fmt_num(n: f64) -> String {
         format!("-{}", fmt_num(-n))
     } else {
         format!("{n}")
+    }
+}
+
+/// An expression no deeper than MAX_DEPTH, or why not.
+fn bounded(e: Expr) -> Result<Expr, String> {
+    if e.deeper_than(MAX_DEPTH) {
+        Err(format!(
+            "builds an expression deeper than {MAX_DEPTH} levels"
+        ))
+    } else {
+        Ok(e)
     }
 }
 
@@ -1256,6 +1289,10 @@ struct StringTest {
 struct Parser<'t, 'm> {
     toks: &'t [Tok],
     i: usize,
+    /// Nesting of parentheses, unary operators and If blocks, bounded by MAX_DEPTH.
+    depth: usize,
+    /// If statements read, bounded by MAX_IFS (each If/Else can double an expression).
+    ifs: usize,
     imp: &'m mut Importer,
     sources: &'m HashMap<String, DataSource>,
 }
@@ -1413,6 +1450,28 @@ impl Parser<'_, '_> {
     }
 
     fn if_statement(&mut self, st: &mut State) -> Result<(), String> {
+        self.ifs += 1;
+        if self.ifs > MAX_IFS {
+            return Err(format!("more than {MAX_IFS} If statements"));
+        }
+        self.enter()?;
+        let r = self.if_statement_inner(st);
+        self.depth -= 1;
+        r
+    }
+
+    /// Nesting one level deeper (parentheses, unary operators, If blocks): an error past MAX_DEPTH, so
+    /// that a hostile snippet cannot exhaust the stack.
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(format!("nests deeper than {MAX_DEPTH} levels"));
+        }
+        Ok(())
+    }
+
+    fn if_statement_inner(&mut self, st: &mut State) -> Result<(), String> {
         self.i += 1; // If
         self.expect(Tok::Punct('('))?;
         let cond_start = self.i;
@@ -1474,7 +1533,7 @@ impl Parser<'_, '_> {
                 } else {
                     Expr::Min(Box::new(cur), Box::new(bound))
                 };
-                st.env.insert(key, Ok(clamped));
+                st.env.insert(key, bounded(clamped));
                 Ok(())
             }
             (Some(Tok::Var(q, member)), "eq" | "ieq" | "ceq" | "ne" | "ine" | "cne") => {
@@ -1671,7 +1730,7 @@ impl Parser<'_, '_> {
         while let Some(Tok::Punct(op @ ('+' | '-'))) = self.peek().cloned() {
             self.i += 1;
             let b = self.term(st)?;
-            a = Expr::bin(op, a, b);
+            a = bounded(Expr::bin(op, a, b))?;
         }
         Ok(a)
     }
@@ -1684,7 +1743,7 @@ impl Parser<'_, '_> {
             if op == '/' && b == Expr::Num(0.0) {
                 return Err("divides by zero".into());
             }
-            a = Expr::bin(op, a, b);
+            a = bounded(Expr::bin(op, a, b))?;
         }
         Ok(a)
     }
@@ -1693,8 +1752,10 @@ impl Parser<'_, '_> {
         match self.peek().cloned() {
             Some(Tok::Punct('-')) => {
                 self.i += 1;
-                let a = self.unary(st)?;
-                Ok(match a {
+                self.enter()?;
+                let a = self.unary(st);
+                self.depth -= 1;
+                bounded(match a? {
                     Expr::Num(n) => Expr::Num(-n),
                     other => Expr::Neg(Box::new(other)),
                 })
@@ -1708,7 +1769,10 @@ impl Parser<'_, '_> {
                     return Err(format!("a cast to [{c}]"));
                 }
                 self.i += 1;
-                self.unary(st)
+                self.enter()?;
+                let a = self.unary(st);
+                self.depth -= 1;
+                a
             }
             _ => self.primary(st),
         }
@@ -1722,8 +1786,11 @@ impl Parser<'_, '_> {
         match t {
             Tok::Num(n) => Ok(Expr::Num(n)),
             Tok::SubExpr | Tok::Punct('(') => {
+                self.enter()?;
                 self.skip_seps();
-                let e = self.expr(st)?;
+                let e = self.expr(st);
+                self.depth -= 1;
+                let e = e?;
                 self.skip_seps();
                 self.expect(Tok::Punct(')'))?;
                 Ok(e)
@@ -1812,7 +1879,7 @@ fn merge(st: &mut State, s: &Expr, yes: State, no: State) -> Result<(), String> 
         let a = yes.env.get(&k);
         let b = no.env.get(&k);
         let v = match (a, b) {
-            (Some(Ok(a)), Some(Ok(b))) => Ok(pick(a, b)),
+            (Some(Ok(a)), Some(Ok(b))) => bounded(pick(a, b)),
             (Some(Err(r)), _) | (_, Some(Err(r))) => Err(r.clone()),
             _ => Err(format!("${k} is set in only one branch of an If/Else")),
         };
@@ -1835,8 +1902,8 @@ fn merge(st: &mut State, s: &Expr, yes: State, no: State) -> Result<(), String> 
             );
         }
         let mut c = a.clone();
-        c.threshold = pick(&a.threshold, &b.threshold);
-        c.band_min = pick(&a.band_min, &b.band_min);
+        c.threshold = bounded(pick(&a.threshold, &b.threshold))?;
+        c.band_min = bounded(pick(&a.band_min, &b.band_min))?;
         st.calls.push(c);
     }
     Ok(())
