@@ -268,9 +268,10 @@ fn thresholds_from_variables_user_over_default() {
     assert!((f.threshold - 1638.4).abs() < 1e-9);
     assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (10.0, 14.0));
     assert_eq!(f.broke, vec![Stat::Avg]);
+    // Sizes read as sizes: 1638.4 MB / 1024 = 1.6 GB; 1000 MB stays MB (under 1024).
     assert_eq!(
         f.message,
-        r"\\SRV\Memory\Available MBytes below 1638.4 (avg 1000) from 10:10 to 10:14 UTC"
+        r"\\SRV\Memory\Available MBytes below 1.6 GB (avg 1000 MB) from 10:10 to 10:14 UTC"
     );
     // Clamps: thresholdMax 1000 -> min(1638.4, 1000) = 1000; 1000 is not below 1000.
     let clamped = rule.replace(r#""threshold":"#, r#""thresholdMax": 1000, "threshold":"#);
