@@ -1361,7 +1361,15 @@ impl Parser<'_, '_> {
                     "for" | "foreach" | "while" | "do" | "foreach-object" => {
                         Err(format!("loops over instances or values (`{w}`)"))
                     }
-                    "switch" => Err("a `switch` statement".into()),
+                    "switch" => {
+                        let subject = match (self.toks.get(self.i + 1), self.toks.get(self.i + 2)) {
+                            (Some(Tok::Punct('(')), Some(t)) => format!(" on {}", t.show()),
+                            _ => String::new(),
+                        };
+                        Err(format!(
+                            "a `switch` statement{subject}: a value per case (as PAL's per-OS pool sizes), which is not a translated form"
+                        ))
+                    }
                     _ => Err(format!("calls `{w}`, which is not StaticThreshold")),
                 }
             }
@@ -1483,10 +1491,20 @@ impl Parser<'_, '_> {
             _ => return Err(self.condition_error(cond_start)),
         };
         self.i += 1;
+        // A clamp applies to a local, or to a numeric answer the snippet sets again
+        // (`If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1}` in QuickSystemOverview.xml).
+        let clampable = match &left {
+            Some(Tok::Var(v, None)) => {
+                st.env.contains_key(&v.to_ascii_lowercase())
+                    || self
+                        .imp
+                        .question(v)
+                        .is_some_and(|q| q.variable.kind == VariableType::Number)
+            }
+            _ => false,
+        };
         match (left, op.as_str()) {
-            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge" | "eq")
-                if st.env.contains_key(&v.to_ascii_lowercase()) =>
-            {
+            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge" | "eq") if clampable => {
                 let bound = self.expr(st)?;
                 self.expect(Tok::Punct(')'))?;
                 // The block must be exactly `$v = <the same bound>`.
@@ -1521,11 +1539,11 @@ impl Parser<'_, '_> {
                     return Err(format!("an If/Else on ${v} that is not a clamp"));
                 }
                 let key = v.to_ascii_lowercase();
-                let cur = st
-                    .env
-                    .get(&key)
-                    .cloned()
-                    .unwrap_or_else(|| Err(format!("${v} is not set")))?;
+                let cur = match st.env.get(&key) {
+                    Some(value) => value.clone()?,
+                    // A numeric answer: from here on the snippet's $v is the clamped answer.
+                    None => self.variable(st, &v, None)?,
+                };
                 let clamped = if guard {
                     Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))
                 } else if op == "lt" || op == "le" {
@@ -1760,6 +1778,7 @@ impl Parser<'_, '_> {
                     other => Expr::Neg(Box::new(other)),
                 })
             }
+            Some(Tok::Cast(c)) if c == "math" => self.math_call(st),
             Some(Tok::Cast(c)) => {
                 // [Int], [Double], ... : numbers stay numbers ([Int] rounds; docs/rule-packs.md says so).
                 if !matches!(
@@ -1775,6 +1794,63 @@ impl Parser<'_, '_> {
                 a
             }
             _ => self.primary(st),
+        }
+    }
+
+    /// `[Math]::Round(x, 0)` (QuickSystemOverview.xml's pool snippets round the RAM answer with it) is
+    /// read like `[Int] x`: the number as given (docs/rule-packs.md says so); `[Math]::Min(a, b)` and
+    /// `[Math]::Max(a, b)` are min and max. Other [Math] methods are reported.
+    fn math_call(&mut self, st: &State) -> Result<Expr, String> {
+        let name = match (
+            self.toks.get(self.i + 1),
+            self.toks.get(self.i + 2),
+            self.toks.get(self.i + 3),
+            self.toks.get(self.i + 4),
+        ) {
+            (
+                Some(Tok::Punct(':')),
+                Some(Tok::Punct(':')),
+                Some(Tok::Word(w)),
+                Some(Tok::Punct('(')),
+            ) => w.to_ascii_lowercase(),
+            _ => return Err("uses [Math] other than as a method call `[Math]::Name(...)`".into()),
+        };
+        if !matches!(name.as_str(), "round" | "min" | "max") {
+            return Err(format!(
+                "calls [Math]::{name} (only Round, Min and Max are translated)"
+            ));
+        }
+        self.i += 5;
+        self.enter()?;
+        let r = self.math_args(st, &name);
+        self.depth -= 1;
+        r
+    }
+
+    fn math_args(&mut self, st: &State, name: &str) -> Result<Expr, String> {
+        self.skip_seps();
+        let a = self.expr(st)?;
+        self.skip_seps();
+        let second = if self.peek() == Some(&Tok::Punct(',')) {
+            self.i += 1;
+            self.skip_seps();
+            let b = self.expr(st)?;
+            self.skip_seps();
+            Some(b)
+        } else {
+            None
+        };
+        self.expect(Tok::Punct(')'))?;
+        match (name, second) {
+            // Round(x) and Round(x, digits): digits a whole number from 0 to 15, as .NET requires.
+            ("round", None) => Ok(a),
+            ("round", Some(Expr::Num(d))) if d >= 0.0 && d <= 15.0 && d.fract() == 0.0 => Ok(a),
+            ("round", Some(_)) => Err(
+                "calls [Math]::Round with digits that are not a whole number from 0 to 15".into(),
+            ),
+            ("min", Some(b)) => bounded(Expr::Min(Box::new(a), Box::new(b))),
+            ("max", Some(b)) => bounded(Expr::Max(Box::new(a), Box::new(b))),
+            _ => Err(format!("calls [Math]::{name} without its two arguments")),
         }
     }
 

@@ -1,0 +1,57 @@
+//! Imports PAL threshold files (the first one and the files it inherits, given after it) and prints
+//! translated / total and the untranslated thresholds grouped by reason: how docs/rule-packs.md's table
+//! of measured rates was made.
+//!
+//! `cargo run -p counterlens --example pal_rates -- IIS.xml AspDotNet.xml DotNet.xml SystemOverview.xml
+//! QuickSystemOverview.xml` (add `--rules` to print each translated rule's threshold too).
+
+use counterlens::analysis::pal::import_pal;
+use std::collections::BTreeMap;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let show_rules = args.iter().any(|a| a == "--rules");
+    let mut files = Vec::new();
+    for path in args.iter().filter(|a| !a.starts_with("--")) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => files.push((path.clone(), text)),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let imp = match import_pal(&files) {
+        Ok(imp) => imp,
+        Err(e) => {
+            eprintln!("import failed: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!(
+        "{}: translated {} / {} (missing files: {:?})",
+        imp.pack.source, imp.translated, imp.total, imp.missing_files
+    );
+    let mut by_reason: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for u in &imp.untranslated {
+        by_reason
+            .entry(u.reason.as_str())
+            .or_default()
+            .push(format!("{} / {}", u.analysis, u.threshold));
+    }
+    for (reason, list) in &by_reason {
+        println!("  {} x {reason}", list.len());
+        for t in list {
+            println!("      {t}");
+        }
+    }
+    if show_rules {
+        for r in &imp.pack.rules {
+            println!(
+                "  rule {}: {}",
+                r.id,
+                serde_json::to_string(r).unwrap_or_default()
+            );
+        }
+    }
+}
