@@ -608,7 +608,8 @@ impl Importer {
         code: &str,
         sources: &HashMap<String, DataSource>,
     ) -> Result<Vec<Call>, String> {
-        let toks = lex(code)?;
+        let code = with_safe_collection_names(code, sources);
+        let toks = lex(&code)?;
         // Hand-written rules that walk the instances and time slices themselves say so first.
         for t in &toks {
             if let Tok::Word(w) = t {
@@ -845,7 +846,70 @@ fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     list
 }
 
+/// A collection name as the snippet lexer reads it. PAL substitutes a DATASOURCE's COLLECTIONVARNAME as
+/// written, so names carry characters PowerShell would not take in a bare variable
+/// (Exchange2013.xml: `$CollectionOfMSExchangeDatabase==>InstancesIOLogWritesAverageLatency`; `#`, `&`):
+/// each such character becomes `_xHH_` here, and the snippet's `$<name>` is rewritten to match.
+fn safe_collection_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("_x{:x}_", c as u32));
+        }
+    }
+    out
+}
+
+/// The snippet with every `$<collection>` whose name has characters a variable cannot hold rewritten to
+/// its safe name (case-insensitively, longest names first so that one name's prefix cannot cut another).
+fn with_safe_collection_names(code: &str, sources: &HashMap<String, DataSource>) -> String {
+    let mut odd: Vec<&String> = sources
+        .keys()
+        .filter(|k| safe_collection_name(k) != **k)
+        .collect();
+    if odd.is_empty() {
+        return code.to_string();
+    }
+    odd.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    let mut code = code.to_string();
+    for k in odd {
+        let needle = format!("${k}");
+        let safe = format!("${}", safe_collection_name(k));
+        let mut out = String::with_capacity(code.len());
+        let lower = code.to_ascii_lowercase();
+        let mut last = 0;
+        // ASCII lower-casing keeps byte offsets, so positions in `lower` are positions in `code`.
+        for (at, _) in lower.match_indices(&needle) {
+            if at < last {
+                continue;
+            }
+            out.push_str(&code[last..at]);
+            out.push_str(&safe);
+            last = at + needle.len();
+        }
+        out.push_str(&code[last..]);
+        code = out;
+    }
+    code
+}
+
 fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
+    let list: Vec<(String, DataSource)> = plain_data_sources_as_written(a);
+    // The same source under its safe name, which the rewritten snippets use.
+    let mut out = Vec::with_capacity(list.len());
+    for (k, v) in list {
+        let safe = safe_collection_name(&k);
+        if safe != k {
+            out.push((safe, v.clone()));
+        }
+        out.push((k, v));
+    }
+    out
+}
+
+fn plain_data_sources_as_written(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
