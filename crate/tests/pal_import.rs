@@ -694,3 +694,124 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
     );
     assert!(reason(ifs).contains("If statements"));
 }
+
+/// Forms measured in PAL's real files (tests/vectors/pal, docs/rule-packs.md's table): `[Math]::Round`
+/// and the `-eq 0` guard on a RAM answer (QuickSystemOverview.xml), `switch` (reported as such),
+/// collection names PAL substitutes as written (Exchange2013.xml's `==>`, `#`, `&`).
+#[test]
+fn forms_from_pals_real_files() {
+    let pal = |var: &str, code: &str| {
+        format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="PhysicalMemory" DATATYPE="string" DEFAULTVALUE="16">RAM in GB?</QUESTION>
+<QUESTION QUESTIONVARNAME="OS" DATATYPE="options" DEFAULTVALUE="Windows Server">OS?</QUESTION>
+<ANALYSIS NAME="A" CATEGORY="C" ID="1">
+<DATASOURCE TYPE="CounterLog" NAME="\X\Y" COLLECTIONVARNAME="{var}" EXPRESSIONPATH="\X\Y"/>
+<THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[{code}]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        )
+    };
+    let one = |var: &str, code: &str| {
+        let imp = import_pal(&files(&[("t.xml", &pal(var, code))])).unwrap();
+        check_invariants(&imp);
+        imp
+    };
+    let threshold = |code: &str| {
+        let imp = one("C", code);
+        assert_eq!(imp.translated, 1, "{code}: {:?}", imp.untranslated);
+        imp.pack.rules[0].threshold.clone()
+    };
+    let reason = |code: &str| {
+        let imp = one("C", code);
+        assert_eq!(imp.translated, 0, "{code}");
+        imp.untranslated[0].reason.clone()
+    };
+    let call = "StaticThreshold -CollectionOfCounterInstances $C -Operator 'gt' -Threshold $T";
+
+    // QuickSystemOverview.xml's Pool Paged rule: If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1};
+    // then [Math]::Round($PhysicalMemory,0) * 1GB * 0.10. The guard is max(answer, 1) (a RAM size of
+    // 0 GB becomes 1 GB); Round is read like [Int], the answer as given. 16 GB -> 1717986918.4 bytes.
+    assert_eq!(
+        threshold(&format!("If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 1}};\n$i = $([Math]::Round($PhysicalMemory,0))\n$i = $i * 1GB\n$T = $i * 0.10\n{call}")),
+        expr("max(PhysicalMemory, 1) * 1073741824 * 0.1")
+    );
+    // Round without digits; Min and Max of two arguments: min(16 * 0.75, 128) = 12 at the default.
+    assert_eq!(
+        threshold(&format!("$T = [Math]::Round($PhysicalMemory)\n{call}")),
+        expr("PhysicalMemory")
+    );
+    // A min at the top is the rule's ceiling (thresholdMax), as for an `If (-gt) {}` clamp.
+    let imp = one(
+        "C",
+        &format!("$T = [Math]::Min($PhysicalMemory * 0.75, 128)\n{call}"),
+    );
+    assert_eq!(imp.pack.rules[0].threshold, expr("PhysicalMemory * 0.75"));
+    assert_eq!(imp.pack.rules[0].threshold_max, Some(128.0));
+    assert_eq!(
+        threshold(&format!("$T = [math]::max(2, 3)\n{call}")),
+        Threshold::Number(3.0)
+    );
+    // Other [Math] methods and malformed calls are reported, not guessed.
+    assert!(
+        reason(&format!("$T = [Math]::Floor($PhysicalMemory)\n{call}")).contains("[Math]::floor")
+    );
+    assert!(
+        reason(&format!("$T = [Math]::Round($PhysicalMemory, 0.5)\n{call}")).contains("digits")
+    );
+    assert!(reason(&format!("$T = [Math]::Min(1)\n{call}")).contains("two arguments"));
+    assert!(reason(&format!("$T = [Math] 5\n{call}")).contains("[Math]::Name(...)"));
+    // A guard on an answer that is not -eq 0 -> 1 is not a clamp.
+    assert!(reason(&format!(
+        "If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 2}}\n$T = $PhysicalMemory\n{call}"
+    ))
+    .contains("guard"));
+    // `switch` is named as such (QuickSystemOverview.xml's per-OS pool sizes), with what it switches on.
+    let r = reason(&format!("$OS = [string] $OS.ToUpper()\nswitch ($OS)\n{{\n 'WINDOWS XP 32-BIT' {{ $T = 1 }}\n default {{ $T = 2 }}\n}}\n{call}"));
+    assert!(r.starts_with("a `switch` statement on $OS"), "{r}");
+
+    // Collection names PAL substitutes as written: `==>` (Exchange 2013's database counters), `#`,
+    // `&`; the XML escapes them (`==&gt;`, `&amp;`), the snippet does not.
+    for (attr, used) in [
+        (
+            "CollectionOfMSExchangeDatabase==&gt;InstancesIOLogWritesAverageLatency",
+            "$CollectionOfMSExchangeDatabase==>InstancesIOLogWritesAverageLatency",
+        ),
+        (
+            "CollectionOfNETCLRMemory#BytesinallHeaps",
+            "$CollectionOfNETCLRMemory#BytesinallHeaps",
+        ),
+        (
+            "CollectionOfMemoryFree&amp;ZeroPageListBytes",
+            "$collectionofmemoryfree&zeropagelistbytes",
+        ),
+    ] {
+        let imp = one(
+            attr,
+            &format!(
+                "StaticThreshold -CollectionOfCounterInstances {used} -Operator 'gt' -Threshold 10"
+            ),
+        );
+        assert_eq!(imp.translated, 1, "{attr}: {:?}", imp.untranslated);
+        assert_eq!(imp.pack.rules[0].counter, "\\X\\Y");
+        assert_eq!(imp.pack.rules[0].threshold, Threshold::Number(10.0));
+    }
+    // A longer odd name that starts with a shorter one: each snippet finds its own source.
+    let two = r#"<PAL NAME="t"><ANALYSIS NAME="A" CATEGORY="C" ID="1">
+<DATASOURCE TYPE="CounterLog" NAME="\X\Short" COLLECTIONVARNAME="A==&gt;B" EXPRESSIONPATH="\X\Short"/>
+<DATASOURCE TYPE="CounterLog" NAME="\X\Long" COLLECTIONVARNAME="A==&gt;B==&gt;C" EXPRESSIONPATH="\X\Long"/>
+<THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $A==>B==>C -Operator 'gt' -Threshold 1]]></CODE></THRESHOLD>
+<THRESHOLD NAME="U" CONDITION="Warning"><CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $A==>B -Operator 'gt' -Threshold 2]]></CODE></THRESHOLD></ANALYSIS></PAL>"#;
+    let imp = import_pal(&files(&[("t.xml", two)])).unwrap();
+    check_invariants(&imp);
+    let got: Vec<(&str, Threshold)> = imp
+        .pack
+        .rules
+        .iter()
+        .map(|r| (r.counter.as_str(), r.threshold.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("\\X\\Long", Threshold::Number(1.0)),
+            ("\\X\\Short", Threshold::Number(2.0))
+        ]
+    );
+}

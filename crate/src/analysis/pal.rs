@@ -6,9 +6,10 @@
 //! PowerShell snippet calling `StaticThreshold`, CHART bands (`StaticChartThreshold`) and
 //! `<INHERITANCE FILEPATH="..."/>`. The snippet is read symbolically: literal one-liners, sizes (`100MB`),
 //! `-IsTrendOnly $True`, assignments from QUESTION variables, `If ($v -lt 64) { $v = 64 }` clamps,
-//! `$CollectionOfProcessor... .Count - 1` (logical processors) and If/Else on a string answer become
-//! threshold expressions; anything else is reported untranslated with the reason. docs/rule-packs.md
-//! lists the forms.
+//! `$CollectionOfProcessor... .Count - 1` (logical processors), `[Math]::Round/Min/Max` and If/Else on a
+//! string answer become threshold expressions; collection names are matched as PAL substitutes them
+//! (`$CollectionOf...==>...`); anything else is reported untranslated with the reason. docs/rule-packs.md
+//! lists the forms and the rates measured on PAL's own files (tests/vectors/pal).
 
 use super::error::AnalysisError;
 use super::pack::{
@@ -1908,12 +1909,19 @@ impl Parser<'_, '_> {
         match (name, second) {
             // Round(x) and Round(x, digits): digits a whole number from 0 to 15, as .NET requires.
             ("round", None) => Ok(a),
-            ("round", Some(Expr::Num(d))) if d >= 0.0 && d <= 15.0 && d.fract() == 0.0 => Ok(a),
+            ("round", Some(Expr::Num(d))) if (0.0..=15.0).contains(&d) && d.fract() == 0.0 => Ok(a),
             ("round", Some(_)) => Err(
                 "calls [Math]::Round with digits that are not a whole number from 0 to 15".into(),
             ),
-            ("min", Some(b)) => bounded(Expr::Min(Box::new(a), Box::new(b))),
-            ("max", Some(b)) => bounded(Expr::Max(Box::new(a), Box::new(b))),
+            // Constants fold, as the other operators do: [Math]::Max(2, 3) is 3.
+            ("min", Some(b)) => match (&a, &b) {
+                (Expr::Num(x), Expr::Num(y)) => Ok(Expr::Num(x.min(*y))),
+                _ => bounded(Expr::Min(Box::new(a), Box::new(b))),
+            },
+            ("max", Some(b)) => match (&a, &b) {
+                (Expr::Num(x), Expr::Num(y)) => Ok(Expr::Num(x.max(*y))),
+                _ => bounded(Expr::Max(Box::new(a), Box::new(b))),
+            },
             _ => Err(format!("calls [Math]::{name} without its two arguments")),
         }
     }

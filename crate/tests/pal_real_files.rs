@@ -1,0 +1,271 @@
+//! PAL's own threshold files as the judge of the PAL importer: QuickSystemOverview.xml (the base every
+//! operating-system file inherits), SystemOverview.xml, DotNet.xml, AspDotNet.xml, IIS.xml, HyperV.xml,
+//! ActiveDirectory.xml and Exchange2013.xml (clinthuffman/PAL, PAL2/PALWizard, MIT; see NOTICE and
+//! tests/vectors/pal/README.md). Each file is imported with the files it inherits; translated/total is
+//! pinned per file, every untranslated threshold has its reason, and a sample of translations is checked
+//! by hand against the PowerShell (quoted above each check, with the arithmetic).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use counterlens::analysis::pal::{import_pal, PalImport};
+use counterlens::analysis::{Operator, RuleKind, RulePack, Severity, Threshold};
+use std::collections::BTreeMap;
+
+fn read(name: &str) -> String {
+    let path = format!("{}/../tests/vectors/pal/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn import(names: &[&str]) -> PalImport {
+    let files: Vec<(String, String)> = names.iter().map(|n| (n.to_string(), read(n))).collect();
+    let imp = import_pal(&files).unwrap_or_else(|e| panic!("{names:?}: {e}"));
+    // The invariants of every import: counts add up, every omission says why, the pack reads back.
+    assert_eq!(
+        imp.translated + imp.untranslated.len(),
+        imp.total,
+        "{names:?}"
+    );
+    for u in &imp.untranslated {
+        assert!(!u.reason.trim().is_empty(), "{u:?}");
+    }
+    assert_eq!(RulePack::from_json(&imp.pack.to_json()).unwrap(), imp.pack);
+    imp
+}
+
+/// Untranslated thresholds counted by reason.
+fn reasons(imp: &PalImport) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for u in &imp.untranslated {
+        *m.entry(u.reason.clone()).or_insert(0) += 1;
+    }
+    m
+}
+
+fn rule<'a>(imp: &'a PalImport, id: &str) -> &'a counterlens::analysis::Rule {
+    imp.pack
+        .rules
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no rule {id}"))
+}
+
+const QUICK: &str = "QuickSystemOverview.xml";
+const SYSTEM: &str = "SystemOverview.xml";
+
+/// The reasons left when QuickSystemOverview.xml is part of the import (10 thresholds):
+/// 2 + 2 Generated series, 4 per-OS `switch` snippets, 2 thresholds of a disabled analysis.
+fn assert_quick_reasons(imp: &PalImport) {
+    let r = reasons(imp);
+    assert_eq!(
+        r.get("Generated data source \\LogicalDisk(*)\\Disk Overwhelmed: PAL computes that series with PowerShell from other counters"),
+        Some(&2)
+    );
+    assert_eq!(
+        r.get("Generated data source \\Memory\\Physical Memory Overwhelmed: PAL computes that series with PowerShell from other counters"),
+        Some(&2)
+    );
+    assert_eq!(
+        r.get("a `switch` statement on $OS: a value per case (as PAL's per-OS pool sizes), which is not a translated form"),
+        Some(&4)
+    );
+    assert_eq!(
+        r.get("the analysis is disabled in the PAL file (ENABLED=\"False\")"),
+        Some(&2)
+    );
+    assert_eq!(r.values().sum::<usize>(), 10, "{r:#?}");
+}
+
+#[test]
+fn translated_over_total_per_file() {
+    // (files given, translated, total, inherited files reported missing)
+    let table: &[(&[&str], usize, usize, &[&str])] = &[
+        (&[QUICK], 73, 83, &[]),
+        (&[SYSTEM, QUICK], 87, 97, &[]),
+        (&["DotNet.xml"], 7, 7, &[]),
+        (&["AspDotNet.xml"], 10, 10, &[]),
+        (
+            &["IIS.xml", "AspDotNet.xml", SYSTEM, QUICK],
+            98,
+            108,
+            &["Asp.xml"],
+        ),
+        (&["HyperV.xml", SYSTEM, QUICK], 100, 110, &[]),
+        (
+            &["ActiveDirectory.xml", SYSTEM, QUICK],
+            90,
+            100,
+            &["VMWare.xml"],
+        ),
+        (&["Exchange2013.xml", SYSTEM, QUICK], 125, 135, &[]),
+    ];
+    for (names, translated, total, missing) in table {
+        let imp = import(names);
+        assert_eq!(
+            (imp.translated, imp.total),
+            (*translated, *total),
+            "{names:?}: {:#?}",
+            reasons(&imp)
+        );
+        assert_eq!(imp.missing_files, *missing, "{names:?}");
+        if names.contains(&QUICK) {
+            // Every file's own thresholds translate; what stays out is QuickSystemOverview.xml's ten.
+            assert_quick_reasons(&imp);
+        }
+    }
+}
+
+#[test]
+fn each_file_alone_translates_all_of_its_own_thresholds_but_what_needs_an_inherited_answer() {
+    // Alone, a file's thresholds are its own: all translate, except Exchange2013.xml's one rule on the
+    // RAM answer $PhysicalMemory, a QUESTION of the QuickSystemOverview.xml it inherits through
+    // SystemOverview.xml (reported, with the missing file named).
+    for (name, n) in [
+        ("DotNet.xml", 7),
+        ("AspDotNet.xml", 10),
+        ("IIS.xml", 1),
+        ("HyperV.xml", 13),
+        ("ActiveDirectory.xml", 3),
+    ] {
+        let imp = import(&[name]);
+        assert_eq!((imp.translated, imp.total), (n, n), "{name}");
+    }
+    let imp = import(&["Exchange2013.xml"]);
+    assert_eq!((imp.translated, imp.total), (37, 38));
+    assert_eq!(imp.untranslated[0].analysis, "Memory Available MBytes");
+    assert!(
+        imp.untranslated[0].reason.contains("$PhysicalMemory")
+            && imp.untranslated[0].reason.contains("SystemOverview.xml"),
+        "{:?}",
+        imp.untranslated[0]
+    );
+}
+
+#[test]
+fn hand_checked_translations_of_quick_system_overview() {
+    let imp = import(&[QUICK]);
+
+    // $TenPercentOfPhysicalMemory = $([Int] $PhysicalMemory * 1024) * 0.10
+    // StaticThreshold ... $CollectionOfAvailableMBytes -Operator 'lt' -Threshold $TenPercentOfPhysicalMemory
+    // PhysicalMemory is in GB; * 1024 is MB, the counter's unit: 16 GB -> 16 * 1024 * 0.10 = 1638.4 MB.
+    let r = rule(&imp, "memory-available-mbytes-1");
+    assert_eq!(r.counter, "\\Memory\\Available MBytes");
+    assert_eq!((r.severity, r.operator), (Severity::Warning, Operator::Lt));
+    assert_eq!(
+        r.threshold,
+        Threshold::Expression("PhysicalMemory * 1024 * 0.1".into())
+    );
+
+    // $Five... = $([Int] $PhysicalMemory * 1024) * 0.05; If ($Five... -lt 64) { $Five... = 64 }
+    // -> 5% of RAM in MB, at least 64: 16 GB -> 819.2 MB; 1 GB -> 51.2, clamped to 64.
+    let r = rule(&imp, "memory-available-mbytes-2");
+    assert_eq!((r.severity, r.operator), (Severity::Critical, Operator::Lt));
+    assert_eq!(
+        r.threshold,
+        Threshold::Expression("PhysicalMemory * 1024 * 0.05".into())
+    );
+    assert_eq!(r.threshold_min, Some(64.0));
+
+    // [Int] $NumberOfLogicalProcessors = $CollectionOfProcessorPercentProcessorTime.Count - 1
+    // If ($NumberOfLogicalProcessors -eq 0) { $NumberOfLogicalProcessors = 1 }
+    // $TwoTimesNumberOfProcessors = $NumberOfLogicalProcessors * 2  -> 'gt' 2 per processor:
+    // 8 processors -> 16 queued threads.
+    let r = rule(&imp, "system-processor-queue-length-1");
+    assert_eq!(r.counter, "\\System\\Processor Queue Length");
+    assert_eq!(
+        r.threshold,
+        Threshold::Expression("max(logicalProcessors, 1) * 2".into())
+    );
+
+    // If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1};
+    // $iPhysicalMemory = $([Math]::Round($PhysicalMemory,0)); $iPhysicalMemory = $iPhysicalMemory * 1GB
+    // $iTenPercentOfPhysicalMemory = $iPhysicalMemory * 0.10
+    // StaticThreshold -CollectionOfCounterInstances $MemoryPoolNonpagedBytes -Operator 'gt' ...
+    // 16 GB -> 16 * 1073741824 * 0.1 = 1717986918.4 bytes (1.6 GB) of nonpaged pool.
+    let r = rule(&imp, "memory-pool-non-paged-bytes-3");
+    assert_eq!(r.counter, "\\Memory\\Pool Nonpaged Bytes");
+    assert_eq!((r.severity, r.operator), (Severity::Warning, Operator::Gt));
+    assert_eq!(
+        r.threshold,
+        Threshold::Expression("max(PhysicalMemory, 1) * 1073741824 * 0.1".into())
+    );
+    let e = counterlens::analysis::expr::Expr::parse("max(PhysicalMemory, 1) * 1073741824 * 0.1")
+        .unwrap();
+    let v = e
+        .eval(&|n| (n == "PhysicalMemory").then_some(16.0))
+        .unwrap();
+    assert!((v - 1_717_986_918.4).abs() < 1e-3, "{v}");
+
+    // StaticThreshold -CollectionOfCounterInstances $CollectionOfNetworkUtilization -Operator 'gt'
+    // -Threshold 30, on PAL's Generated % Network Utilization = Bytes Total/sec * 8 / Current Bandwidth
+    // * 100: 30% of 1 Gbit/s is 30 * 1e9 / 800 = 37.5 MB/s of Bytes Total/sec.
+    let r = rule(&imp, "network-interface-network-utilization-1");
+    assert_eq!(r.counter, "\\Network Interface(*)\\Bytes Total/sec");
+    assert_eq!(
+        r.threshold,
+        Threshold::Expression("30 * NetworkBandwidth / 800".into())
+    );
+
+    // StaticThreshold ... $ProcessPrivateBytesTotal -Operator 'gt' -Threshold 100MB -IsTrendOnly $True
+    // -> a trend of 100 * 1048576 = 104857600 bytes an hour.
+    let r = rule(&imp, "process-private-bytes-1");
+    assert_eq!(r.kind, RuleKind::Trend);
+    assert_eq!(r.threshold, Threshold::Number(104_857_600.0));
+}
+
+#[test]
+fn hand_checked_translations_of_the_product_files() {
+    // HyperV.xml writes PAL wizard's template around the call: eight `#//` comment lines, then
+    // StaticThreshold -CollectionOfCounterInstances $CollectionOfHyperVHypervisorLogicalProcessorContextSwitchessec
+    //   -Operator 'gt' -Threshold 20000
+    let imp = import(&["HyperV.xml"]);
+    let r = imp
+        .pack
+        .rules
+        .iter()
+        .find(|r| r.counter == "\\Hyper-V Hypervisor Logical Processor(*)\\Context Switches/sec")
+        .expect("the context-switch rule");
+    assert_eq!((r.severity, r.operator), (Severity::Critical, Operator::Gt));
+    assert_eq!(r.threshold, Threshold::Number(20000.0));
+
+    // Exchange2013.xml: COLLECTIONVARNAME="CollectionOfMSExchangeDatabase==&gt;InstancesIOLogWritesAverageLatency"
+    // and StaticThreshold -CollectionOfCounterInstances $CollectionOfMSExchangeDatabase==>InstancesIOLogWritesAverageLatency
+    //   -Operator 'gt' -Threshold 10 (Warning), 30 (Critical).
+    let imp = import(&["Exchange2013.xml"]);
+    let log: Vec<_> = imp
+        .pack
+        .rules
+        .iter()
+        .filter(|r| {
+            r.counter == "\\MSExchange Database ==> Instances(*)\\I/O Log Writes Average Latency"
+        })
+        .map(|r| (r.severity, r.operator, r.threshold.clone()))
+        .collect();
+    assert_eq!(
+        log,
+        vec![
+            (Severity::Warning, Operator::Gt, Threshold::Number(10.0)),
+            (Severity::Critical, Operator::Gt, Threshold::Number(30.0)),
+        ]
+    );
+
+    // DotNet.xml: StaticThreshold ... $CollectionOfNETCLRMemoryBytesinallHeapsALL -Operator 'gt'
+    // -Threshold 5242880 -IsTrendOnly $True -> a trend of 5 MB (5 * 1048576) an hour.
+    let imp = import(&["DotNet.xml"]);
+    let r = rule(&imp, "memory-leak-detection-in-net-1");
+    assert_eq!(r.counter, "\\.NET CLR Memory(*)\\# Bytes in all Heaps");
+    assert_eq!(r.kind, RuleKind::Trend);
+    assert_eq!(r.threshold, Threshold::Number(5.0 * 1_048_576.0));
+
+    // AspDotNet.xml: <EXCLUDE INSTANCE="__Total__" /> and -Operator 'gt' -Threshold 5000 (ms).
+    let imp = import(&["AspDotNet.xml"]);
+    let r = rule(&imp, "asp-net-request-execution-time-1");
+    assert_eq!(
+        r.counter,
+        "\\ASP.NET Applications(*)\\Request Execution Time"
+    );
+    assert_eq!(
+        r.instances.as_ref().map(|i| i.exclude.clone()),
+        Some(vec!["__Total__".to_string()])
+    );
+    assert_eq!(r.threshold, Threshold::Number(5000.0));
+}
