@@ -3,7 +3,7 @@
 //! of measured rates was made.
 //!
 //! `cargo run -p counterlens --example pal_rates -- IIS.xml AspDotNet.xml DotNet.xml SystemOverview.xml
-//! QuickSystemOverview.xml` (add `--rules` to print each translated rule's threshold too).
+//! QuickSystemOverview.xml` (add `--rules` to print each translated rule, `--notes` the bands count and the notes).
 
 use counterlens::analysis::pal::import_pal;
 use std::collections::BTreeMap;
@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let show_rules = args.iter().any(|a| a == "--rules");
+    let show_notes = args.iter().any(|a| a == "--notes");
     let mut files = Vec::new();
     for path in args.iter().filter(|a| !a.starts_with("--")) {
         match std::fs::read_to_string(path) {
@@ -43,6 +44,12 @@ fn main() {
         println!("  {} x {reason}", list.len());
         for t in list {
             println!("      {t}");
+        }
+    }
+    if show_notes {
+        println!("  {} bands; notes:", imp.bands.len());
+        for n in &imp.notes {
+            println!("  note: {n}");
         }
     }
     if show_rules {
