@@ -1,6 +1,6 @@
 //! PAL's own threshold files as the judge of the PAL importer: QuickSystemOverview.xml (the base every
 //! operating-system file inherits), SystemOverview.xml, DotNet.xml, AspDotNet.xml, IIS.xml, HyperV.xml,
-//! ActiveDirectory.xml and Exchange2013.xml (clinthuffman/PAL, PAL2/PALWizard, MIT; see NOTICE and
+//! ActiveDirectory.xml, Exchange2013.xml and SQLServer.xml (clinthuffman/PAL, PAL2/PALWizard, MIT; see NOTICE and
 //! tests/vectors/pal/README.md). Each file is imported with the files it inherits; translated/total is
 //! pinned per file, every untranslated threshold has its reason, and a sample of translations is checked
 //! by hand against the PowerShell (quoted above each check, with the arithmetic).
@@ -9,6 +9,7 @@
 
 use counterlens::analysis::pal::{import_pal, PalImport};
 use counterlens::analysis::{Operator, RuleKind, RulePack, Severity, Threshold};
+use counterlens::capture::PathPattern;
 use std::collections::BTreeMap;
 
 fn read(name: &str) -> String {
@@ -75,6 +76,25 @@ fn assert_quick_reasons(imp: &PalImport) {
     assert_eq!(r.values().sum::<usize>(), 10, "{r:#?}");
 }
 
+/// SQLServer.xml's 9 untranslated thresholds: each is on a `\PAL Generated(*)\... Ratio Percentage`
+/// (or the Target - Total Server Memory difference) that the DATASOURCE's CODE computes in a PowerShell
+/// loop over two collections, sample by sample, e.g. for the Index Searches rule
+/// `[int]$iRatio = $([double]$...FullScanssec[$m].Value[$v] / [double]$...IndexSearchessec[$a].Value[$v]) * 100`.
+fn assert_sql_generated_reasons(imp: &PalImport) {
+    let generated: Vec<&str> = imp
+        .untranslated
+        .iter()
+        .filter(|u| {
+            u.reason
+                .starts_with("Generated data source \\PAL Generated(*)\\")
+        })
+        .map(|u| u.analysis.as_str())
+        .collect();
+    assert_eq!(generated.len(), 9, "{:#?}", imp.untranslated);
+    assert!(generated.contains(&"SQLServer:Access Methods Index Searches/sec"));
+    assert!(generated.contains(&"SQLServer:Memory Manager Target Server Memory(KB)"));
+}
+
 #[test]
 fn translated_over_total_per_file() {
     // (files given, translated, total, inherited files reported missing)
@@ -97,6 +117,7 @@ fn translated_over_total_per_file() {
             &["VMWare.xml"],
         ),
         (&["Exchange2013.xml", SYSTEM, QUICK], 125, 135, &[]),
+        (&["SQLServer.xml", SYSTEM, QUICK], 102, 121, &[]),
     ];
     for (names, translated, total, missing) in table {
         let imp = import(names);
@@ -107,7 +128,11 @@ fn translated_over_total_per_file() {
             reasons(&imp)
         );
         assert_eq!(imp.missing_files, *missing, "{names:?}");
-        if names.contains(&QUICK) {
+        if names.contains(&"SQLServer.xml") {
+            // 10 of QuickSystemOverview.xml + 9 series SQLServer.xml generates.
+            assert_sql_generated_reasons(&imp);
+            assert_eq!(imp.untranslated.len(), 19);
+        } else if names.contains(&QUICK) {
             // Every file's own thresholds translate; what stays out is QuickSystemOverview.xml's ten.
             assert_quick_reasons(&imp);
         }
@@ -118,7 +143,8 @@ fn translated_over_total_per_file() {
 fn each_file_alone_translates_all_of_its_own_thresholds_but_what_needs_an_inherited_answer() {
     // Alone, a file's thresholds are its own: all translate, except Exchange2013.xml's one rule on the
     // RAM answer $PhysicalMemory, a QUESTION of the QuickSystemOverview.xml it inherits through
-    // SystemOverview.xml (reported, with the missing file named).
+    // SystemOverview.xml (reported, with the missing file named), and SQLServer.xml's 9 rules on series
+    // its own DATASOURCE CODE generates (see assert_sql_generated_reasons).
     for (name, n) in [
         ("DotNet.xml", 7),
         ("AspDotNet.xml", 10),
@@ -129,6 +155,10 @@ fn each_file_alone_translates_all_of_its_own_thresholds_but_what_needs_an_inheri
         let imp = import(&[name]);
         assert_eq!((imp.translated, imp.total), (n, n), "{name}");
     }
+    let imp = import(&["SQLServer.xml"]);
+    assert_eq!((imp.translated, imp.total), (15, 24));
+    assert_eq!(imp.missing_files, vec!["SystemOverview.xml".to_string()]);
+    assert_sql_generated_reasons(&imp);
     let imp = import(&["Exchange2013.xml"]);
     assert_eq!((imp.translated, imp.total), (37, 38));
     assert_eq!(imp.untranslated[0].analysis, "Memory Available MBytes");
@@ -255,6 +285,33 @@ fn hand_checked_translations_of_the_product_files() {
     assert_eq!(r.counter, "\\.NET CLR Memory(*)\\# Bytes in all Heaps");
     assert_eq!(r.kind, RuleKind::Trend);
     assert_eq!(r.threshold, Threshold::Number(5.0 * 1_048_576.0));
+
+    // SQLServer.xml: the DATASOURCE says ISCOUNTEROBJECTREGULAREXPRESSION="True" and
+    // REGULAREXPRESSIONCOUNTERPATH="\(MSSQL|SQLServer).*:Buffer Manager\Page life expectancy", the THRESHOLD
+    // (Critical) StaticThreshold ... $CollectionOfSQLServerBufferManagerPagelifeexpectancy -Operator 'lt'
+    //   -Threshold 300
+    // -> `\*:Buffer Manager\Page life expectancy` < 300 s (5 minutes), which matches the default instance
+    // (SQLServer:) and a named one (MSSQL$NAME:) as PAL's expression does.
+    let imp = import(&["SQLServer.xml"]);
+    let r = rule(&imp, "sqlserver-buffer-manager-page-life-expectancy-1");
+    assert_eq!(r.counter, "\\*:Buffer Manager\\Page life expectancy");
+    assert_eq!((r.severity, r.operator), (Severity::Critical, Operator::Lt));
+    assert_eq!(r.threshold, Threshold::Number(300.0));
+    let pattern = PathPattern::parse(&r.counter).unwrap();
+    assert!(pattern.matches_path("\\\\SQL01\\SQLServer:Buffer Manager\\Page life expectancy"));
+    assert!(pattern.matches_path("\\\\SQL01\\MSSQL$PROD:Buffer Manager\\Page life expectancy"));
+    // ... -Operator 'gt' -Threshold 10 -IsTrendOnly $True on User Connections: a trend of 10 an hour.
+    let r = rule(&imp, "sqlserver-general-statistics-user-connections-1");
+    assert_eq!(r.counter, "\\*:General Statistics\\User Connections");
+    assert_eq!(r.kind, RuleKind::Trend);
+    assert_eq!(r.threshold, Threshold::Number(10.0));
+    // A plain DATASOURCE (no expression): \Process(sqlservr)\% Privileged Time, 'gt' 20 and 30.
+    let r = rule(&imp, "process-privileged-time-2");
+    assert_eq!(r.counter, "\\Process(sqlservr)\\% Privileged Time");
+    assert_eq!(
+        (r.severity, r.threshold.clone()),
+        (Severity::Critical, Threshold::Number(30.0))
+    );
 
     // AspDotNet.xml: <EXCLUDE INSTANCE="__Total__" /> and -Operator 'gt' -Threshold 5000 (ms).
     let imp = import(&["AspDotNet.xml"]);
