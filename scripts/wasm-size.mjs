@@ -89,8 +89,13 @@ while (pos < bytes.length) {
   void start;
 }
 
-// Rust's legacy mangling (_ZN 3foo 3bar 17h<hash> E) with its $..$ escapes; v0 and C names pass through.
+// Rust's legacy mangling (_ZN 3foo 3bar 17h<hash> E) with its $..$ escapes. Of a v0 name (_R..., the
+// precompiled std's) only the crate is read, for the grouping: `core::.. (_RNv...)`.
 function demangle(sym) {
+  if (sym.startsWith('_R')) {
+    const crate = /C[s0-9A-Za-z]*?_(\d+)([A-Za-z_][A-Za-z0-9_]*)/.exec(sym);
+    return crate ? `${crate[2].slice(0, Number(crate[1]))}::.. (${sym})` : sym;
+  }
   if (!sym.startsWith('_ZN')) return sym;
   let i = 3;
   const parts = [];

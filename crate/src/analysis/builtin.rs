@@ -1,7 +1,7 @@
 //! The built-in rule packs, as JSON compiled into the library.
 //!
 //! The pack files under `crate/data/packs/` (docs/rule-packs.md lists them and their rules) are joined
-//! and deflated by `crate/build.rs` and inflated here on first use: 84 KB of JSON take about 14 KB of the
+//! and deflated by `crate/build.rs` and inflated here on first use: 84 KB of JSON take about 10 KB of the
 //! wasm module. Every entry must read with [`super::pack::RulePack::from_json`] (a test checks it), and
 //! tests/node/rule-packs.test.mjs validates the same files against `js/rule-pack.schema.json`.
 
