@@ -36,6 +36,20 @@ mod tests {
         assert_eq!(builtin_json(), files);
     }
 
+    /// A pack file added to `crate/data/packs/` but not to `crate/build.rs`'s list fails here.
+    #[test]
+    fn every_pack_file_is_packed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/packs");
+        let files = std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json"))
+            })
+            .count();
+        assert_eq!(files, builtin_json().len());
+    }
+
     fn packs() -> Vec<RulePack> {
         builtin_json()
             .iter()
