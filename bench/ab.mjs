@@ -79,8 +79,32 @@ for (const [name, bytes] of inputs) {
     `B ${best.B.toFixed(1)} ms (${mbs(best.B)} MB/s); B/A speed ${(best.A / best.B).toFixed(2)}`);
 }
 
-// Cold paths, many times over: PAL threshold XML (roxmltree) and a manifest (roxmltree + the rules).
+// .blg (the PAL sample log, read 20 times) and the analysis (bench/analysis.mjs's shape, smaller: 400
+// series x 2,000 samples of the built-in packs' counters, every built-in pack).
+const blg = readFileSync(new URL('tests/vectors/captures/PAL_SampleLog.blg', repo));
+const counters = [...new Set(builds.A.rulePacks().flatMap((p) => builds.A.rulePack(p.id).rules.map((r) => r.counter)))];
+const paths = [];
+for (let k = 0; paths.length < 400; k++) {
+  for (const c of counters) {
+    if (paths.length >= 400) break;
+    if (c.includes('(*)')) paths.push(`\\\\SRV${c.replace('(*)', `(${k === 0 ? '_Total' : `i${k}`})`)}`);
+    else if (k === 0) paths.push(`\\\\SRV${c}`);
+  }
+}
+let seed2 = 42;
+const rand2 = () => ((seed2 = (seed2 * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const parts = {
+  format: 'pdh-csv', encoding: 'UTF-8', timeZone: null, notes: [],
+  timestamps: Float64Array.from({ length: 2000 }, (_, i) => Date.UTC(2026, 10, 20) + i * 10_000),
+  series: paths.map((path) => ({ path, counterType: null, reference: null,
+    values: Float64Array.from({ length: 2000 }, (_, i) => 50 * (1 + 0.3 * Math.sin(i / 500)) + rand2() * 5) })),
+};
+const analysed = { A: builds.A.Capture.fromParts(parts), B: builds.B.Capture.fromParts(parts) };
+
+// Then cold paths, many times over: PAL threshold XML (roxmltree) and a manifest (roxmltree + the rules).
 const cold = [
+  ['.blg: PAL_SampleLog.blg x 20', (g) => { for (let i = 0; i < 20; i++) g.openCapture(blg).free(); }],
+  ['analyze: 400 series x 2,000 samples, every built-in pack', (g) => g.analyze(g === builds.A ? analysed.A : analysed.B)],
   [`importPalThresholds(SystemOverview.xml) x 20`, (g) => { for (let i = 0; i < 20; i++) g.importPalThresholds(pal); }],
   [`validateRegistration(rich.man) x 500`, (g) => { for (let i = 0; i < 500; i++) g.validateRegistration(manifest); }],
 ];
