@@ -219,9 +219,9 @@ pub enum Threshold {
 /// `untagged` (which buffers the value and, failing, says only "did not match any variant"): the error
 /// says what was found ("invalid type: boolean `true`, expected a number or a string") and serde_json
 /// places it at the value, so the pointer names the member, not its object.
-struct NumberOrText;
+struct ValueVisitor;
 
-impl serde::de::Visitor<'_> for NumberOrText {
+impl serde::de::Visitor<'_> for ValueVisitor {
     type Value = Value;
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a number or a string")
@@ -245,13 +245,13 @@ impl serde::de::Visitor<'_> for NumberOrText {
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NumberOrText)
+        d.deserialize_any(ValueVisitor)
     }
 }
 
 impl<'de> Deserialize<'de> for Threshold {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match d.deserialize_any(NumberOrText)? {
+        Ok(match d.deserialize_any(ValueVisitor)? {
             Value::Number(n) => Threshold::Number(n),
             Value::Text(t) => Threshold::Expression(t),
         })
