@@ -873,9 +873,11 @@ fn with_safe_collection_names(code: &str, sources: &HashMap<String, DataSource>)
     if odd.is_empty() {
         return code.to_string();
     }
-    odd.sort_by_key(|k| std::cmp::Reverse(k.len()));
     let mut code = code.to_string();
-    for k in odd {
+    // Longest first, so a name that begins another is not substituted inside it. Picked one at a time
+    // rather than sorted: a file has a handful, and a sort of &String costs the module ~5 KB.
+    while let Some(at) = (0..odd.len()).max_by_key(|&i| odd[i].len()) {
+        let k = odd.swap_remove(at);
         let needle = format!("${k}");
         let safe = format!("${}", safe_collection_name(k));
         let mut out = String::with_capacity(code.len());
