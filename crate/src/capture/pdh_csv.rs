@@ -352,9 +352,13 @@ pub(crate) struct CsvParser {
     /// Daylight saving changes seen in the rows' local times.
     dst: DstTracker,
     paths: Vec<String>,
+    /// One column per counter path; a row's values are pushed as it is parsed, and cut back to
+    /// `timestamps.len()` when the row turns out bad, so no column is ever longer than the others.
     columns: Vec<Vec<f64>>,
     timestamps: Vec<f64>,
-    row: Vec<f64>,
+    /// Whether cells are tried with the fast path ([`fast_cell`]) before the general one (always, except
+    /// in the tests that check both give the same capture).
+    fast: bool,
     /// A last header cell that is not a counter path (Windows 11 writes the collector set's description
     /// there): left out, with a blank cell under it in every row.
     trailing: Option<String>,
@@ -378,7 +382,7 @@ impl CsvParser {
             paths: vec![],
             columns: vec![],
             timestamps: vec![],
-            row: vec![],
+            fast: !general_only(),
             trailing: None,
             notes: vec![],
             size_hint: None,
@@ -496,7 +500,6 @@ impl CsvParser {
             self.paths.push(c.text.to_string());
         }
         self.columns = vec![Vec::new(); self.paths.len()];
-        self.row = vec![0.0; self.paths.len()];
         if let Some(text) = &self.trailing {
             self.notes.push(Note {
                 code: "dropped-column",
@@ -521,6 +524,7 @@ impl CsvParser {
         }
         // A final line without a line end that stops right after a delimiter was cut there: its last
         // cell would read as an empty cell (no value) though it was never written.
+        let rows = self.timestamps.len();
         let parsed = match self.parse_row(line, n) {
             Ok(_) if last && line.as_bytes().last() == Some(&self.delim) => {
                 Err(CaptureError::at_line(
@@ -532,6 +536,12 @@ impl CsvParser {
             }
             other => other,
         };
+        if parsed.is_err() {
+            // The values the bad row pushed before its fault are taken back.
+            for col in &mut self.columns {
+                col.truncate(rows);
+            }
+        }
         match parsed {
             Ok(local) => {
                 let t = local
@@ -540,9 +550,6 @@ impl CsvParser {
                         .dst
                         .step(local, n, &mut self.notes, self.time_zone.as_ref());
                 self.timestamps.push(t);
-                for (col, &v) in self.columns.iter_mut().zip(&self.row) {
-                    col.push(v);
-                }
                 self.read += line.len() + 2;
                 if self.timestamps.len() == ROWS_TO_MEASURE {
                     self.reserve();
@@ -572,86 +579,109 @@ impl CsvParser {
         }
     }
 
+    /// One data row's cells: the time is returned, the values are pushed onto the columns (the caller
+    /// cuts them back if this fails).
     fn parse_row(&mut self, line: &str, n: u32) -> Result<f64, CaptureError> {
         let b = line.as_bytes();
+        let delim = self.delim;
         let values = self.paths.len() + 1;
         let want = values + usize::from(self.trailing.is_some());
+        // One column per value cell, in order: the iterator hands each out without an index to check.
+        let mut cols = self.columns.iter_mut();
         let mut i = 0;
         let mut cell = 0;
         let mut time = 0.0;
         loop {
             let start = i;
-            // The common case, a quoted number, is read in place; anything with an escaped quote goes
-            // through the general splitter.
-            let (s, e) = if i < b.len() && b[i] == b'"' {
-                let close = memchr::memchr(b'"', &b[i + 1..])
-                    .map(|k| i + 1 + k)
-                    .ok_or_else(|| {
-                        CaptureError::at_line(
-                            CaptureErrorKind::BadQuote,
-                            n,
-                            column(line, start),
-                            "expected a closing quote".into(),
-                        )
-                    })?;
-                i = close + 1;
-                (start + 1, close)
+            // Nearly every cell is a value cell holding a plain decimal or a blank: read in one pass, the
+            // closing quote found where the number ends. Anything else goes through the general path below.
+            let fast = if self.fast && cell != 0 && cell < values {
+                b.get(i..).and_then(|rest| fast_cell(rest, delim))
             } else {
-                let end = memchr::memchr(self.delim, &b[i..]).map_or(b.len(), |k| i + k);
-                i = end;
-                (start, end)
+                None
             };
-            let text = &line[s..e];
-            if cell == 0 {
-                time = parse_local_time(text).ok_or_else(|| {
-                    CaptureError::at_line(
-                        CaptureErrorKind::BadTime,
-                        n,
-                        column(line, start),
-                        format!(
-                            "expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}",
-                            text.chars().take(40).collect::<String>()
-                        ),
-                    )
-                })?;
-            } else if cell >= values {
-                if cell < want && !text.bytes().all(|c| c == b' ') {
-                    let header = self.trailing.as_deref().unwrap_or("");
-                    return Err(CaptureError::at_line(
-                        CaptureErrorKind::BadHeader,
-                        n,
-                        column(line, start),
-                        format!(
-                            "expected \" \" under the header's last cell {}, which is not a counter path, found {}: a column with values needs a counter path",
-                            shorten(header, 60),
-                            shorten(text, 40)
-                        ),
-                    ));
+            if let Some((v, len)) = fast {
+                if let Some(col) = cols.next() {
+                    col.push(v);
                 }
+                i += len;
             } else {
-                // Numbers first: they are nearly every cell; a gap is only looked for when parsing fails.
-                self.row[cell - 1] = match text.parse::<f64>() {
-                    Ok(v) => v,
-                    Err(_) if text.bytes().all(|c| c == b' ') => f64::NAN,
-                    Err(_) => {
-                        return Err(CaptureError::at_line(
-                            CaptureErrorKind::BadNumber,
+                // The general path: a quoted cell ends at the next quote, an unquoted one at the next
+                // delimiter; its text is then read as a time, a number (std's correctly rounded parser) or a
+                // blank.
+                let (s, e) = if i < b.len() && b[i] == b'"' {
+                    let close = memchr::memchr(b'"', &b[i + 1..])
+                        .map(|k| i + 1 + k)
+                        .ok_or_else(|| {
+                            CaptureError::at_line(
+                                CaptureErrorKind::BadQuote,
+                                n,
+                                column(line, start),
+                                "expected a closing quote".into(),
+                            )
+                        })?;
+                    i = close + 1;
+                    (start + 1, close)
+                } else {
+                    let end = memchr::memchr(delim, &b[i..]).map_or(b.len(), |k| i + k);
+                    i = end;
+                    (start, end)
+                };
+                let text = &line[s..e];
+                if cell == 0 {
+                    time = parse_local_time(text).ok_or_else(|| {
+                        CaptureError::at_line(
+                            CaptureErrorKind::BadTime,
                             n,
                             column(line, start),
                             format!(
-                                "expected a number or \" \" (no value) for {}, found {:?}",
-                                self.paths[cell - 1],
+                                "expected a time MM/dd/yyyy HH:mm:ss.fff, found {:?}",
                                 text.chars().take(40).collect::<String>()
+                            ),
+                        )
+                    })?;
+                } else if cell >= values {
+                    if cell < want && !text.bytes().all(|c| c == b' ') {
+                        let header = self.trailing.as_deref().unwrap_or("");
+                        return Err(CaptureError::at_line(
+                            CaptureErrorKind::BadHeader,
+                            n,
+                            column(line, start),
+                            format!(
+                                "expected \" \" under the header's last cell {}, which is not a counter path, found {}: a column with values needs a counter path",
+                                shorten(header, 60),
+                                shorten(text, 40)
                             ),
                         ));
                     }
-                };
+                } else {
+                    // Numbers first: they are nearly every cell; a gap is only looked for when parsing fails.
+                    let v = match text.parse::<f64>() {
+                        Ok(v) => v,
+                        Err(_) if text.bytes().all(|c| c == b' ') => f64::NAN,
+                        Err(_) => {
+                            return Err(CaptureError::at_line(
+                                CaptureErrorKind::BadNumber,
+                                n,
+                                column(line, start),
+                                format!(
+                                    "expected a number or \" \" (no value) for {}, found {:?}",
+                                    self.paths[cell - 1],
+                                    text.chars().take(40).collect::<String>()
+                                ),
+                            ));
+                        }
+                    };
+                    if let Some(col) = cols.next() {
+                        col.push(v);
+                    }
+                }
             }
             cell += 1;
             if i >= b.len() {
                 break;
             }
-            if b[i] != self.delim {
+            if b[i] != delim {
                 return Err(CaptureError::at_line(
                     CaptureErrorKind::BadQuote,
                     n,
@@ -661,9 +691,9 @@ impl CsvParser {
             }
             i += 1;
             if i == b.len() {
-                cell += 1; // a trailing delimiter: one more, empty, cell
-                if let Some(v) = self.row.get_mut(cell - 2) {
-                    *v = f64::NAN;
+                cell += 1; // a trailing delimiter: one more, empty, cell (no value, when under a counter)
+                if let Some(col) = cols.next() {
+                    col.push(f64::NAN);
                 }
                 break;
             }
@@ -709,6 +739,86 @@ impl CsvParser {
             notes,
         })
     }
+}
+
+/// Whether the general path alone reads cells (set only by the tests that compare the two paths).
+#[cfg(test)]
+thread_local! {
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn general_only() -> bool {
+    #[cfg(test)]
+    return GENERAL_ONLY.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
+}
+
+/// The fast path for one value cell at the start of `rest`: a plain decimal ([`plain_decimal`]), quoted or
+/// not, or a quoted blank (`" "` or `""`, no value). Returns the value and the cell's length in bytes
+/// (the byte after it is then a delimiter or the end of the line, or, after a quoted cell, something
+/// the caller refuses exactly as the general path would). None for anything else (an exponent, a quote
+/// inside, spaces around a number, `+`, text): the general path reads that cell and gives the same
+/// value, or the error.
+#[inline]
+fn fast_cell(rest: &[u8], delim: u8) -> Option<(f64, usize)> {
+    match rest {
+        [b'"', b'"', ..] => Some((f64::NAN, 2)),
+        [b'"', b' ', b'"', ..] => Some((f64::NAN, 3)),
+        [b'"', inner @ ..] => {
+            let (v, len) = plain_decimal(inner)?;
+            (inner.get(len) == Some(&b'"')).then_some((v, len + 2))
+        }
+        _ => {
+            let (v, len) = plain_decimal(rest)?;
+            rest.get(len)
+                .is_none_or(|&c| c == delim)
+                .then_some((v, len))
+        }
+    }
+}
+
+/// Powers of ten that are exact doubles (10^22 = 2^22 x 5^22, and 5^22 < 2^53).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The decimals perfmon writes (`-`? digits, then `.` and digits; no exponent) at the start of `b`, when
+/// their value is an exact quotient: the digits, read as an integer `m`, are at most 2^53 and there are
+/// at most 22 after the point. Then `m` and 10^k are exact doubles, and IEEE division rounds `m / 10^k`
+/// correctly: Clinger's fast path ("How to Read Floating Point Numbers Accurately", PLDI 1990), the
+/// same answer as std's parser (also correctly rounded) with none of its generality (no allocation,
+/// no exponent, inf or nan, no big-number fallback). Hand-written because it is fused with finding the
+/// cell's end: the byte where the digits stop is the closing quote or the delimiter, so the cell is
+/// read in one pass. Returns the value and the bytes read; None for anything else, which the caller
+/// hands to std's parser.
+#[inline]
+fn plain_decimal(b: &[u8]) -> Option<(f64, usize)> {
+    let neg = b.first() == Some(&b'-');
+    let mut i = usize::from(neg);
+    let mut m: u64 = 0;
+    // Wrapping: more than 19 digits are refused below, whatever `m` became.
+    let digits = |i: &mut usize, m: &mut u64| {
+        let from = *i;
+        while let Some(d) = b.get(*i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+            *m = m.wrapping_mul(10).wrapping_add(u64::from(d));
+            *i += 1;
+        }
+        *i - from
+    };
+    let whole = digits(&mut i, &mut m);
+    let mut frac = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac = digits(&mut i, &mut m);
+    }
+    let count = whole + frac;
+    if count == 0 || count > 19 || m > 1 << 53 || frac >= POW10.len() {
+        return None;
+    }
+    let v = m as f64 / POW10[frac];
+    Some((if neg { -v } else { v }, i))
 }
 
 /// `s` quoted for a message, cut to `max` characters with "..." when longer.
