@@ -760,7 +760,7 @@ fn general_only() -> bool {
 /// the caller refuses exactly as the general path would). None for anything else (an exponent, a quote
 /// inside, spaces around a number, `+`, text): the general path reads that cell and gives the same
 /// value, or the error.
-#[inline]
+#[inline(always)]
 fn fast_cell(rest: &[u8], delim: u8) -> Option<(f64, usize)> {
     match rest {
         [b'"', b'"', ..] => Some((f64::NAN, 2)),
@@ -802,28 +802,23 @@ const POW10_U64: [u64; 9] = [
 /// multiplications, as fast_float's `parse_eight_digits_unrolled` does (D. Lemire, "Number Parsing at a
 /// Gigabyte per Second", 2021): pairs, then fours, then the eight. No loop per digit, and only one
 /// branch per eight digits. Fewer than 8 bytes left (the end of the line) go one byte at a time.
-#[inline]
+#[inline(always)]
 fn digit_run(b: &[u8], m: &mut u64) -> usize {
     let mut i = 0;
     while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
         let v = u64::from_le_bytes(word);
         let digits = v.wrapping_sub(0x3030_3030_3030_3030);
-        let odd = (digits | v.wrapping_add(0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080;
-        let n = (odd.trailing_zeros() / 8) as usize; // 8 when all are digits
-        if n > 0 {
-            // The n digits to the top bytes; the low ones become 0.
-            let top = digits << (8 * (8 - n));
-            let pairs = top.wrapping_mul(10).wrapping_add(top >> 8);
-            const MASK: u64 = 0x0000_00FF_0000_00FF;
-            let a = (pairs & MASK).wrapping_mul(100 + (1_000_000 << 32));
-            let c = ((pairs >> 16) & MASK).wrapping_mul(1 + (10_000 << 32));
-            let run = u64::from((a.wrapping_add(c) >> 32) as u32);
-            *m = m.wrapping_mul(POW10_U64[n]).wrapping_add(run);
+        if (digits | v.wrapping_add(0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080 != 0 {
+            break;
         }
-        i += n;
-        if n < 8 {
-            return i;
-        }
+        let pairs = digits.wrapping_mul(10).wrapping_add(digits >> 8);
+        const MASK: u64 = 0x0000_00FF_0000_00FF;
+        let a = (pairs & MASK).wrapping_mul(100 + (1_000_000 << 32));
+        let c = ((pairs >> 16) & MASK).wrapping_mul(1 + (10_000 << 32));
+        *m = m
+            .wrapping_mul(100_000_000)
+            .wrapping_add(u64::from((a.wrapping_add(c) >> 32) as u32));
+        i += 8;
     }
     while let Some(d) = b.get(i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d <= 9) {
         *m = m.wrapping_mul(10).wrapping_add(u64::from(d));
@@ -847,7 +842,7 @@ const POW10: [f64; 23] = [
 /// finding the cell's end: the byte where the digits stop is the closing quote or the delimiter, so the
 /// cell is read in one pass, eight digits at a time ([`digit_run`]). Returns the value and the bytes
 /// read; None for anything else, which the caller hands to std's parser.
-#[inline]
+#[inline(always)]
 fn plain_decimal(b: &[u8]) -> Option<(f64, usize)> {
     let neg = b.first() == Some(&b'-');
     let mut i = usize::from(neg);

@@ -3,10 +3,8 @@
 
 use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
-use crate::capture::{
-    open_capture as open, write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions,
-};
-use js_sys::{Float64Array, Reflect};
+use crate::capture::{write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions};
+use js_sys::{Float64Array, Reflect, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -426,11 +424,33 @@ impl JsCapture {
     }
 }
 
+/// Bytes copied into wasm at a time by openCapture: small enough to stay in the CPU's cache between the
+/// copy and the reading.
+const OPEN_SLICE: usize = 1 << 20;
+
 /// Reads a capture from its bytes; the format is sniffed from the bytes. Throws CaptureError.
+///
+/// The bytes are not copied into wasm whole (wasm-bindgen's way with a `&[u8]`, which would hold a
+/// second copy of the file): they are read in 1 MiB slices through the core's `CaptureReader`, which
+/// gives the same capture as the whole input at once, while each slice is still in cache.
 #[wasm_bindgen(js_name = openCapture)]
-pub fn open_capture(bytes: &[u8], options_: JsValue) -> Result<JsCapture, JsValue> {
-    let o = options(&options_)?;
-    open(bytes, &o).map(JsCapture::new).map_err(capture_error)
+pub fn open_capture(bytes: &Uint8Array, options_: JsValue) -> Result<JsCapture, JsValue> {
+    let len = bytes.length() as usize;
+    let o = OpenOptions {
+        size_hint: Some(len),
+        ..options(&options_)?
+    };
+    let mut reader = CaptureReader::new(&o).map_err(capture_error)?;
+    let mut slice = vec![0; OPEN_SLICE.min(len)];
+    let mut at = 0;
+    while at < len {
+        let end = (at + OPEN_SLICE).min(len);
+        let part = &mut slice[..end - at];
+        bytes.subarray(at as u32, end as u32).copy_to(part);
+        reader.push(part).map_err(capture_error)?;
+        at = end;
+    }
+    reader.finish().map(JsCapture::new).map_err(capture_error)
 }
 
 /// Reads a capture pushed in chunks, with the same result as openCapture on the whole.
