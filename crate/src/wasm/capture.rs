@@ -432,9 +432,22 @@ const OPEN_SLICE: usize = 1 << 20;
 ///
 /// The bytes are not copied into wasm whole (wasm-bindgen's way with a `&[u8]`, which would hold a
 /// second copy of the file): they are read in 1 MiB slices through the core's `CaptureReader`, which
-/// gives the same capture as the whole input at once, while each slice is still in cache.
+/// gives the same capture as the whole input at once, while each slice is still in cache. The argument
+/// is checked to be a Uint8Array (a Node Buffer is one) before any method of it is called: a JS
+/// exception thrown inside an import would unwind through wasm and leave its state half changed.
 #[wasm_bindgen(js_name = openCapture)]
-pub fn open_capture(bytes: &Uint8Array, options_: JsValue) -> Result<JsCapture, JsValue> {
+pub fn open_capture(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    options_: JsValue,
+) -> Result<JsCapture, JsValue> {
+    let bytes = bytes.dyn_ref::<Uint8Array>().ok_or_else(|| {
+        named_error(
+            ErrorClass::Capture,
+            "invalid-argument",
+            "openCapture expects the capture's bytes as a Uint8Array (a Node Buffer is one)",
+            None,
+        )
+    })?;
     let len = bytes.length() as usize;
     let o = OpenOptions {
         size_hint: Some(len),
