@@ -291,7 +291,7 @@ impl JsCapture {
                         Reflect::set(
                             &o,
                             &"present".into(),
-                            &js_sys::Uint8Array::from(&r.present[..]).into(),
+                            &Uint8Array::from(&r.present[..]).into(),
                         )?;
                         Reflect::set(&o, &"cap100".into(), &r.options.cap100.into())?;
                         o.into()
@@ -370,7 +370,7 @@ impl JsCapture {
                             })
                     };
                     let present = get(&r, "present")
-                        .dyn_into::<js_sys::Uint8Array>()
+                        .dyn_into::<Uint8Array>()
                         .ok()
                         .map(|a| a.to_vec())
                         .filter(|v| v.len() == n)
