@@ -48,7 +48,19 @@ use std::collections::HashMap;
 struct Layout {
     signature: Vec<u8>,
     names: Vec<String>,
-    columns: Vec<Vec<Option<usize>>>,
+    /// Counters per instance (1 for an instance array).
+    counters: usize,
+    /// The column of counter `j`, instance `i` at `j * names.len() + i`, once it is known.
+    columns: Vec<Option<usize>>,
+}
+
+impl Layout {
+    fn column(&self, j: usize, i: usize) -> Option<usize> {
+        self.columns
+            .get(j * self.names.len() + i)
+            .copied()
+            .flatten()
+    }
 }
 
 pub(crate) struct BlgReader {

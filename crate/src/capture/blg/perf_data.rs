@@ -152,13 +152,18 @@ impl<'a> PerfDataBlock<'a> {
         }
     }
 
-    /// Counter `j`'s raw value in instance `i` (or the object's one block).
-    fn value(&self, o: &PerfObject, j: usize, i: usize) -> Option<u64> {
-        let c = o.counters.get(j)?;
-        let (block, len) = match &o.instances {
-            None => (o.block, o.block_len),
-            Some(list) => list.get(i).map(|x| (x.block, x.block_len))?,
-        };
+    /// Where instance `i`'s counter block is (or the object's one block), and its length.
+    #[inline]
+    fn counter_block(&self, o: &PerfObject, i: usize) -> Option<(usize, usize)> {
+        match &o.instances {
+            None => Some((o.block, o.block_len)),
+            Some(list) => list.get(i).map(|x| (x.block, x.block_len)),
+        }
+    }
+
+    /// Counter `c`'s raw value in the counter block at `block` of `len` bytes.
+    #[inline]
+    fn value_in(&self, c: &PerfCounter, (block, len): (usize, usize)) -> Option<u64> {
         if c.counter_type & 0x300 == 0x200 {
             return Some(0); // PERF_SIZE_ZERO
         }
@@ -217,13 +222,15 @@ impl<'a> PerfDataBlock<'a> {
     }
 
     /// The raw sample of counter `j` in instance `i` by its plan; None where a value is missing.
+    #[inline]
     pub(super) fn raw(&self, o: &PerfObject, plan: &Plan, j: usize, i: usize) -> Option<RawSample> {
+        let block = self.counter_block(o, i)?;
         let get = |s: Source| match s {
             Source::Fixed(v) => Some(v),
-            Source::Base(b) => self.value(o, b?, i),
+            Source::Base(b) => self.value_in(o.counters.get(b?)?, block),
         };
         Some(RawSample {
-            value: self.value(o, j, i)?,
+            value: self.value_in(o.counters.get(j)?, block)?,
             second: Some(get(plan.second)?),
             frequency: plan.frequency,
             multi: match plan.multi {

@@ -233,33 +233,36 @@ impl BlgReader {
         keys: impl FnOnce() -> Vec<String>,
     ) {
         let layout = &mut self.layouts[d];
-        if layout.signature == signature && layout.columns.len() == counters {
+        if layout.signature == signature && layout.counters == counters {
             return;
         }
         // Carry the columns of instances that stay over to their new positions (one lookup per instance,
         // not per counter and instance): processes come and go between most samples of a busy server.
         let names = keys();
-        let old: HashMap<&str, usize> = layout
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
-            .collect();
-        let columns = (0..counters)
-            .map(|j| {
-                let before = layout
-                    .columns
-                    .get(j)
-                    .filter(|_| layout.columns.len() == counters);
-                names
+        let moved: Vec<Option<usize>> = if layout.counters == counters {
+            let old: HashMap<&str, usize> = layout
+                .names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i))
+                .collect();
+            names.iter().map(|n| old.get(n.as_str()).copied()).collect()
+        } else {
+            vec![None; names.len()]
+        };
+        let mut columns = Vec::with_capacity(counters * names.len());
+        for j in 0..counters {
+            columns.extend(
+                moved
                     .iter()
-                    .map(|n| before.and_then(|b| old.get(n.as_str()).and_then(|&i| b[i])))
-                    .collect()
-            })
-            .collect();
+                    .map(|was| was.and_then(|i| layout.column(j, i))),
+            );
+        }
         layout.columns = columns;
+        layout.counters = counters;
         layout.names = names;
-        layout.signature = signature.to_vec();
+        layout.signature.clear();
+        layout.signature.extend_from_slice(signature);
     }
 
     /// The column of counter `j`, instance `i` of the current layout of definition `d`.
@@ -270,12 +273,16 @@ impl BlgReader {
         i: usize,
         make: impl FnOnce(&str) -> (String, u32, i32),
     ) -> Result<usize, (CaptureErrorKind, String)> {
-        if let Some(c) = self.layouts[d].columns[j][i] {
+        let layout = &self.layouts[d];
+        if let Some(c) = layout.column(j, i) {
             return Ok(c);
         }
-        let key = self.layouts[d].names[i].clone();
+        let at = j * layout.names.len() + i;
+        let key = layout.names.get(i).cloned().unwrap_or_default();
         let c = self.column(d, j, &key, || make(&key))?;
-        self.layouts[d].columns[j][i] = Some(c);
+        if let Some(slot) = self.layouts[d].columns.get_mut(at) {
+            *slot = Some(c);
+        }
         Ok(c)
     }
 
@@ -313,7 +320,7 @@ impl BlgReader {
                 continue;
             };
             for i in 0..self.layouts[d].names.len() {
-                let c = match self.layouts[d].columns[j][i] {
+                let c = match self.layouts[d].column(j, i) {
                     Some(c) => c,
                     None => {
                         let name =
