@@ -204,13 +204,17 @@ impl BlgReader {
             });
         }
         if index == 1 {
+            // The bytes of the last joined record are reused: no allocation per record.
+            let mut joined = std::mem::take(&mut self.joined);
+            joined.clear();
+            joined.extend_from_slice(data);
             self.partial = Some(Partial {
                 kind,
                 count,
                 next: 2,
                 timestamp,
                 at,
-                data: data.to_vec(),
+                data: joined,
             });
             return Ok(());
         }
@@ -234,12 +238,14 @@ impl BlgReader {
         p.next += 1;
         if index == count {
             if let Some(p) = self.partial.take() {
-                self.record(Record {
+                let result = self.record(Record {
                     kind: p.kind,
                     timestamp: p.timestamp,
                     at: p.at,
                     data: &p.data,
-                })?;
+                });
+                self.joined = p.data;
+                result?;
             }
         }
         Ok(())

@@ -40,6 +40,7 @@ use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
+use perf_data::PerfObject;
 use std::collections::HashMap;
 
 /// Per definition: the instance names of the last sample and their columns (per counter for objects),
@@ -93,6 +94,10 @@ pub(crate) struct BlgReader {
     bias_changes: usize,
     /// Scratch space for a sample's instance signature.
     signature: Vec<u8>,
+    /// The last PERF_DATA_BLOCK's objects, whose vectors the next one reuses.
+    objects: Vec<PerfObject>,
+    /// A joined record's bytes, kept for the next record of several fragments.
+    joined: Vec<u8>,
     /// The input's size when known, and the samples it should hold once a few show their size.
     size_hint: Option<usize>,
     expected_samples: usize,
@@ -125,6 +130,8 @@ impl BlgReader {
             last_bias: None,
             bias_changes: 0,
             signature: Vec::new(),
+            objects: Vec::new(),
+            joined: Vec::new(),
             size_hint: None,
             expected_samples: 0,
             first_sample_buffer: 0,

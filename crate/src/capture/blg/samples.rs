@@ -293,7 +293,7 @@ impl BlgReader {
         k: usize,
         b: &[u8],
     ) -> Result<(), (CaptureErrorKind, String)> {
-        let block = PerfDataBlock::read(b).map_err(|w| {
+        let block = PerfDataBlock::read(b, std::mem::take(&mut self.objects)).map_err(|w| {
             (
                 CaptureErrorKind::BadBlg,
                 format!("the PERF_DATA_BLOCK: {w}"),
@@ -308,13 +308,13 @@ impl BlgReader {
         let mut signature = std::mem::take(&mut self.signature);
         block.signature(object, &mut signature);
         self.relayout(d, &signature, object.counters.len(), || {
-            match &object.instances {
+            match object.instances() {
                 None => vec![String::new()],
                 Some(_) => instance_keys(&block.instance_names(object)),
             }
         });
         self.signature = signature;
-        let has_instances = object.instances.is_some();
+        let has_instances = object.instances().is_some();
         for (j, counter) in object.counters.iter().enumerate() {
             let Some(plan) = block.plan(object, j) else {
                 continue;
@@ -347,6 +347,7 @@ impl BlgReader {
                 self.put(c, k, block.raw(object, &plan, j, i));
             }
         }
+        self.objects = block.into_objects();
         Ok(())
     }
 }
