@@ -55,7 +55,7 @@ impl Cooking {
     }
 
     /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one.
-    #[inline]
+    #[inline(always)]
     fn value(&self, older: Option<(u64, u64)>, raw: &RawSample, d1: u64) -> f64 {
         let Some(formula) = self.formula else {
             return f64::NAN;
@@ -109,7 +109,7 @@ impl Column {
     }
 
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
-    #[inline]
+    #[inline(always)]
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
         let len = self.values.len();
         if len > k {

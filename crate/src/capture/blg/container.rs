@@ -267,6 +267,7 @@ impl BlgReader {
                 Ok(())
             }
             EVENT_SAMPLE => {
+                self.record_at = r.at.0 * n + r.at.1;
                 let Some(defs) = self.defs.take() else {
                     return Err(fail(CaptureErrorKind::BadBlg, "expected the counter definitions before the first sample".into()));
                 };

@@ -101,7 +101,9 @@ pub(crate) struct BlgReader {
     /// The input's size when known, and the samples it should hold once a few show their size.
     size_hint: Option<usize>,
     expected_samples: usize,
-    first_sample_buffer: usize,
+    /// Where the first sample's record and the one being read start (bytes into the file).
+    first_sample_at: usize,
+    record_at: usize,
 }
 
 impl BlgReader {
@@ -134,7 +136,8 @@ impl BlgReader {
             joined: Vec::new(),
             size_hint: None,
             expected_samples: 0,
-            first_sample_buffer: 0,
+            first_sample_at: 0,
+            record_at: 0,
         }
     }
 
@@ -148,8 +151,9 @@ impl BlgReader {
         let Some(size) = self.size_hint.take() else {
             return;
         };
-        // Bytes per sample from the buffers the samples so far took (not the name table's and definitions').
-        let read = (self.buffers - self.first_sample_buffer) * self.buffer_size;
+        // Bytes per sample from the bytes the samples so far took, from the first sample's record to this
+        // one's (buffer headers and padding included; not the name table's and definitions').
+        let read = self.record_at.saturating_sub(self.first_sample_at);
         let per_sample = (read / self.timestamps.len().max(1)).max(1);
         // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
         let expected = (size / per_sample).min(size / 64);

@@ -52,7 +52,7 @@ impl BlgReader {
         }
         let k = self.timestamps.len();
         match k {
-            0 => self.first_sample_buffer = self.buffers - 1,
+            0 => self.first_sample_at = self.record_at,
             16 => self.reserve(),
             _ => {}
         }
