@@ -208,7 +208,7 @@ impl<'a> PerfDataBlock<'a> {
     /// object's for object timers and ELAPSED_TIME, the next counter, which must be a base, for fractions,
     /// averages, precision timers and MULTI timers): worked out once per counter and sample, then
     /// applied to every instance. None for a counter that is not a series (bases, text, histograms).
-    pub(super) fn plan(&self, o: &PerfObject, j: usize) -> Option<Plan> {
+    pub(super) fn plan<'o>(&self, o: &'o PerfObject, j: usize) -> Option<Plan<'o>> {
         let c = o.counters.get(j)?;
         let ty = CounterType::from_value(c.counter_type);
         let formula = ty.formula()?;
@@ -219,8 +219,7 @@ impl<'a> PerfDataBlock<'a> {
         let base = o
             .counters
             .get(j + 1)
-            .filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000)
-            .map(|_| j + 1);
+            .filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000);
         let (object_time, object_freq) = if o.perf_freq != 0 {
             (o.perf_time, o.perf_freq)
         } else {
@@ -240,22 +239,23 @@ impl<'a> PerfDataBlock<'a> {
         };
         let multi = (c.counter_type & PERF_MULTI_COUNTER != 0).then_some(from_base);
         Some(Plan {
+            value: c,
             second,
             frequency,
             multi,
         })
     }
 
-    /// The raw sample of counter `j` in instance `i` by its plan; None where a value is missing.
-    #[inline]
-    pub(super) fn raw(&self, o: &PerfObject, plan: &Plan, j: usize, i: usize) -> Option<RawSample> {
+    /// The raw sample of the plan's counter in instance `i`; None where a value is missing.
+    #[inline(always)]
+    pub(super) fn raw(&self, o: &PerfObject, plan: &Plan<'_>, i: usize) -> Option<RawSample> {
         let block = self.counter_block(o, i)?;
-        let get = |s: Source| match s {
+        let get = |s: Source<'_>| match s {
             Source::Fixed(v) => Some(v),
-            Source::Base(b) => self.value_in(o.counters.get(b?)?, block),
+            Source::Base(b) => self.value_in(b?, block),
         };
         Some(RawSample {
-            value: self.value_in(o.counters.get(j)?, block)?,
+            value: self.value_in(plan.value, block)?,
             second: Some(get(plan.second)?),
             frequency: plan.frequency,
             multi: match plan.multi {
@@ -266,19 +266,21 @@ impl<'a> PerfDataBlock<'a> {
     }
 }
 
-/// Where a raw sample's D (or M) comes from: a value of the whole sample, or the base counter (by index).
+/// Where a raw sample's D (or M) comes from: a value of the whole sample, or the base counter (None
+/// where the counter after it is not a base).
 #[derive(Clone, Copy, Debug)]
-enum Source {
+enum Source<'o> {
     Fixed(u64),
-    Base(Option<usize>),
+    Base(Option<&'o PerfCounter>),
 }
 
 /// How a whole-object counter's raw samples are assembled (see `PerfDataBlock::plan`).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Plan {
-    second: Source,
+pub(super) struct Plan<'o> {
+    value: &'o PerfCounter,
+    second: Source<'o>,
     frequency: Option<u64>,
-    multi: Option<Source>,
+    multi: Option<Source<'o>>,
 }
 
 /// A PERF_OBJECT_TYPE at `at`: its counter definitions and its instances or one counter block, read

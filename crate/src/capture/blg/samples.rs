@@ -315,36 +315,41 @@ impl BlgReader {
         });
         self.signature = signature;
         let has_instances = object.instances().is_some();
+        let n = self.layouts[d].names.len();
         for (j, counter) in object.counters.iter().enumerate() {
             let Some(plan) = block.plan(object, j) else {
                 continue;
             };
-            for i in 0..self.layouts[d].names.len() {
-                let c = match self.layouts[d].column(j, i) {
-                    Some(c) => c,
-                    None => {
-                        let name =
-                            self.names
-                                .get(&counter.name_index)
-                                .cloned()
-                                .unwrap_or_else(|| {
-                                    self.unnamed.push(counter.name_index);
-                                    format!("Counter {}", counter.name_index)
-                                });
-                        self.cached_column(d, j, i, |key| {
-                            let (parent, inst) = match key.split_once('/') {
-                                Some((p, i)) if has_instances => (Some(p), Some(i)),
-                                _ => (None, has_instances.then_some(key)),
-                            };
-                            (
-                                def.path(parent, inst, &name),
-                                counter.counter_type,
-                                counter.scale,
-                            )
-                        })?
-                    }
-                };
-                self.put(c, k, block.raw(object, &plan, j, i));
+            // Series first seen in this sample are made first, so the loop below only reads and cooks.
+            for i in 0..n {
+                if self.layouts[d].column(j, i).is_none() {
+                    let name = self
+                        .names
+                        .get(&counter.name_index)
+                        .cloned()
+                        .unwrap_or_else(|| {
+                            self.unnamed.push(counter.name_index);
+                            format!("Counter {}", counter.name_index)
+                        });
+                    self.cached_column(d, j, i, |key| {
+                        let (parent, inst) = match key.split_once('/') {
+                            Some((p, i)) if has_instances => (Some(p), Some(i)),
+                            _ => (None, has_instances.then_some(key)),
+                        };
+                        (
+                            def.path(parent, inst, &name),
+                            counter.counter_type,
+                            counter.scale,
+                        )
+                    })?;
+                }
+            }
+            let layout = &self.layouts[d];
+            let here = layout.columns.get(j * n..(j + 1) * n).unwrap_or_default();
+            for (i, c) in here.iter().enumerate() {
+                if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
+                    column.put(k, block.raw(object, &plan, i));
+                }
             }
         }
         self.objects = block.into_objects();
