@@ -2,6 +2,7 @@
 //! bounded), each failing with what it was reading and where instead of panicking.
 
 // Little-endian reads that fail with what they were reading instead of panicking.
+#[inline]
 pub(super) fn get<const N: usize>(b: &[u8], at: usize, what: &str) -> Result<[u8; N], String> {
     at.checked_add(N)
         .and_then(|end| b.get(at..end))
@@ -13,15 +14,19 @@ pub(super) fn get<const N: usize>(b: &[u8], at: usize, what: &str) -> Result<[u8
             )
         })
 }
+#[inline]
 pub(super) fn u16_at(b: &[u8], at: usize, what: &str) -> Result<u16, String> {
     get::<2>(b, at, what).map(u16::from_le_bytes)
 }
+#[inline]
 pub(super) fn u32_at(b: &[u8], at: usize, what: &str) -> Result<u32, String> {
     get::<4>(b, at, what).map(u32::from_le_bytes)
 }
+#[inline]
 pub(super) fn i32_at(b: &[u8], at: usize, what: &str) -> Result<i32, String> {
     get::<4>(b, at, what).map(i32::from_le_bytes)
 }
+#[inline]
 pub(super) fn u64_at(b: &[u8], at: usize, what: &str) -> Result<u64, String> {
     get::<8>(b, at, what).map(u64::from_le_bytes)
 }

@@ -262,6 +262,7 @@ impl BlgReader {
                 }
                 let defs = read_definitions(r.data).map_err(|w| fail(CaptureErrorKind::BadBlg, format!("the counter definitions: {w}")))?;
                 self.seen = vec![0; defs.len()];
+                self.keys = vec![std::collections::HashMap::new(); defs.len()];
                 self.layouts = defs.iter().map(|_| Layout::default()).collect();
                 self.defs = Some(defs);
                 Ok(())

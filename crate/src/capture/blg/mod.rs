@@ -75,8 +75,9 @@ pub(crate) struct BlgReader {
     defs: Option<Vec<Definition>>,
     timestamps: Vec<f64>,
     columns: Vec<Column>,
-    /// (definition, counter within the object, instance key) -> column.
-    keys: HashMap<(usize, usize, String), usize>,
+    /// Per definition: instance key -> its column per counter within the object (looked up by `&str`,
+    /// with no key built per lookup).
+    keys: Vec<HashMap<String, Vec<Option<usize>>>>,
     /// For each definition, how many instances have been seen (the next instance's order).
     seen: Vec<usize>,
     layouts: Vec<Layout>,
@@ -118,7 +119,7 @@ impl BlgReader {
             defs: None,
             timestamps: Vec::new(),
             columns: Vec::new(),
-            keys: HashMap::new(),
+            keys: Vec::new(),
             seen: Vec::new(),
             layouts: Vec::new(),
             trailer_samples: None,

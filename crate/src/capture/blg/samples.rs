@@ -97,7 +97,8 @@ impl BlgReader {
         key: &str,
         make: impl FnOnce() -> (String, u32, i32),
     ) -> Result<usize, (CaptureErrorKind, String)> {
-        if let Some(&c) = self.keys.get(&(d, counter, key.to_string())) {
+        let known = self.keys.get(d).and_then(|k| k.get(key));
+        if let Some(c) = known.and_then(|v| v.get(counter).copied().flatten()) {
             return Ok(c);
         }
         if self.columns.len() >= MAX_COLUMNS {
@@ -116,9 +117,15 @@ impl BlgReader {
             scale,
             self.expected_samples,
         ));
-        self.keys
-            .insert((d, counter, key.to_string()), self.columns.len() - 1);
-        Ok(self.columns.len() - 1)
+        let c = self.columns.len() - 1;
+        if let Some(keys) = self.keys.get_mut(d) {
+            let v = keys.entry(key.to_string()).or_default();
+            if v.len() <= counter {
+                v.resize(counter + 1, None);
+            }
+            v[counter] = Some(c);
+        }
+        Ok(c)
     }
 
     /// Sample `k` of column `c` (cooked later, a block at a time).
@@ -321,23 +328,25 @@ impl BlgReader {
                 continue;
             };
             // Series first seen in this sample are made first, so the loop below only reads and cooks.
+            let mut name: Option<String> = None;
             for i in 0..n {
                 if self.layouts[d].column(j, i).is_none() {
-                    let name = self
-                        .names
-                        .get(&counter.name_index)
-                        .cloned()
-                        .unwrap_or_else(|| {
-                            self.unnamed.push(counter.name_index);
-                            format!("Counter {}", counter.name_index)
-                        });
+                    let name: &str = name.get_or_insert_with(|| {
+                        self.names
+                            .get(&counter.name_index)
+                            .cloned()
+                            .unwrap_or_else(|| {
+                                self.unnamed.push(counter.name_index);
+                                format!("Counter {}", counter.name_index)
+                            })
+                    });
                     self.cached_column(d, j, i, |key| {
                         let (parent, inst) = match key.split_once('/') {
                             Some((p, i)) if has_instances => (Some(p), Some(i)),
                             _ => (None, has_instances.then_some(key)),
                         };
                         (
-                            def.path(parent, inst, &name),
+                            def.path(parent, inst, name),
                             counter.counter_type,
                             counter.scale,
                         )
