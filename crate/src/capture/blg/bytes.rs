@@ -47,11 +47,10 @@ pub(super) fn before_nul(b: &[u8]) -> &[u8] {
 
 /// The text of UTF-16LE bytes (unpaired surrogates become U+FFFD).
 pub(super) fn utf16_text(b: &[u8]) -> String {
-    let units: Vec<u16> = b
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
-    String::from_utf16_lossy(&units)
+    let units = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
+    let mut text = String::with_capacity(b.len() / 2);
+    text.extend(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)));
+    text
 }
 
 /// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL, at most

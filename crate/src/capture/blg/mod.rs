@@ -148,6 +148,21 @@ impl BlgReader {
         self.size_hint = Some(size);
     }
 
+    /// A first guess at the samples, from the first sample's bytes alone (its record, without the event
+    /// headers around it: a guess on the high side), so that every series made in the first sample is
+    /// allocated once, at its size, rather than grown and then moved by `reserve`.
+    fn guess(&mut self, first_sample: usize) {
+        let Some(size) = self.size_hint else {
+            return;
+        };
+        // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
+        let expected = size / first_sample.max(64);
+        self.expected_samples = expected + expected / 50 + 16;
+        self.timestamps.reserve_exact(self.expected_samples);
+    }
+
+    /// The estimate once 16 samples are read; columns reserved by the first guess are not moved unless
+    /// they need more room.
     fn reserve(&mut self) {
         let Some(size) = self.size_hint.take() else {
             return;

@@ -52,7 +52,10 @@ impl BlgReader {
         }
         let k = self.timestamps.len();
         match k {
-            0 => self.first_sample_at = self.record_at,
+            0 => {
+                self.first_sample_at = self.record_at;
+                self.guess(b.len());
+            }
             16 => self.reserve(),
             _ => {}
         }
@@ -214,7 +217,7 @@ impl BlgReader {
             });
         }
         self.relayout(d, &signature, 1, || {
-            instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>())
+            number_instances(names.iter().map(|n| utf16_text(n)).collect())
         });
         self.signature = signature;
         for (i, raw) in raws.into_iter().enumerate() {
@@ -317,7 +320,7 @@ impl BlgReader {
         self.relayout(d, &signature, object.counters.len(), || {
             match object.instances() {
                 None => vec![String::new()],
-                Some(_) => instance_keys(&block.instance_names(object)),
+                Some(_) => number_instances(block.instance_names(object)),
             }
         });
         self.signature = signature;
@@ -367,21 +370,29 @@ impl BlgReader {
 }
 
 /// Instance names made unique as PDH does: the second "svchost" is "svchost#1", the third "svchost#2".
+#[cfg(test)]
 fn instance_keys(names: &[String]) -> Vec<String> {
+    number_instances(names.to_vec())
+}
+
+/// `instance_keys` on names the caller gives up: each is numbered in place, none is copied.
+fn number_instances(mut names: Vec<String>) -> Vec<String> {
     let mut count: HashMap<&str, usize> = HashMap::new();
-    names
+    let before: Vec<usize> = names
         .iter()
         .map(|n| {
             let c = count.entry(n.as_str()).or_insert(0);
-            let key = if *c == 0 {
-                n.clone()
-            } else {
-                format!("{n}#{c}")
-            };
             *c += 1;
-            key
+            *c - 1
         })
-        .collect()
+        .collect();
+    for (n, c) in names.iter_mut().zip(before) {
+        if c > 0 {
+            n.push('#');
+            n.push_str(&c.to_string());
+        }
+    }
+    names
 }
 
 #[cfg(test)]
