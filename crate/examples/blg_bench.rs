@@ -1,7 +1,9 @@
 //! Native timing of the .blg reader beside the PDH-CSV reader on the same data, in the same run: the
 //! log is read, exported as relog-style CSV (`write_csv`), and both are opened `runs` times.
-//! `cargo run --release --example blg_bench -- log.blg [runs]` (bench/blg.mjs writes a synthetic log
-//! with `BLG_OUT=file`; this is its native counterpart, for profiling with `perf record`).
+//! `cargo run --release --example blg_bench -- log.blg [runs] [blg|csv]` (bench/blg.mjs writes a
+//! synthetic log with `BLG_OUT=file`; this is its native counterpart, for profiling with `perf record`).
+//! With `blg` or `csv` only that reader is timed, so that `perf stat` can count one reader's work (its
+//! instructions do not change with the machine's load, unlike its time).
 use counterlens::capture::{open_capture, write_csv};
 use std::time::Instant;
 
@@ -12,6 +14,7 @@ fn main() {
         std::process::exit(2);
     };
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let only = args.next();
     let blg = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
@@ -54,7 +57,17 @@ fn main() {
         );
         best
     };
-    let a = time(".blg", &blg);
-    let b = time("the same as PDH-CSV", &csv);
-    println!("the .blg reads {:.2}x the CSV's values per second", b / a);
+    match only.as_deref() {
+        Some("blg") => {
+            time(".blg", &blg);
+        }
+        Some("csv") => {
+            time("the same as PDH-CSV", &csv);
+        }
+        _ => {
+            let a = time(".blg", &blg);
+            let b = time("the same as PDH-CSV", &csv);
+            println!("the .blg reads {:.2}x the CSV's values per second", b / a);
+        }
+    }
 }

@@ -9,16 +9,27 @@ use crate::cook::{apply_options, compute, CookOptions, Pair, RawSample, Status};
 use crate::types::{is_dword_size, CounterType, Display, Formula};
 
 pub(super) struct Column {
+    hot: Hot,
     /// Sort key: definition, counter within the object, order the instance was first seen.
     pub order: (usize, usize, usize),
     pub path: String,
-    pub type_value: u32,
     pub scale: i32,
-    cooking: Cooking,
+}
+
+/// What cooking a value reads and writes, in one cache line: a sample of a whole-object log touches
+/// thousands of series in turn, and each touch is a likely cache miss (measured natively: the loads of
+/// a series' state and the store of its value were most of the loop's time).
+#[repr(C, align(64))]
+struct Hot {
     /// Cooked values, one per sample given so far (gaps NaN).
     values: Vec<f64>,
-    /// The last sample with a value: its index, N and D (the older sample of the next value).
-    last: Option<(usize, u64, u64)>,
+    /// One more than the index of the last sample with a value (0: none), and its N and D (the older
+    /// sample of the next value).
+    next: usize,
+    n0: u64,
+    d0: u64,
+    type_value: u32,
+    cooking: Cooking,
 }
 
 /// How a type's values are cooked, worked out once per series.
@@ -33,12 +44,10 @@ struct Cooking {
     average: bool,
     percent: bool,
     wrap: bool,
-    options: CookOptions,
 }
 
 impl Cooking {
     fn new(ty: CounterType) -> Cooking {
-        let options = CookOptions::default();
         let formula = ty
             .formula()
             .filter(|f| !matches!(f, Formula::NotDisplayable | Formula::Text));
@@ -49,17 +58,29 @@ impl Cooking {
             needs: spec.map_or((false, false), |s| (s.frequency, s.multi)),
             average: matches!(formula, Some(Formula::AverageTimer | Formula::AverageBulk)),
             percent: ty.display() == Display::Percent,
-            wrap: options.wrap32 && is_dword_size(ty.value),
-            options,
+            wrap: CookOptions::default().wrap32 && is_dword_size(ty.value),
         }
     }
 
     /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one.
     #[inline(always)]
     fn value(&self, older: Option<(u64, u64)>, raw: &RawSample, d1: u64) -> f64 {
-        let Some(formula) = self.formula else {
-            return f64::NAN;
-        };
+        match self.formula {
+            Some(formula) => self.value_as(formula, older, raw, d1),
+            None => f64::NAN,
+        }
+    }
+
+    /// `value` with the formula given (the type's own): a constant `formula` folds the match in
+    /// `compute` away.
+    #[inline(always)]
+    fn value_as(
+        &self,
+        formula: Formula,
+        older: Option<(u64, u64)>,
+        raw: &RawSample,
+        d1: u64,
+    ) -> f64 {
         if (self.needs.0 && raw.frequency.is_none()) || (self.needs.1 && raw.multi.is_none()) {
             return f64::NAN;
         }
@@ -78,7 +99,7 @@ impl Cooking {
             m1: raw.multi.unwrap_or(0),
         };
         match compute(formula, &pair, self.wrap) {
-            Ok(v) => apply_options(v, self.percent, &self.options),
+            Ok(v) => apply_options(v, self.percent, &CookOptions::default()),
             Err(Status::ZeroDenominator) if self.average => 0.0,
             Err(_) => f64::NAN,
         }
@@ -94,50 +115,80 @@ impl Column {
         capacity: usize,
     ) -> Column {
         Column {
+            hot: Hot {
+                values: Vec::with_capacity(capacity),
+                next: 0,
+                n0: 0,
+                d0: 0,
+                type_value,
+                cooking: Cooking::new(CounterType::from_value(type_value)),
+            },
             order,
             path,
-            type_value,
             scale,
-            cooking: Cooking::new(CounterType::from_value(type_value)),
-            values: Vec::with_capacity(capacity),
-            last: None,
         }
     }
 
+    pub fn type_value(&self) -> u32 {
+        self.hot.type_value
+    }
+
     pub fn reserve(&mut self, extra: usize) {
-        self.values.reserve_exact(extra);
+        self.hot.values.reserve_exact(extra);
     }
 
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
     #[inline(always)]
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
-        let len = self.values.len();
+        self.put_by(k, raw, |c, older, raw, d1| c.value(older, raw, d1));
+    }
+
+    /// `put` for a series of type `type_value`, whose formula is `formula`: the caller's loop over
+    /// many series of one type has the formula as a constant. A series of another type (a log whose
+    /// counter changed type) is cooked by its own.
+    #[inline(always)]
+    pub fn put_as(&mut self, type_value: u32, formula: Formula, k: usize, raw: Option<RawSample>) {
+        if type_value == self.hot.type_value {
+            self.put_by(k, raw, |c, older, raw, d1| {
+                c.value_as(formula, older, raw, d1)
+            });
+        } else {
+            self.put(k, raw);
+        }
+    }
+
+    #[inline(always)]
+    fn put_by(
+        &mut self,
+        k: usize,
+        raw: Option<RawSample>,
+        cook: impl Fn(&Cooking, Option<(u64, u64)>, &RawSample, u64) -> f64,
+    ) {
+        let hot = &mut self.hot;
+        let len = hot.values.len();
         if len > k {
             return; // a second value for the same sample (a duplicate key): the first stands
         }
         if len < k {
-            self.values.resize(k, f64::NAN); // samples without this series
+            hot.values.resize(k, f64::NAN); // samples without this series
         }
         let Some(raw) = raw else {
-            self.values.push(f64::NAN);
-            self.last = None;
+            hot.values.push(f64::NAN);
+            hot.next = 0;
             return;
         };
         // The .blg paths always give D (a PDH_RAW_COUNTER's SecondValue, or the object's time or base).
         let d1 = raw.second.unwrap_or(0);
-        let older = match self.last {
-            Some((j, n0, d0)) if j + 1 == k => Some((n0, d0)),
-            _ => None,
-        };
-        self.last = Some((k, raw.value, d1));
-        let v = self.cooking.value(older, &raw, d1);
-        self.values.push(v);
+        let older = (hot.next != 0 && hot.next == k).then_some((hot.n0, hot.d0));
+        (hot.next, hot.n0, hot.d0) = (k + 1, raw.value, d1);
+        let v = cook(&hot.cooking, older, &raw, d1);
+        hot.values.push(v);
     }
 
     /// The cooked series, `samples` long.
     pub fn finish(mut self, samples: usize) -> Vec<f64> {
-        self.values.resize(samples, f64::NAN);
-        self.values
+        self.hot.values.resize(samples, f64::NAN);
+        self.hot.values
     }
 }
 

@@ -283,7 +283,7 @@ impl BlgReader {
             .map(|c| {
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
-                    c.type_value,
+                    c.type_value(),
                     c.scale,
                 );
                 let path = c.path.clone();
