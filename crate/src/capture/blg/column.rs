@@ -62,17 +62,8 @@ impl Cooking {
         }
     }
 
-    /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one.
-    #[inline(always)]
-    fn value(&self, older: Option<(u64, u64)>, raw: &RawSample, d1: u64) -> f64 {
-        match self.formula {
-            Some(formula) => self.value_as(formula, older, raw, d1),
-            None => f64::NAN,
-        }
-    }
-
-    /// `value` with the formula given (the type's own): a constant `formula` folds the match in
-    /// `compute` away.
+    /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one, by
+    /// the type's formula: a constant `formula` folds the match in `compute` away.
     #[inline(always)]
     fn value_as(
         &self,
@@ -140,7 +131,8 @@ impl Column {
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
     #[inline(always)]
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
-        self.put_by(k, raw, |c, older, raw, d1| c.value(older, raw, d1));
+        let formula = self.hot.cooking.formula;
+        self.put_by(k, raw, formula);
     }
 
     /// `put` for a series of type `type_value`, whose formula is `formula`: the caller's loop over
@@ -149,21 +141,14 @@ impl Column {
     #[inline(always)]
     pub fn put_as(&mut self, type_value: u32, formula: Formula, k: usize, raw: Option<RawSample>) {
         if type_value == self.hot.type_value {
-            self.put_by(k, raw, |c, older, raw, d1| {
-                c.value_as(formula, older, raw, d1)
-            });
+            self.put_by(k, raw, Some(formula));
         } else {
             self.put(k, raw);
         }
     }
 
     #[inline(always)]
-    fn put_by(
-        &mut self,
-        k: usize,
-        raw: Option<RawSample>,
-        cook: impl Fn(&Cooking, Option<(u64, u64)>, &RawSample, u64) -> f64,
-    ) {
+    fn put_by(&mut self, k: usize, raw: Option<RawSample>, formula: Option<Formula>) {
         let hot = &mut self.hot;
         let len = hot.values.len();
         if len > k {
@@ -181,7 +166,10 @@ impl Column {
         let d1 = raw.second.unwrap_or(0);
         let older = (hot.next != 0 && hot.next == k).then_some((hot.n0, hot.d0));
         (hot.next, hot.n0, hot.d0) = (k + 1, raw.value, d1);
-        let v = cook(&hot.cooking, older, &raw, d1);
+        let v = match formula {
+            Some(f) => hot.cooking.value_as(f, older, &raw, d1),
+            None => f64::NAN,
+        };
         hot.values.push(v);
     }
 
