@@ -196,10 +196,19 @@ impl<'a> PerfDataBlock<'a> {
         if c.offset.checked_add(c.size).is_none_or(|end| end > len) {
             return None;
         }
+        // Read in place (no error text to carry: a value that is not there is a gap).
         let at = block + c.offset;
         match c.size {
-            4 => u32_at(self.b, at, "").ok().map(u64::from),
-            8 => u64_at(self.b, at, "").ok(),
+            4 => self
+                .b
+                .get(at..at + 4)
+                .and_then(|s| s.try_into().ok())
+                .map(|s| u64::from(u32::from_le_bytes(s))),
+            8 => self
+                .b
+                .get(at..at + 8)
+                .and_then(|s| s.try_into().ok())
+                .map(u64::from_le_bytes),
             _ => None,
         }
     }
