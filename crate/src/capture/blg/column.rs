@@ -63,15 +63,9 @@ impl Cooking {
     }
 
     /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one, by
-    /// the type's formula: a constant `formula` folds the match in `compute` away.
+    /// the type's formula (inlined into `put`: out of line it cost a call per value).
     #[inline(always)]
-    fn value_as(
-        &self,
-        formula: Formula,
-        older: Option<(u64, u64)>,
-        raw: &RawSample,
-        d1: u64,
-    ) -> f64 {
+    fn value(&self, formula: Formula, older: Option<(u64, u64)>, raw: &RawSample, d1: u64) -> f64 {
         if (self.needs.0 && raw.frequency.is_none()) || (self.needs.1 && raw.multi.is_none()) {
             return f64::NAN;
         }
@@ -131,24 +125,6 @@ impl Column {
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
     #[inline(always)]
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
-        let formula = self.hot.cooking.formula;
-        self.put_by(k, raw, formula);
-    }
-
-    /// `put` for a series of type `type_value`, whose formula is `formula`: the caller's loop over
-    /// many series of one type has the formula as a constant. A series of another type (a log whose
-    /// counter changed type) is cooked by its own.
-    #[inline(always)]
-    pub fn put_as(&mut self, type_value: u32, formula: Formula, k: usize, raw: Option<RawSample>) {
-        if type_value == self.hot.type_value {
-            self.put_by(k, raw, Some(formula));
-        } else {
-            self.put(k, raw);
-        }
-    }
-
-    #[inline(always)]
-    fn put_by(&mut self, k: usize, raw: Option<RawSample>, formula: Option<Formula>) {
         let hot = &mut self.hot;
         let len = hot.values.len();
         if len > k {
@@ -166,8 +142,8 @@ impl Column {
         let d1 = raw.second.unwrap_or(0);
         let older = (hot.next != 0 && hot.next == k).then_some((hot.n0, hot.d0));
         (hot.next, hot.n0, hot.d0) = (k + 1, raw.value, d1);
-        let v = match formula {
-            Some(f) => hot.cooking.value_as(f, older, &raw, d1),
+        let v = match hot.cooking.formula {
+            Some(f) => hot.cooking.value(f, older, &raw, d1),
             None => f64::NAN,
         };
         hot.values.push(v);

@@ -11,7 +11,6 @@ use super::BlgReader;
 use crate::capture::limits::MAX_COLUMNS;
 use crate::capture::CaptureErrorKind;
 use crate::cook::RawSample;
-use crate::types::{CounterType, Formula};
 use std::collections::HashMap;
 
 /// FILETIME of 1970-01-01 (100 ns units since 1601).
@@ -359,43 +358,11 @@ impl BlgReader {
             }
             let layout = &self.layouts[d];
             let here = layout.columns.get(j * n..(j + 1) * n).unwrap_or_default();
-            let type_value = counter.counter_type;
-            // One loop per formula, the formula a constant in it (as in `series::cook_series`).
-            macro_rules! per_formula {
-                ($($f:ident),*) => {
-                    match CounterType::from_value(type_value).formula() {
-                        $(Some(Formula::$f) => {
-                            for (i, c) in here.iter().enumerate() {
-                                if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
-                                    column.put_as(type_value, Formula::$f, k, block.raw(object, &plan, i));
-                                }
-                            }
-                        })*
-                        _ => {
-                            for (i, c) in here.iter().enumerate() {
-                                if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
-                                    column.put(k, block.raw(object, &plan, i));
-                                }
-                            }
-                        }
-                    }
-                };
+            for (i, c) in here.iter().enumerate() {
+                if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
+                    column.put(k, block.raw(object, &plan, i));
+                }
             }
-            per_formula!(
-                Rate,
-                Queue,
-                Timer,
-                TimerInv,
-                MultiTimerTick,
-                MultiTimer100Ns,
-                MultiTimerInv,
-                AverageTimer,
-                AverageBulk,
-                Delta,
-                Raw,
-                RawFraction,
-                Elapsed
-            );
         }
         self.objects = block.into_objects();
         Ok(())
