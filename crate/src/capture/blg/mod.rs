@@ -13,14 +13,14 @@
 //! event's offset, never a guess.
 //!
 //! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
-//! and cooks each series' raw samples in blocks of 128, so only the cooked columns and one block of raw
-//! samples per series are held, never the file.
+//! and cooks each raw value as it is read against the series' previous one (its N and D are all that is
+//! kept), so only the cooked columns are held, never the file or its raw samples.
 //!
 //! One file per layer, outermost first:
 //! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
 //! - `definitions`: the name table and the logged paths (PDH's own records, `docs/blg.md`);
 //! - `samples`: one sample's "BL" blocks, turned into raw samples per series;
-//! - `column`: one series, its raw samples cooked a block at a time by `series::cook_series`;
+//! - `column`: one series, each raw sample cooked on arrival (`compute` and `apply_options`, as `cook`);
 //! - `perf_data`: a whole object's PERF_DATA_BLOCK (winperf.h) and the raw values it gives;
 //! - `zone`: the log's TIME_ZONE_INFORMATION, local times to UTC;
 //! - `bytes`: bounds-checked little-endian and UTF-16LE reads.
