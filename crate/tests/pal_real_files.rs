@@ -66,7 +66,7 @@ fn assert_quick_reasons(imp: &PalImport) {
         Some(&2)
     );
     assert_eq!(
-        r.get("a `switch` statement on $OS: a value per case (as PAL's per-OS pool sizes), which is not a translated form"),
+        r.get("a `switch` statement (a value per case, as PAL's per-OS pool sizes), which is not a translated form"),
         Some(&4)
     );
     assert_eq!(

@@ -6,7 +6,7 @@
 //! PowerShell snippet calling `StaticThreshold`, CHART bands (`StaticChartThreshold`) and
 //! `<INHERITANCE FILEPATH="..."/>`. The snippet is read symbolically: literal one-liners, sizes (`100MB`),
 //! `-IsTrendOnly $True`, assignments from QUESTION variables, `If ($v -lt 64) { $v = 64 }` clamps,
-//! `$CollectionOfProcessor... .Count - 1` (logical processors), `[Math]::Round/Min/Max` and If/Else on a
+//! `$CollectionOfProcessor... .Count - 1` (logical processors), `[Math]::Round` and If/Else on a
 //! string answer become threshold expressions; collection names are matched as PAL substitutes them
 //! (`$CollectionOf...==>...`); anything else is reported untranslated with the reason. docs/rule-packs.md
 //! lists the forms and the rates measured on PAL's own files (tests/vectors/pal).
@@ -609,8 +609,7 @@ impl Importer {
         code: &str,
         sources: &HashMap<String, DataSource>,
     ) -> Result<Vec<Call>, String> {
-        let code = with_safe_collection_names(code, sources);
-        let toks = lex(&code)?;
+        let toks = lex(code)?;
         // Hand-written rules that walk the instances and time slices themselves say so first.
         for t in &toks {
             if let Tok::Word(w) = t {
@@ -847,72 +846,10 @@ fn data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     list
 }
 
-/// A collection name as the snippet lexer reads it. PAL substitutes a DATASOURCE's COLLECTIONVARNAME as
-/// written, so names carry characters PowerShell would not take in a bare variable
-/// (Exchange2013.xml: `$CollectionOfMSExchangeDatabase==>InstancesIOLogWritesAverageLatency`; `#`, `&`):
-/// each such character becomes `_xHH_` here, and the snippet's `$<name>` is rewritten to match.
-fn safe_collection_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_alphanumeric() || c == '_' || c == ':' {
-            out.push(c);
-        } else {
-            out.push_str(&format!("_x{:x}_", c as u32));
-        }
-    }
-    out
-}
-
-/// The snippet with every `$<collection>` whose name has characters a variable cannot hold rewritten to
-/// its safe name (case-insensitively, longest names first so that one name's prefix cannot cut another).
-fn with_safe_collection_names(code: &str, sources: &HashMap<String, DataSource>) -> String {
-    let mut odd: Vec<&String> = sources
-        .keys()
-        .filter(|k| safe_collection_name(k) != **k)
-        .collect();
-    if odd.is_empty() {
-        return code.to_string();
-    }
-    let mut code = code.to_string();
-    // Longest first, so a name that begins another is not substituted inside it. Picked one at a time
-    // rather than sorted: a file has a handful, and a sort of &String costs the module ~5 KB.
-    while let Some(at) = (0..odd.len()).max_by_key(|&i| odd[i].len()) {
-        let k = odd.swap_remove(at);
-        let needle = format!("${k}");
-        let safe = format!("${}", safe_collection_name(k));
-        let mut out = String::with_capacity(code.len());
-        let lower = code.to_ascii_lowercase();
-        let mut last = 0;
-        // ASCII lower-casing keeps byte offsets, so positions in `lower` are positions in `code`.
-        for (at, _) in lower.match_indices(&needle) {
-            if at < last {
-                continue;
-            }
-            out.push_str(&code[last..at]);
-            out.push_str(&safe);
-            last = at + needle.len();
-        }
-        out.push_str(&code[last..]);
-        code = out;
-    }
-    code
-}
+/// The reason for a `[Math]` use the importer does not translate.
+const MATH_FORMS: &str = "uses [Math] other than Round(x) or Round(x, digits 0 to 15)";
 
 fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
-    let list: Vec<(String, DataSource)> = plain_data_sources_as_written(a);
-    // The same source under its safe name, which the rewritten snippets use.
-    let mut out = Vec::with_capacity(list.len());
-    for (k, v) in list {
-        let safe = safe_collection_name(&k);
-        if safe != k {
-            out.push((safe, v.clone()));
-        }
-        out.push((k, v));
-    }
-    out
-}
-
-fn plain_data_sources_as_written(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
@@ -1203,8 +1140,23 @@ fn lex(code: &str) -> Result<Vec<Tok>, String> {
                 }
                 let s = i + 1;
                 i = s;
-                while i < c.len() && (word_char(c[i]) || c[i] == ':') {
-                    i += 1;
+                // PAL substitutes a DATASOURCE's COLLECTIONVARNAME as written, so a collection name
+                // carries what a PowerShell variable would not (Exchange2013.xml:
+                // `$CollectionOfMSExchangeDatabase==>InstancesIOLogWritesAverageLatency`; `#`, `&`):
+                // `==>`, `#` and `&` go on the name when a name character follows.
+                loop {
+                    let odd = if c[i..].starts_with(&['=', '=', '>']) {
+                        3
+                    } else {
+                        usize::from(matches!(c.get(i), Some('#' | '&')))
+                    };
+                    if odd > 0 && i > s && c.get(i + odd).is_some_and(|&x| word_char(x)) {
+                        i += odd;
+                    } else if i < c.len() && (word_char(c[i]) || c[i] == ':') {
+                        i += 1;
+                    } else {
+                        break;
+                    }
                 }
                 let name: String = c[s..i].iter().collect();
                 if name.is_empty() {
@@ -1428,15 +1380,9 @@ impl Parser<'_, '_> {
                     "for" | "foreach" | "while" | "do" | "foreach-object" => {
                         Err(format!("loops over instances or values (`{w}`)"))
                     }
-                    "switch" => {
-                        let subject = match (self.toks.get(self.i + 1), self.toks.get(self.i + 2)) {
-                            (Some(Tok::Punct('(')), Some(t)) => format!(" on {}", t.show()),
-                            _ => String::new(),
-                        };
-                        Err(format!(
-                            "a `switch` statement{subject}: a value per case (as PAL's per-OS pool sizes), which is not a translated form"
-                        ))
-                    }
+                    "switch" => Err(
+                        "a `switch` statement (a value per case, as PAL's per-OS pool sizes), which is not a translated form".into(),
+                    ),
                     _ => Err(format!("calls `{w}`, which is not StaticThreshold")),
                 }
             }
@@ -1865,9 +1811,11 @@ impl Parser<'_, '_> {
     }
 
     /// `[Math]::Round(x, 0)` (QuickSystemOverview.xml's pool snippets round the RAM answer with it) is
-    /// read like `[Int] x`: the number as given (docs/rule-packs.md says so); `[Math]::Min(a, b)` and
-    /// `[Math]::Max(a, b)` are min and max. Other [Math] methods are reported.
+    /// read like `[Int] x`: the number as given (docs/rule-packs.md says so). Other [Math] methods (none in
+    /// the PAL files measured; Min and Max cost the wasm module bytes its budget lacked) are reported.
     fn math_call(&mut self, st: &State) -> Result<Expr, String> {
+        // One message for every [Math] form left out: each case's own text cost the wasm module bytes
+        // it could not spare (docs/performance.md's size budget).
         let name = match (
             self.toks.get(self.i + 1),
             self.toks.get(self.i + 2),
@@ -1880,21 +1828,19 @@ impl Parser<'_, '_> {
                 Some(Tok::Word(w)),
                 Some(Tok::Punct('(')),
             ) => w.to_ascii_lowercase(),
-            _ => return Err("uses [Math] other than as a method call `[Math]::Name(...)`".into()),
+            _ => return Err(MATH_FORMS.into()),
         };
-        if !matches!(name.as_str(), "round" | "min" | "max") {
-            return Err(format!(
-                "calls [Math]::{name} (only Round, Min and Max are translated)"
-            ));
+        if name != "round" {
+            return Err(MATH_FORMS.into());
         }
         self.i += 5;
         self.enter()?;
-        let r = self.math_args(st, &name);
+        let r = self.math_args(st);
         self.depth -= 1;
         r
     }
 
-    fn math_args(&mut self, st: &State, name: &str) -> Result<Expr, String> {
+    fn math_args(&mut self, st: &State) -> Result<Expr, String> {
         self.skip_seps();
         let a = self.expr(st)?;
         self.skip_seps();
@@ -1908,23 +1854,11 @@ impl Parser<'_, '_> {
             None
         };
         self.expect(Tok::Punct(')'))?;
-        match (name, second) {
+        match second {
             // Round(x) and Round(x, digits): digits a whole number from 0 to 15, as .NET requires.
-            ("round", None) => Ok(a),
-            ("round", Some(Expr::Num(d))) if (0.0..=15.0).contains(&d) && d.fract() == 0.0 => Ok(a),
-            ("round", Some(_)) => Err(
-                "calls [Math]::Round with digits that are not a whole number from 0 to 15".into(),
-            ),
-            // Constants fold, as the other operators do: [Math]::Max(2, 3) is 3.
-            ("min", Some(b)) => match (&a, &b) {
-                (Expr::Num(x), Expr::Num(y)) => Ok(Expr::Num(x.min(*y))),
-                _ => bounded(Expr::Min(Box::new(a), Box::new(b))),
-            },
-            ("max", Some(b)) => match (&a, &b) {
-                (Expr::Num(x), Expr::Num(y)) => Ok(Expr::Num(x.max(*y))),
-                _ => bounded(Expr::Max(Box::new(a), Box::new(b))),
-            },
-            _ => Err(format!("calls [Math]::{name} without its two arguments")),
+            None => Ok(a),
+            Some(Expr::Num(d)) if (0.0..=15.0).contains(&d) && d.fract() == 0.0 => Ok(a),
+            Some(_) => Err(MATH_FORMS.into()),
         }
     }
 
