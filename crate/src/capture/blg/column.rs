@@ -3,7 +3,10 @@
 //! one generic `cook()` per value. The result is the same value for value: a gap where the log has no
 //! value, a two-sample type cooked against the sample just before, and an average over an interval with
 //! no operations shown as 0, as Perfmon and relog show it ("Calculating Counter Values"; `docs/blg.md`).
+//! A series asked for (`OpenOptions::keep_raw`) also keeps every raw sample as given, aside from the
+//! cooking, so any of its points can be explained with its numbers.
 
+use crate::capture::RawColumn;
 use crate::cook::{compute, CookOptions, Pair, RawSample, Status};
 use crate::series::{cook_series, Frequency, RawColumns};
 use crate::types::{CounterType, Formula};
@@ -34,6 +37,8 @@ pub(super) struct Column {
     carried: bool,
     /// Whether the pending samples have a frequency and a multi count (all of them alike).
     shape: (bool, bool),
+    /// Every raw sample as given (none where the log has no value), for a series that keeps them.
+    raw: Option<RawColumn>,
 }
 
 impl Column {
@@ -64,17 +69,32 @@ impl Column {
             multi: Vec::new(),
             carried: false,
             shape: (false, false),
+            raw: None,
         }
+    }
+
+    /// Keeps every raw sample from now on (called before the first `put`).
+    pub fn keep_raw(&mut self) {
+        let mut raw = RawColumn::default();
+        reserve_raw(&mut raw, self.values.capacity());
+        self.raw = Some(raw);
     }
 
     pub fn reserve(&mut self, extra: usize) {
         self.values.reserve_exact(extra);
+        if let Some(raw) = &mut self.raw {
+            reserve_raw(raw, extra);
+        }
     }
 
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
         if self.len > k {
             return; // a second value for the same sample (a duplicate key): the first stands
+        }
+        if let Some(kept) = &mut self.raw {
+            pad_raw(kept, k);
+            kept.push(raw.as_ref());
         }
         // A gap (samples without this series, or no value now) ends the run of consecutive samples.
         if self.len < k || raw.is_none() {
@@ -188,12 +208,40 @@ impl Column {
         }
     }
 
+    /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
+    /// are cooked with.
+    pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
+        let mut raw = self.raw.take()?;
+        pad_raw(&mut raw, samples);
+        raw.options = CookOptions::default();
+        Some(raw)
+    }
+
     /// The cooked series, `samples` long.
     pub fn finish(mut self, samples: usize) -> Vec<f64> {
         self.flush();
         self.values.resize(samples, f64::NAN);
         self.values
     }
+}
+
+/// Grows every field of `raw` to `n` samples, the new ones absent.
+fn pad_raw(raw: &mut RawColumn, n: usize) {
+    if raw.present.len() < n {
+        raw.value.resize(n, 0);
+        raw.second.resize(n, 0);
+        raw.frequency.resize(n, 0);
+        raw.multi.resize(n, 0);
+        raw.present.resize(n, 0);
+    }
+}
+
+fn reserve_raw(raw: &mut RawColumn, extra: usize) {
+    raw.value.reserve_exact(extra);
+    raw.second.reserve_exact(extra);
+    raw.frequency.reserve_exact(extra);
+    raw.multi.reserve_exact(extra);
+    raw.present.reserve_exact(extra);
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -281,6 +329,7 @@ mod tests {
             t in 0..TYPES.len(),
             // Step 0: a duplicate of the last sample; 1: the next; 2..: samples without this series.
             steps in prop::collection::vec((0usize..4, raw()), 0..400),
+            keep in any::<bool>(),
         ) {
             let mut k = 0usize;
             let samples: Vec<(usize, Option<RawSample>)> = steps
@@ -295,11 +344,33 @@ mod tests {
                 .collect();
             let n = k + 3;
             let mut col = Column::new((0, 0, 0), String::new(), TYPES[t], 0, 0);
+            if keep {
+                col.keep_raw();
+            }
             for (k, r) in &samples {
                 col.put(*k, *r);
             }
+            let raw = col.take_raw(n);
             let got = col.finish(n);
+            // Keeping the raw samples changes no value: both are compared with the same per-value cooking.
             let want = per_value(TYPES[t], &samples, n);
+            prop_assert_eq!(raw.is_some(), keep);
+            if let Some(raw) = raw {
+                // The raw samples kept: the first one given for each sample, none where none was given.
+                let mut kept: Vec<Option<RawSample>> = vec![None; n];
+                let mut given = vec![false; n];
+                for (k, r) in &samples {
+                    if !std::mem::replace(&mut given[*k], true) {
+                        kept[*k] = *r;
+                    }
+                }
+                prop_assert_eq!(raw.present.len(), n);
+                prop_assert_eq!(raw.value.len(), n);
+                prop_assert_eq!(&raw.options, &CookOptions::default());
+                for (k, r) in kept.iter().enumerate() {
+                    prop_assert_eq!(raw.get(k), *r, "raw sample {}", k);
+                }
+            }
             prop_assert_eq!(got.len(), want.len());
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 prop_assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "value {}: {} != {}", i, g, w);

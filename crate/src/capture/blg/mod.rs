@@ -14,7 +14,8 @@
 //!
 //! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
 //! and cooks each series' raw samples in blocks of 128, so only the cooked columns and one block of raw
-//! samples per series are held, never the file.
+//! samples per series are held, never the file; and every raw sample of the series `OpenOptions::keep_raw`
+//! names, so their points can be explained.
 //!
 //! One file per layer, outermost first:
 //! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
@@ -35,7 +36,7 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, Series};
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
@@ -85,6 +86,8 @@ pub(crate) struct BlgReader {
     size_hint: Option<usize>,
     expected_samples: usize,
     first_sample_buffer: usize,
+    /// Which series keep every raw sample.
+    keep_raw: KeepRaw,
 }
 
 impl BlgReader {
@@ -116,7 +119,13 @@ impl BlgReader {
             size_hint: None,
             expected_samples: 0,
             first_sample_buffer: 0,
+            keep_raw: KeepRaw::None,
         }
+    }
+
+    /// Which series keep every raw sample (`Series::raw`), besides their cooked values.
+    pub fn keep_raw(&mut self, keep: KeepRaw) {
+        self.keep_raw = keep;
     }
 
     /// The input's total size (a File's size): once the first samples show how many bytes a sample
@@ -241,7 +250,8 @@ impl BlgReader {
         let series = self
             .columns
             .into_iter()
-            .map(|c| {
+            .map(|mut c| {
+                let raw = c.take_raw(samples);
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
                     c.type_value,
@@ -255,7 +265,7 @@ impl BlgReader {
                     scale: Some(scale),
                     values: c.finish(samples),
                     reference: None,
-                    raw: None,
+                    raw,
                 }
             })
             .collect();
