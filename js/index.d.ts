@@ -175,6 +175,13 @@ export interface OpenOptions {
   encoding?: string;
   /** CaptureReader: the input's total size in bytes (a File's size), so columns are reserved once. */
   size?: number;
+  /** Which series of a .blg keep the raw samples their values were cooked from, so `explainAt` can explain
+   *  their points: `true` every series, an array of counter paths or Perfmon wildcard paths
+   *  (`"\\\\*\\Processor(*)\\% Processor Time"`, names compared case-insensitively) the series they
+   *  match, `false` or absent none (the default: raw samples take 33 bytes per value beside the cooked 8).
+   *  Get-Counter captures keep theirs whatever this says. A pattern that is not a counter path throws
+   *  CaptureError `invalid-option`. */
+  keepRaw?: boolean | string[];
 }
 
 export interface SeriesInfo {
@@ -239,7 +246,7 @@ export class Capture {
   /** One PDH CookedValue (Get-Counter captures); NaN for other formats. */
   referenceAt(index: number, sample: number): number;
   /** How the value of series `index` at `sample` was cooked, with the raw numbers (as `explain` gives it);
-   *  null where the capture holds no raw samples (only Get-Counter captures do). */
+   *  null where the series holds no raw samples (Get-Counter captures keep them; a .blg those `keepRaw` names). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */

@@ -37,8 +37,9 @@ pub(super) struct Column {
     carried: bool,
     /// Whether the pending samples have a frequency and a multi count (all of them alike).
     shape: (bool, bool),
-    /// Every raw sample as given (none where the log has no value), for a series that keeps them.
-    raw: Option<RawColumn>,
+    /// Every raw sample as given (none where the log has no value), for a series that keeps them. Boxed:
+    /// a series that keeps none holds one null pointer, so `Column` stays as small as it was.
+    raw: Option<Box<RawColumn>>,
 }
 
 impl Column {
@@ -77,7 +78,7 @@ impl Column {
     pub fn keep_raw(&mut self) {
         let mut raw = RawColumn::default();
         reserve_raw(&mut raw, self.values.capacity());
-        self.raw = Some(raw);
+        self.raw = Some(Box::new(raw));
     }
 
     pub fn reserve(&mut self, extra: usize) {
@@ -211,7 +212,7 @@ impl Column {
     /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
     /// are cooked with.
     pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
-        let mut raw = self.raw.take()?;
+        let mut raw = *self.raw.take()?;
         pad_raw(&mut raw, samples);
         raw.options = CookOptions::default();
         Some(raw)
