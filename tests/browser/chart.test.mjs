@@ -238,7 +238,7 @@ test('clicking a point of a .blg reads the raw samples again and explains it; th
   const total = again.items.find(([i]) => i === TOTAL);
   assert.ok(total, 'the _Total series is selected by default');
   assert.ok(total[1].includes('100 * (1 - (1170383320312 - 1170374257812) / (130058022188447585 - 130058022178447225)) = 9.378'), total[1]);
-  await page.screenshot({ path: artifacts + 'chart-explain-blg.png' });
+  await page.locator('#chart-explain').screenshot({ path: artifacts + 'chart-explain-blg.png' });
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
