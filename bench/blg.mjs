@@ -77,5 +77,9 @@ time('counterlens CaptureReader, .blg in 4 MiB slices (wasm)', blg.length, () =>
   for (let i = 0; i < blg.length; i += 4 << 20) r.push(blg.subarray(i, i + (4 << 20)));
   const c = r.finish(); const n = c.seriesCount; c.free(); return n;
 });
+// Raw samples kept (keepRaw): one series, as the viewer reads a .blg again for a click; then every series.
+const one = '\\\\ZACH-PC\\Processor(_Total)\\% Processor Time';
+time('  with keepRaw: [one path] (the viewer\'s re-read)', blg.length, () => { const c = openCapture(blg, { keepRaw: [one] }); const n = c.seriesCount; c.free(); return n; });
+time('  with keepRaw: true (every series)', blg.length, () => { const c = openCapture(blg, { keepRaw: true }); const n = c.seriesCount; c.free(); return n; });
 const b = time('counterlens openCapture, the same data as PDH-CSV (wasm)', csv.length, () => { const c = openCapture(csv); const n = c.seriesCount; c.free(); return n; });
 console.log(`values per second: .blg ${(values / (a.ms / 1000) / 1e6).toFixed(1)} M/s, CSV ${(values / (b.ms / 1000) / 1e6).toFixed(1)} M/s; the .blg reads ${(b.ms / a.ms).toFixed(2)}x as fast`);

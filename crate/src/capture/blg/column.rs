@@ -93,9 +93,8 @@ impl Column {
         if self.len > k {
             return; // a second value for the same sample (a duplicate key): the first stands
         }
-        if let Some(kept) = &mut self.raw {
-            pad_raw(kept, k);
-            kept.push(raw.as_ref());
+        if self.raw.is_some() {
+            self.keep_sample(k, raw.as_ref());
         }
         // A gap (samples without this series, or no value now) ends the run of consecutive samples.
         if self.len < k || raw.is_none() {
@@ -135,6 +134,16 @@ impl Column {
         self.len = k + 1;
         if self.value.len() >= BLOCK {
             self.flush();
+        }
+    }
+
+    /// Sample `k` kept as given (out of line: most series keep none, and `put` stays as small as it was).
+    #[cold]
+    #[inline(never)]
+    fn keep_sample(&mut self, k: usize, raw: Option<&RawSample>) {
+        if let Some(kept) = &mut self.raw {
+            pad_raw(kept, k);
+            kept.push(raw);
         }
     }
 
