@@ -55,7 +55,9 @@ export function createExplainer(box, state, { readRaw }) {
     const { capture, info } = state;
     if (!capture || !state.timestamps.length || k < 0) return;
     const click = ++shown;
-    const missing = selection(state).filter((i) => canReRead(i) && capture.explainAt(i, k) === null && !kept.has(info[i].path)).map((i) => info[i].path);
+    // Not read yet, or a read that failed (the file was unavailable or changed): a click tries again.
+    const missing = selection(state).filter((i) => canReRead(i) && capture.explainAt(i, k) === null && !kept.get(info[i].path)?.capture).map((i) => info[i].path);
+    for (const p of missing) kept.delete(p);
     render(k);
     if (!missing.length) return;
     const wait = inflight && missing.every((p) => inflight.paths.has(p)) ? inflight.promise : reRead(missing);

@@ -263,6 +263,18 @@ test('a .blg opened from a URL that no longer answers: the explanation says so p
   const box = page.locator('#second [data-part="chart-explain"]');
   await box.locator('[data-part="explain-error"]').first().waitFor({ timeout: 30000 });
   assert.match(await box.textContent(), /basic\.blg is no longer available to read again \(\/logs\/basic\.blg: HTTP 404\), and its raw samples are needed to explain this point: open the file again to explain it\./);
+  // Back on the server: the next click tries again, and explains.
+  await page.unroute('**/logs/basic.blg');
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
+  await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#second [data-part="chart-explain"]');
+    return !b.querySelector('[data-pending], [data-part="explain-error"]') && b.querySelector('.formula');
+  }, null, { timeout: 30000 });
+  const k = Number(await box.getAttribute('data-sample'));
+  const items = await box.locator('[data-index]').evaluateAll((ds) => ds.map((d) => [Number(d.dataset.index), d.textContent]));
+  assert.ok(items.length > 0);
+  for (const [i, text] of items) assert.ok(text.includes(withRaw.explainAt(i, k).substituted), text);
   assert.deepEqual(problems.errors, []);
   assert.deepEqual(problems.foreign, []);
   await page.close();
