@@ -267,7 +267,7 @@ export interface CaptureParts {
   format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
   timestamps: Float64Array;
   series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null;
-            /** The raw samples (Get-Counter captures): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
+            /** The raw samples (Get-Counter captures; a .blg's series named by `keepRaw`): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
             raw?: { value: BigUint64Array; second: BigUint64Array; frequency: BigUint64Array; multi: BigUint64Array; present: Uint8Array; cap100: boolean } | null }[];
 }
 
