@@ -128,8 +128,9 @@ export function createExplainer(box, state, { readRaw }) {
     close.addEventListener('click', () => { box.hidden = true; shown++; });
     const head = [el('h3', `How the values at ${formatTime(state, timestamps[k])} were computed`)];
     if (waiting) head.push(el('p', readingText(), { class: 'muted', 'data-part': 'explain-progress' }));
-    box.replaceChildren(...head, ...(items.length ? items
-      : [el('p', `This capture (${capture.format}) holds the values as they were written, not the raw samples they came from: nothing to explain.`, { class: 'muted' })]), close);
+    const none = selection(state).length === 0 ? 'No series is selected: select one to see how its values were computed.'
+      : `This capture (${capture.format}) holds the values as they were written, not the raw samples they came from: nothing to explain.`;
+    box.replaceChildren(...head, ...(items.length ? items : [el('p', none, { class: 'muted' })]), close);
     box.dataset.sample = String(k);
     box.hidden = false;
   }
