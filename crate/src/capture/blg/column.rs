@@ -37,9 +37,10 @@ pub(super) struct Column {
     carried: bool,
     /// Whether the pending samples have a frequency and a multi count (all of them alike).
     shape: (bool, bool),
-    /// Every raw sample as given (none where the log has no value), for a series that keeps them. Boxed:
-    /// a series that keeps none holds one null pointer, so `Column` stays as small as it was.
-    raw: Option<Box<RawColumn>>,
+    /// Every raw sample as given (absent where the log has no value), for a series that keeps them: one
+    /// record per sample while reading (one stream of writes per series, not five), made columnar at the
+    /// end. Boxed: a series that keeps none holds one null pointer, so `Column` stays as small as it was.
+    raw: Option<Box<Vec<Kept>>>,
 }
 
 impl Column {
@@ -76,15 +77,13 @@ impl Column {
 
     /// Keeps every raw sample from now on (called before the first `put`).
     pub fn keep_raw(&mut self) {
-        let mut raw = RawColumn::default();
-        reserve_raw(&mut raw, self.values.capacity());
-        self.raw = Some(Box::new(raw));
+        self.raw = Some(Box::new(Vec::with_capacity(self.values.capacity())));
     }
 
     pub fn reserve(&mut self, extra: usize) {
         self.values.reserve_exact(extra);
         if let Some(raw) = &mut self.raw {
-            reserve_raw(raw, extra);
+            raw.reserve_exact(extra);
         }
     }
 
@@ -142,8 +141,10 @@ impl Column {
     #[inline(never)]
     fn keep_sample(&mut self, k: usize, raw: Option<&RawSample>) {
         if let Some(kept) = &mut self.raw {
-            pad_raw(kept, k);
-            kept.push(raw);
+            if kept.len() < k {
+                kept.resize(k, Kept::default());
+            }
+            kept.push(raw.map_or_else(Kept::default, Kept::of));
         }
     }
 
@@ -221,10 +222,24 @@ impl Column {
     /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
     /// are cooked with.
     pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
-        let mut raw = *self.raw.take()?;
-        pad_raw(&mut raw, samples);
-        raw.options = CookOptions::default();
-        Some(raw)
+        let kept = self.raw.take()?;
+        let column = |f: usize| -> Vec<u64> {
+            let mut v = Vec::with_capacity(samples);
+            v.extend(kept.iter().map(|s| s.fields[f]));
+            v.resize(samples, 0);
+            v
+        };
+        let mut present = Vec::with_capacity(samples);
+        present.extend(kept.iter().map(|s| s.present));
+        present.resize(samples, 0);
+        Some(RawColumn {
+            value: column(0),
+            second: column(1),
+            frequency: column(2),
+            multi: column(3),
+            present,
+            options: CookOptions::default(),
+        })
     }
 
     /// The cooked series, `samples` long.
@@ -235,23 +250,26 @@ impl Column {
     }
 }
 
-/// Grows every field of `raw` to `n` samples, the new ones absent.
-fn pad_raw(raw: &mut RawColumn, n: usize) {
-    if raw.present.len() < n {
-        raw.value.resize(n, 0);
-        raw.second.resize(n, 0);
-        raw.frequency.resize(n, 0);
-        raw.multi.resize(n, 0);
-        raw.present.resize(n, 0);
-    }
+/// One raw sample kept: N, D, F, M (0 where absent) and which are present (`RawColumn::present`'s bits).
+#[derive(Clone, Copy, Default)]
+struct Kept {
+    fields: [u64; 4],
+    present: u8,
 }
 
-fn reserve_raw(raw: &mut RawColumn, extra: usize) {
-    raw.value.reserve_exact(extra);
-    raw.second.reserve_exact(extra);
-    raw.frequency.reserve_exact(extra);
-    raw.multi.reserve_exact(extra);
-    raw.present.reserve_exact(extra);
+impl Kept {
+    fn of(s: &RawSample) -> Kept {
+        let bit = |o: Option<u64>, b: u8| if o.is_some() { b } else { 0 };
+        Kept {
+            fields: [
+                s.value,
+                s.second.unwrap_or(0),
+                s.frequency.unwrap_or(0),
+                s.multi.unwrap_or(0),
+            ],
+            present: 1 | bit(s.second, 2) | bit(s.frequency, 4) | bit(s.multi, 8),
+        }
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
