@@ -39,8 +39,8 @@ pub(super) struct Column {
     shape: (bool, bool),
     /// Every raw sample as given (absent where the log has no value), for a series that keeps them: one
     /// record per sample while reading (one stream of writes per series, not five), made columnar at the
-    /// end. Boxed: a series that keeps none holds one null pointer, so `Column` stays as small as it was.
-    raw: Option<Box<Vec<Kept>>>,
+    /// end. `None` for a series that keeps none (allocates nothing).
+    raw: Option<Vec<Kept>>,
 }
 
 impl Column {
@@ -77,7 +77,7 @@ impl Column {
 
     /// Keeps every raw sample from now on (called before the first `put`).
     pub fn keep_raw(&mut self) {
-        self.raw = Some(Box::new(Vec::with_capacity(self.values.capacity())));
+        self.raw = Some(Vec::with_capacity(self.values.capacity()));
     }
 
     pub fn reserve(&mut self, extra: usize) {
