@@ -30,8 +30,9 @@ import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare
  * Mounts the viewer in `element`.
  * @param {HTMLElement} element
  * @param {object} [options]
- * @param {Uint8Array|ArrayBuffer|Blob} [options.capture] a capture to open at once (bytes or a Blob)
- * @param {string} [options.url] or a same-origin URL to fetch and open
+ * @param {Uint8Array|ArrayBuffer|Blob} [options.capture] a capture to open at once (bytes or a Blob; for a
+ *        .blg, kept as a Blob to read again for the raw samples of a clicked point)
+ * @param {string} [options.url] or a same-origin URL to fetch and open (a .blg's is fetched again for them)
  * @param {string} [options.name] its display name
  * @param {boolean} [options.chartOnly] only the chart, its toolbar and statistics (no picker, no tree)
  * @param {string} [options.series] the series to show: a filter (words or a perfmon wildcard path)
