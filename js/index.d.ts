@@ -456,9 +456,11 @@ export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices
 // ---- The viewer (browser) ------------------------------------------------------------------------
 
 export interface ViewerOptions {
-  /** A capture to open at once: bytes or a Blob (a File). */
+  /** A capture to open at once: bytes or a Blob (a File). A .blg's is kept to be read again, in the Worker,
+   *  for the raw samples of a clicked point's series (a .blg is read without them). */
   capture?: Uint8Array | ArrayBuffer | Blob;
-  /** Or a same-origin URL to fetch and open (the viewer sends data nowhere and reads from nowhere else). */
+  /** Or a same-origin URL to fetch and open (the viewer sends data nowhere and reads from nowhere else); a
+   *  .blg's is fetched again for the raw samples of a clicked point, and the box says so if that fails. */
   url?: string;
   /** The capture's display name. */
   name?: string;
