@@ -243,7 +243,7 @@ test('clicking a point of a .blg reads the raw samples again and explains it; th
   await page.close();
 });
 
-test('a .blg opened from a URL that no longer answers: the explanation says so plainly', async () => {
+test('a .blg opened from a URL that now serves another log, then nothing: the explanation says so plainly, and tries again', async () => {
   const { page, problems } = await openPage(browser, server.url);
   const bytes = readFileSync(file);
   await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
@@ -256,12 +256,18 @@ test('a .blg opened from a URL that no longer answers: the explanation says so p
   });
   const canvas = page.locator('#second canvas[data-part="chart"]');
   const l = await canvas.evaluate((c) => Object.fromEntries(Object.entries(c.dataset).map(([k, v]) => [k, Number(v)])));
+  const box = page.locator('#second [data-part="chart-explain"]');
+  // Another log under the same URL now: read again, it is not the one on screen, and the box says so.
+  await page.unroute('**/logs/basic.blg');
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: readFileSync(repo + 'tests/vectors/captures/PAL_SampleLog.blg'), contentType: 'application/octet-stream' }));
+  await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await box.locator('[data-part="explain-error"]').first().waitFor({ timeout: 30000 });
+  assert.match(await box.textContent(), /basic\.blg has changed since it was opened \(11 samples, not 601\): open it again to explain its points\./);
   // The file is gone from the server now: the re-read fails, and the box says why and what to do.
   await page.unroute('**/logs/basic.blg');
   await page.route('**/logs/basic.blg', (r) => r.fulfill({ status: 404, body: 'gone' }));
   await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
-  const box = page.locator('#second [data-part="chart-explain"]');
-  await box.locator('[data-part="explain-error"]').first().waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => /no longer available/.test(document.querySelector('#second [data-part="chart-explain"]').textContent), null, { timeout: 30000 });
   assert.match(await box.textContent(), /basic\.blg is no longer available to read again \(\/logs\/basic\.blg: HTTP 404\), and its raw samples are needed to explain this point: open the file again to explain it\./);
   // Back on the server: the next click tries again, and explains.
   await page.unroute('**/logs/basic.blg');
