@@ -19,6 +19,7 @@
 mod blg;
 mod error;
 mod get_counter;
+mod json_fields;
 pub mod names;
 pub mod path;
 mod pdh_csv;
