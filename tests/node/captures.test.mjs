@@ -190,7 +190,7 @@ test('.blg points explain themselves when keepRaw names their series, also after
   assert.equal(cpus.series().filter((s) => cpus.explainAt(s.index, 1) !== null).length, 5);
   // Bad options are refused with what was expected; a hostile pattern is quoted, not run.
   for (const [keepRaw, why] of [[1, /must be true, false or an array/], ['\\Processor(*)\\x', /must be true, false or an array/],
-    [[5], /keepRaw\[0\] must be a string/], [['<script>alert(1)</script>'], /"<script>alert\(1\)<\/script>" is not a counter path pattern/]]) {
+    [[5], /must be true, false or an array of counter path strings/], [['<script>alert(1)</script>'], /"<script>alert\(1\)<\/script>" is not a counter path pattern/]]) {
     assert.throws(() => openCapture(bytes, { keepRaw }), (e) => e instanceof CaptureError && e.code === 'invalid-option' && why.test(e.message));
     assert.throws(() => new CaptureReader({ keepRaw }), (e) => e instanceof CaptureError && e.code === 'invalid-option');
   }

@@ -222,24 +222,20 @@ impl Column {
     /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
     /// are cooked with.
     pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
-        let kept = self.raw.take()?;
-        let column = |f: usize| -> Vec<u64> {
-            let mut v = Vec::with_capacity(samples);
-            v.extend(kept.iter().map(|s| s.fields[f]));
-            v.resize(samples, 0);
-            v
+        let mut kept = self.raw.take()?;
+        kept.resize(samples, Kept::default());
+        let mut raw = RawColumn {
+            present: Vec::with_capacity(samples),
+            ..RawColumn::default()
         };
-        let mut present = Vec::with_capacity(samples);
-        present.extend(kept.iter().map(|s| s.present));
-        present.resize(samples, 0);
-        Some(RawColumn {
-            value: column(0),
-            second: column(1),
-            frequency: column(2),
-            multi: column(3),
-            present,
-            options: CookOptions::default(),
-        })
+        for s in &kept {
+            raw.value.push(s.fields[0]);
+            raw.second.push(s.fields[1]);
+            raw.frequency.push(s.fields[2]);
+            raw.multi.push(s.fields[3]);
+            raw.present.push(s.present);
+        }
+        Some(raw)
     }
 
     /// The cooked series, `samples` long.
