@@ -70,9 +70,10 @@ const csv = Buffer.from(probe.toCsv());
 console.log(`the same as relog-style CSV: ${(csv.length / 1e6).toFixed(1)} MB (${(csv.length / values).toFixed(1)} bytes per value)`);
 probe.free();
 
-// The three readers take turns (a warm-up each, then ROUNDS rounds of one run each), so a change in the
+// The readers take turns (a warm-up each, then ROUNDS rounds of one run each), so a change in the
 // machine's load during the run falls on all of them alike; each prints its median.
 const ROUNDS = 5;
+const ONE = '\\\\ZACH-PC\\Processor(_Total)\\% Processor Time';
 const readers = [
   ['counterlens openCapture, .blg (wasm)', blg.length, () => { const c = openCapture(blg); const n = c.seriesCount; c.free(); return n; }],
   ['counterlens CaptureReader, .blg in 4 MiB slices (wasm)', blg.length, () => {
@@ -80,6 +81,9 @@ const readers = [
     for (let i = 0; i < blg.length; i += 4 << 20) r.push(blg.subarray(i, i + (4 << 20)));
     const c = r.finish(); const n = c.seriesCount; c.free(); return n;
   }],
+  // Raw samples kept (keepRaw): one series, as the viewer reads a .blg again for a click; then every series.
+  ['  with keepRaw: [one path] (the viewer\'s re-read)', blg.length, () => { const c = openCapture(blg, { keepRaw: [ONE] }); const n = c.seriesCount; c.free(); return n; }],
+  ['  with keepRaw: true (every series)', blg.length, () => { const c = openCapture(blg, { keepRaw: true }); const n = c.seriesCount; c.free(); return n; }],
   ['counterlens openCapture, the same data as PDH-CSV (wasm)', csv.length, () => { const c = openCapture(csv); const n = c.seriesCount; c.free(); return n; }],
 ];
 const runs = readers.map(() => []);
@@ -91,9 +95,10 @@ for (let round = 0; round < ROUNDS; round++) {
     runs[i].push(performance.now() - t);
   });
 }
-const [a, , b] = readers.map(([name, bytes], i) => {
+const results = readers.map(([name, bytes], i) => {
   const ms = runs[i].sort((x, y) => x - y)[ROUNDS >> 1];
   console.log(`${name.padEnd(56)} ${ms.toFixed(0).padStart(7)} ms ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s ${(bytes / 1e6).toFixed(1).padStart(7)} MB   (runs ${runs[i].map((r) => r.toFixed(0)).join(' ')} ms)`);
   return { ms };
 });
+const [a, b] = [results[0], results[results.length - 1]];
 console.log(`values per second: .blg ${(values / (a.ms / 1000) / 1e6).toFixed(1)} M/s, CSV ${(values / (b.ms / 1000) / 1e6).toFixed(1)} M/s; the .blg reads ${(b.ms / a.ms).toFixed(2)}x as fast`);

@@ -175,6 +175,13 @@ export interface OpenOptions {
   encoding?: string;
   /** CaptureReader: the input's total size in bytes (a File's size), so columns are reserved once. */
   size?: number;
+  /** Which series of a .blg keep the raw samples their values were cooked from, so `explainAt` can explain
+   *  their points: `true` every series, an array of counter paths or Perfmon wildcard paths
+   *  (`"\\\\*\\Processor(*)\\% Processor Time"`, names compared case-insensitively) the series they
+   *  match, `false` or absent none (the default: raw samples take 33 bytes per value beside the cooked 8).
+   *  Get-Counter captures keep theirs whatever this says. A pattern that is not a counter path throws
+   *  CaptureError `invalid-option`. */
+  keepRaw?: boolean | string[];
 }
 
 export interface SeriesInfo {
@@ -239,7 +246,7 @@ export class Capture {
   /** One PDH CookedValue (Get-Counter captures); NaN for other formats. */
   referenceAt(index: number, sample: number): number;
   /** How the value of series `index` at `sample` was cooked, with the raw numbers (as `explain` gives it);
-   *  null where the capture holds no raw samples (only Get-Counter captures do). */
+   *  null where the series holds no raw samples (Get-Counter captures keep them; a .blg those `keepRaw` names). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
@@ -260,7 +267,7 @@ export interface CaptureParts {
   format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
   timestamps: Float64Array;
   series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null;
-            /** The raw samples (Get-Counter captures): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
+            /** The raw samples (Get-Counter captures; a .blg's series named by `keepRaw`): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
             raw?: { value: BigUint64Array; second: BigUint64Array; frequency: BigUint64Array; multi: BigUint64Array; present: Uint8Array; cap100: boolean } | null }[];
 }
 
@@ -450,9 +457,11 @@ export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices
 // ---- The viewer (browser) ------------------------------------------------------------------------
 
 export interface ViewerOptions {
-  /** A capture to open at once: bytes or a Blob (a File). */
+  /** A capture to open at once: bytes or a Blob (a File). A .blg's is kept to be read again, in the Worker,
+   *  for the raw samples of a clicked point's series (a .blg is read without them). */
   capture?: Uint8Array | ArrayBuffer | Blob;
-  /** Or a same-origin URL to fetch and open (the viewer sends data nowhere and reads from nowhere else). */
+  /** Or a same-origin URL to fetch and open (the viewer sends data nowhere and reads from nowhere else); a
+   *  .blg's is fetched again for the raw samples of a clicked point, and the box says so if that fails. */
   url?: string;
   /** The capture's display name. */
   name?: string;

@@ -5,7 +5,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use counterlens::capture::{open_capture, write_csv, Capture, CaptureReader, OpenOptions};
+use counterlens::capture::{
+    open_capture, write_csv, Capture, CaptureReader, KeepRaw, OpenOptions, Series,
+};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/captures/");
 
@@ -836,5 +838,266 @@ fn a_log_crossing_the_end_of_daylight_time_keeps_utc_in_order() {
             .iter()
             .zip(&y.values)
             .all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
+}
+
+// ---- Raw samples kept on request (`OpenOptions::keep_raw`), so a point can be explained ----
+
+fn open_keeping(
+    b: &[u8],
+    keep_raw: KeepRaw,
+) -> Result<Capture, counterlens::capture::CaptureError> {
+    open_capture(
+        b,
+        &OpenOptions {
+            keep_raw,
+            ..OpenOptions::default()
+        },
+    )
+}
+
+/// The capture without its raw samples.
+fn strip(c: &Capture) -> Capture {
+    Capture {
+        series: c
+            .series
+            .iter()
+            .map(|s| Series {
+                raw: None,
+                ..s.clone()
+            })
+            .collect(),
+        ..c.clone()
+    }
+}
+
+/// The same values bit for bit (NaN as NaN), the same paths, types and notes: keeping raw samples
+/// changes nothing else in the capture.
+fn assert_same_values(kept: &Capture, plain: &Capture, what: &str) {
+    assert_eq!(kept.timestamps, plain.timestamps, "{what}");
+    assert_eq!(kept.notes, plain.notes, "{what}");
+    assert_eq!(kept.series.len(), plain.series.len(), "{what}");
+    for (k, p) in kept.series.iter().zip(&plain.series) {
+        assert_eq!(
+            (&k.path, k.counter_type, k.scale),
+            (&p.path, p.counter_type, p.scale),
+            "{what}"
+        );
+        assert!(p.raw.is_none(), "{what}: {} keeps raw unasked", p.path);
+        assert_eq!(k.values.len(), p.values.len(), "{what}");
+        for (j, (a, b)) in k.values.iter().zip(&p.values).enumerate() {
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{what}: {} at {j}: {a} != {b}",
+                k.path
+            );
+        }
+    }
+}
+
+/// With every series' raw samples kept: for every sample k, `cook()` of the samples k-1 and k the column
+/// holds, with its options, gives exactly the value the reader gave; a sample without a value has no raw
+/// sample. The one difference is the reader's rule for averages: an interval with no operations (dB = 0)
+/// shows 0 as Perfmon and relog show it, where `cook()` says "zero denominator" (docs/blg.md).
+#[test]
+fn every_value_is_cook_of_the_raw_samples_kept() {
+    use counterlens::cook::{cook, Cooked, Status};
+    use counterlens::types::{CounterType, Formula};
+    for name in ["BasicPerfCounters.blg", "PAL_SampleLog.blg"] {
+        let b = bytes(name);
+        let c = open_keeping(&b, KeepRaw::All).unwrap();
+        assert_same_values(&c, &open(&b), name);
+        let mut cooked = 0;
+        for s in &c.series {
+            let raw = s
+                .raw
+                .as_ref()
+                .unwrap_or_else(|| panic!("{}: no raw", s.path));
+            assert_eq!(raw.present.len(), c.timestamps.len(), "{}", s.path);
+            let ty = CounterType::from_value(s.counter_type.unwrap());
+            let average = matches!(
+                ty.formula(),
+                Some(Formula::AverageTimer | Formula::AverageBulk)
+            );
+            for (k, &v) in s.values.iter().enumerate() {
+                let Some(newer) = raw.get(k) else {
+                    assert!(
+                        v.is_nan(),
+                        "{} at {k}: a value without a raw sample",
+                        s.path
+                    );
+                    continue;
+                };
+                let older = k.checked_sub(1).and_then(|j| raw.get(j));
+                let want = match cook(ty, older.as_ref(), &newer, &raw.options) {
+                    Ok(Cooked { value: Some(x), .. }) => x,
+                    Ok(Cooked {
+                        status: Status::ZeroDenominator,
+                        ..
+                    }) if average => 0.0,
+                    _ => f64::NAN,
+                };
+                assert!(
+                    v.to_bits() == want.to_bits() || (v.is_nan() && want.is_nan()),
+                    "{name} {} at {k}: {v} != {want}",
+                    s.path
+                );
+                cooked += usize::from(v.is_finite());
+            }
+        }
+        // BasicPerfCounters: 10 series x 600 values; PAL_SampleLog: 1,832 series over 11 samples.
+        assert!(cooked > 5000, "{name}: {cooked} values checked");
+    }
+}
+
+#[test]
+fn a_list_keeps_raw_samples_for_the_matching_series_only() {
+    let b = bytes("PAL_SampleLog.blg");
+    let plain = open(&b);
+    // A wildcard (every processor's % Processor Time, any machine) and one path as written, in
+    // another case (PDH compares names case-insensitively).
+    let disk = plain
+        .series
+        .iter()
+        .find(|s| s.parsed.object == "PhysicalDisk")
+        .unwrap()
+        .path
+        .clone();
+    let keep = KeepRaw::matching(&[
+        r"\\*\Processor(*)\% Processor Time".to_string(),
+        disk.to_uppercase(),
+    ])
+    .unwrap();
+    let c = open_keeping(&b, keep.clone()).unwrap();
+    assert_same_values(&strip(&c), &plain, "list");
+    let kept: Vec<&str> = c
+        .series
+        .iter()
+        .filter(|s| s.raw.is_some())
+        .map(|s| s.path.as_str())
+        .collect();
+    let want: Vec<&str> = c
+        .series
+        .iter()
+        .filter(|s| {
+            s.path == disk
+                || (s.parsed.object == "Processor" && s.parsed.counter == "% Processor Time")
+        })
+        .map(|s| s.path.as_str())
+        .collect();
+    assert_eq!(kept, want);
+    assert!(
+        want.len() >= 2 && want.len() < c.series.len() / 10,
+        "{want:?}"
+    );
+    // What is kept is what the whole log's raw samples are, for those series.
+    let all = open_keeping(&b, KeepRaw::All).unwrap();
+    for (s, a) in c.series.iter().zip(&all.series) {
+        if s.raw.is_some() {
+            assert_eq!(s.raw, a.raw, "{}", s.path);
+        }
+    }
+    // Streaming in chunks keeps the same.
+    let mut r = CaptureReader::new(&OpenOptions {
+        keep_raw: keep,
+        ..OpenOptions::default()
+    })
+    .unwrap();
+    for part in b.chunks(7777) {
+        r.push(part).unwrap();
+    }
+    let streamed = r.finish().unwrap();
+    assert_same_values(&strip(&streamed), &plain, "streamed");
+    for (s, a) in streamed.series.iter().zip(&c.series) {
+        assert_eq!(s.raw, a.raw, "{}", s.path);
+    }
+    // No pattern, or none that matches: nothing kept.
+    for keep in [
+        KeepRaw::None,
+        KeepRaw::matching(&[r"\Nothing\Here"]).unwrap(),
+    ] {
+        let c = open_keeping(&b, keep).unwrap();
+        assert!(c.series.iter().all(|s| s.raw.is_none()));
+    }
+    // A pattern that is not a counter path is refused, quoting it.
+    let e = KeepRaw::matching(&["<script>"]).unwrap_err().to_string();
+    assert!(
+        e.contains("\"<script>\" is not a counter path pattern"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_blg_point_explains_itself_with_its_raw_numbers() {
+    let path = "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time";
+    let b = bytes("BasicPerfCounters.blg");
+    // Without raw samples asked for, nothing to explain.
+    let plain = open(&b);
+    let i = plain.series.iter().position(|s| s.path == path).unwrap();
+    assert!(plain.explain_at(i, 1).is_none());
+    let c = open_keeping(&b, KeepRaw::matching(&[path]).unwrap()).unwrap();
+    // PERF_100NSEC_TIMER_INV, "Calculating Counter Values": 100 * (1 - (N1 - N0) / (D1 - D0)).
+    // Read from the log at samples 0 and 1: N0 = 1 170 374 257 812, N1 = 1 170 383 320 312 (idle time,
+    // 100 ns), D0 = 130 058 022 178 447 225, D1 = 130 058 022 188 447 585 (the sample times, 100 ns);
+    // dN = 9 062 500, dD = 10 000 360: 100 * (1 - 9 062 500 / 10 000 360) = 9.378 266 ...
+    let raw = c.series[i].raw.as_ref().unwrap();
+    let (s0, s1) = (raw.get(0).unwrap(), raw.get(1).unwrap());
+    assert_eq!(
+        (s0.value, s1.value, s0.second, s1.second),
+        (
+            1_170_374_257_812,
+            1_170_383_320_312,
+            Some(130_058_022_178_447_225),
+            Some(130_058_022_188_447_585)
+        )
+    );
+    let e = c.explain_at(i, 1).unwrap().unwrap();
+    let want = 100.0 * (1.0 - 9_062_500.0 / 10_000_360.0);
+    assert!((e.result.value.unwrap() - want).abs() < 1e-12, "{e:?}");
+    assert_eq!(e.result.value, Some(c.series[i].values[1]));
+    assert!(
+        e.substituted.starts_with(
+            "100 * (1 - (1170383320312 - 1170374257812) / (130058022188447585 - 130058022178447225)"
+        ),
+        "{}",
+        e.substituted
+    );
+    // The first sample has no older one: explained as such, no value.
+    let first = c.explain_at(i, 0).unwrap().unwrap();
+    assert_eq!(first.result.value, None);
+    // The other series kept none.
+    assert!(c.explain_at((i + 1) % c.series.len(), 1).is_none());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// A log cut anywhere, with one byte changed anywhere in what is left: keeping every series' raw
+    /// samples gives the same result (the same error, or the same capture value for value), and each
+    /// series' raw column is as long as the timestamps.
+    #[test]
+    fn keeping_raw_samples_changes_no_value_of_a_broken_log(
+        which in 0usize..2,
+        cut in 0.0f64..1.0,
+        flip in 0.0f64..1.0,
+        value in proptest::prelude::any::<u8>(),
+    ) {
+        let name = ["BasicPerfCounters.blg", "PAL_SampleLog.blg"][which];
+        let mut b = bytes(name);
+        b.truncate(0x4C + ((b.len() - 0x4C) as f64 * cut) as usize);
+        let at = (b.len() as f64 * flip) as usize;
+        if at < b.len() {
+            b[at] = value;
+        }
+        match (open_keeping(&b, KeepRaw::All), open_capture(&b, &OpenOptions::default())) {
+            (Ok(kept), Ok(plain)) => {
+                for s in &kept.series {
+                    let raw = s.raw.as_ref().expect("raw kept");
+                    proptest::prop_assert_eq!(raw.present.len(), kept.timestamps.len());
+                }
+                assert_same_values(&strip(&kept), &plain, name);
+            }
+            (Err(a), Err(b)) => proptest::prop_assert_eq!(a, b),
+            (a, b) => proptest::prop_assert!(false, "{:?} / {:?}", a.err(), b.err()),
+        }
     }
 }

@@ -5,7 +5,8 @@
 // This file wires the pieces together; each concern lives in one module:
 //   layout.js       the DOM of the viewer            state.js      what is open, selected, shown
 //   reading.js      files and URLs, in a Worker      worker.js     the Worker (the package's core only)
-//   series-tree.js  filter, tree, default selection  panes.js      the chart, crosshair, explain
+//   series-tree.js  filter, tree, default selection  panes.js      the chart, crosshair
+//   explain.js      a click's formulas with raw numbers (a .blg read again for them)
 //   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
 //   legend.js       the legend outside the plot
 //   url-state.js    the view in the URL hash         export.js     PNG and CSV
@@ -21,6 +22,7 @@ import { renderStats, renderDifferences, nextSort } from './stats.js';
 import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
 import { exportPng, exportCsv, download, baseName } from './export.js';
 import { mountAnalysisPanel } from './analysis-panel.js';
+import { createExplainer } from './explain.js';
 import { Capture, seriesColor } from '../api.js';
 import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare.js';
 
@@ -28,8 +30,9 @@ import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare
  * Mounts the viewer in `element`.
  * @param {HTMLElement} element
  * @param {object} [options]
- * @param {Uint8Array|ArrayBuffer|Blob} [options.capture] a capture to open at once (bytes or a Blob)
- * @param {string} [options.url] or a same-origin URL to fetch and open
+ * @param {Uint8Array|ArrayBuffer|Blob} [options.capture] a capture to open at once (bytes or a Blob; for a
+ *        .blg, kept as a Blob to read again for the raw samples of a clicked point)
+ * @param {string} [options.url] or a same-origin URL to fetch and open (a .blg's is fetched again for them)
  * @param {string} [options.name] its display name
  * @param {boolean} [options.chartOnly] only the chart, its toolbar and statistics (no picker, no tree)
  * @param {string} [options.series] the series to show: a filter (words or a perfmon wildcard path)
@@ -61,10 +64,21 @@ export function mountViewer(element, options = {}) {
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); cleanups.push(() => target.removeEventListener(type, fn, opts)); };
 
   const reader = createReader({ onProgress: showReadProgress });
+  // A .blg's raw samples, read again for the series whose point is clicked (explain.js).
+  let rawProgress = null;
+  const rawReader = createReader({ onProgress: (f) => { if (f !== null) rawProgress?.(f); } });
+  async function readRaw(paths, onProgress) {
+    const from = state.rawSource;
+    if (!from) throw new Error('the viewer was not given a file it can read again');
+    rawProgress = onProgress;
+    const blob = from.url ? (await fetchSameOrigin(from.url)).blob : from.blob;
+    return (await rawReader.read(blob, state.sourceName, { keepRaw: paths })).capture;
+  }
+  const explainer = createExplainer($['chart-explain'], state, { readRaw });
   const pane = createPaneStack(
-    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], explain: $['chart-explain'], legend: $['chart-legend'], stack: $['chart-panes'] },
+    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], legend: $['chart-legend'], stack: $['chart-panes'] },
     state,
-    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays });
+    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays, explain: explainer.show });
 
   // ---- analysis: a finding's click charts its series alone over its range ----
   const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
@@ -88,11 +102,14 @@ export function mountViewer(element, options = {}) {
     $['chart-status'].textContent = fraction ? `Reading ${name}: ${Math.round(100 * fraction)} %` : `Reading ${name}`;
   }
 
-  async function open(input, name = 'capture') {
+  /** Opens a capture; `from` is where it can be read again (`{ url }`; the Blob itself otherwise). */
+  async function open(input, name = 'capture', from = null) {
     const blob = input instanceof Blob ? input : new Blob([input]);
     try {
       const [next, identity] = await Promise.all([reader.read(blob, name), fileIdentity(blob, name)]);
       state.source = identity;
+      // Only a .blg is read again (for its raw samples); a URL is fetched again rather than held.
+      state.rawSource = next.capture.format === 'blg' ? (from ?? { blob }) : null;
       onCaptureRead(next.capture, next.notes, name);
     } catch (err) {
       if (err === SUPERSEDED) return;
@@ -111,7 +128,7 @@ export function mountViewer(element, options = {}) {
   async function openUrl(url, name) {
     try {
       const fetched = await fetchSameOrigin(url);
-      await open(fetched.blob, name ?? fetched.name);
+      await open(fetched.blob, name ?? fetched.name, { url });
     } catch (err) {
       showOpenFailure(describeError(err));
     }
@@ -125,6 +142,7 @@ export function mountViewer(element, options = {}) {
     state.hidden.clear();
     state.paneOf.clear();
     $['chart-explain'].hidden = true;
+    explainer.reset();
     $['share-note'].textContent = '';
     resampledCache = new Map();
     if (shared) applySharedView(shared);
@@ -417,6 +435,8 @@ export function mountViewer(element, options = {}) {
     setTheme: (theme) => { setTheme(['light', 'dark'].includes(theme) ? theme : 'auto'); pane.draw(); },
     destroy() {
       reader.stop();
+      rawReader.stop();
+      explainer.reset();
       compareReader.stop();
       other?.capture.free();
       analysis?.destroy();

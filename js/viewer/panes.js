@@ -1,5 +1,5 @@
 // Chart panes: each draws its share of the selected series with renderChart (composition and M4 in the
-// core), with the crosshair readout and click-to-explain over it (pointer, wheel and keys in
+// core), with the crosshair readout over it and a click sent to explain.js (pointer, wheel and keys in
 // chart-interact.js). A stack of panes shares the time axis: one range (zoom and pan move them all) and
 // one crosshair (hovering one pane shows the same time in the others), as uPlot's cursor sync does.
 import { renderChart, seriesColor } from '../api.js';
@@ -9,10 +9,10 @@ import { renderLegend, showLegendAt } from './legend.js';
 import { selection, formatTime, offsetMinutes, formatSeriesValue } from './state.js';
 
 /**
- * @param {{canvas, selection, cursor, readout, range, explain, legend}} parts  the pane's elements
+ * @param {{canvas, selection, cursor, readout, range, legend}} parts  the pane's elements
  * @param {object} state  the viewer's state (state.js)
- * @param {{ setRange(r): void, options(): object }} hooks  the viewer's range change, and draw options
- *        (dark, references)
+ * @param {{ setRange(r): void, options(): object, explain(k: number): void }} hooks  the viewer's range
+ *        change, draw options (dark, references), and a click at sample k
  */
 export function createChartPane(parts, state, hooks, paneIndex = 0) {
   let layout = null; // what the last renderChart returned
@@ -65,31 +65,10 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k };
   }
 
-  /** Explains each selected series' value at the sample nearest `t` (captures that keep the raw numbers;
-   *  other formats hold only cooked values, and the box says so). */
+  /** A click: the selected series' values at the sample nearest `t` are explained (explain.js). */
   function explainAt(t) {
-    const { capture, timestamps, info } = state;
-    if (!capture || !timestamps.length) return;
-    const k = capture.sampleAt(t);
-    const items = [];
-    for (const i of selection(state)) {
-      let e;
-      try {
-        e = capture.explainAt(i, k);
-      } catch (err) {
-        e = { formula: '', substituted: err.message };
-      }
-      if (!e) continue;
-      const item = el('div', null, { 'data-index': String(i) });
-      item.append(el('h4', info[i].path), el('p', e.formula, { class: 'formula' }), el('p', e.substituted, { class: 'formula' }));
-      items.push(item);
-    }
-    const box = parts.explain;
-    const close = el('button', 'Close', { type: 'button' });
-    close.addEventListener('click', () => { box.hidden = true; });
-    box.replaceChildren(el('h3', `How the values at ${formatTime(state, timestamps[k])} were computed`), ...(items.length ? items
-      : [el('p', `This capture (${capture.format}) holds the values as they were written, not the raw samples they came from: nothing to explain.`, { class: 'muted' })]), close);
-    box.hidden = false;
+    const { capture, timestamps } = state;
+    if (capture && timestamps.length) hooks.explain?.(capture.sampleAt(t));
   }
 
   const interactions = mountInteractions({ canvas: parts.canvas, selection: parts.selection, cursor: parts.cursor, readout: parts.readout },

@@ -37,8 +37,9 @@ export function createReader({ onProgress }) {
   let current = null; // { worker, reject } while a file is being read
 
   /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
-   *  data), a cancellation, or SUPERSEDED. */
-  function read(blob, name) {
+   *  data), a cancellation, or SUPERSEDED. With `keepRaw` (paths), the capture holds only the series that
+   *  kept their raw samples (explain.js). */
+  function read(blob, name, { keepRaw } = {}) {
     current?.reject(SUPERSEDED);
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -56,7 +57,7 @@ export function createReader({ onProgress }) {
         else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
       };
       worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
-      worker.postMessage({ blob });
+      worker.postMessage({ blob, keepRaw });
     });
   }
 

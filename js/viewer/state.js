@@ -11,6 +11,7 @@ export function createState() {
     notes: [],
     sourceName: '',
     source: null, // the file's identity (url-state.js fileIdentity) for share links
+    rawSource: null, // where a .blg can be read again for raw samples (explain.js): { blob } or { url }
     selected: new Set(),
     // Palette slot of each selected series: given when it is selected (the lowest free one), kept while it
     // stays selected, as Perfmon keeps a counter's colour.

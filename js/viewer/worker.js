@@ -1,17 +1,19 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
-// not copied. The page cancels by terminating this worker. It imports the package's core (the wasm
+// not copied. The page cancels by terminating this worker. With `keepRaw` (counter paths), the series
+// named keep their raw samples and only those are sent (the page explains their points, explain.js). It imports the package's core (the wasm
 // glue) directly: none of the viewer, no DOM.
 import init, { CaptureReader, Capture, analyze, analysisReport } from '../../pkg/counterlens.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
 
-onmessage = async ({ data: { blob, analyze: job } }) => {
+onmessage = async ({ data: { blob, keepRaw, analyze: job } }) => {
   await ready;
   if (job) return postMessage(analyzeParts(job));
-  const reader = new CaptureReader({ size: blob.size });
+  let reader = null;
   try {
+    reader = new CaptureReader(keepRaw ? { size: blob.size, keepRaw } : { size: blob.size });
     for (let at = 0; at < blob.size; at += SLICE) {
       reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
       postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
@@ -19,6 +21,7 @@ onmessage = async ({ data: { blob, analyze: job } }) => {
     const capture = reader.finish();
     const parts = capture.toParts();
     capture.free();
+    if (keepRaw) parts.series = parts.series.filter((s) => s.raw);
     const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => [s.values, s.reference, ...(s.raw ? [s.raw.value, s.raw.second, s.raw.frequency, s.raw.multi, s.raw.present] : [])]
       .filter(Boolean).map((a) => a.buffer))];
     postMessage({ parts }, transfer);
@@ -26,7 +29,7 @@ onmessage = async ({ data: { blob, analyze: job } }) => {
     // Errors do not cross to the page with their own fields: send them as plain data.
     postMessage({ error: { name: e.name, message: e.message, code: e.code, line: e.line, column: e.column, offset: e.offset } });
   } finally {
-    reader.free();
+    reader?.free();
   }
 };
 

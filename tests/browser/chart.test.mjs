@@ -198,3 +198,90 @@ test('clicking a point explains it with the raw numbers (Get-Counter), or says a
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+// ---- Explaining a .blg point: the viewer reads the file again keeping the clicked series' raw samples ----
+const withRaw = openCapture(new Uint8Array(readFileSync(file)), { keepRaw: true });
+/** Each explained item of the box: [series index, text]; and the sample the box explains. */
+const explained = (page) => page.$eval('#chart-explain', (b) => ({
+  sample: Number(b.dataset.sample),
+  items: [...b.querySelectorAll('[data-index]')].map((d) => [Number(d.dataset.index), d.textContent, d.dataset.pending === 'true']),
+  text: b.textContent,
+}));
+
+test('clicking a point of a .blg reads the raw samples again and explains it; the next click is instant', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await openBasic(page);
+  const l = await layout(page);
+  await page.click('#chart', { position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await page.waitForSelector('#chart-explain:not([hidden])');
+  // Until the file is read again, the box says so (the read may already be over on a fast machine).
+  const first = await explained(page);
+  assert.ok(first.items.length > 0, 'the selected series are listed');
+  if (first.items.some(([, , pending]) => pending)) assert.match(first.text, /Reading the raw samples of BasicPerfCounters\.blg again/);
+  await page.waitForFunction(() => !document.querySelector('#chart-explain [data-pending]'), null, { timeout: 30000 });
+  const done = await explained(page);
+  assert.doesNotMatch(done.text, /Reading the raw samples|holds the values as they were written|no longer available/);
+  for (const [i, text] of done.items) {
+    const e = withRaw.explainAt(i, done.sample);
+    assert.ok(text.includes(e.formula) && text.includes(e.substituted) && /\d{12,}/.test(e.substituted), `${i}: ${text}`);
+  }
+  // A second click, at sample 1, is answered from the cache: explained at once, nothing pending.
+  const t = withRaw.timestamps();
+  const x = l.plotLeft + ((t[1] - l.x0) / (l.x1 - l.x0)) * l.plotWidth;
+  await page.click('#chart', { position: { x, y: l.plotTop + 20 } });
+  const again = await explained(page);
+  assert.equal(again.sample, 1);
+  assert.ok(again.items.every(([, , pending]) => !pending) && !/Reading the raw samples/.test(again.text), again.text);
+  // _Total's % Processor Time at sample 1, PERF_100NSEC_TIMER_INV: 100 * (1 - (N1 - N0) / (D1 - D0)) with
+  // N0 = 1 170 374 257 812, N1 = 1 170 383 320 312, D0 = 130 058 022 178 447 225, D1 = 130 058 022 188 447 585:
+  // dN = 9 062 500, dD = 10 000 360, 100 * (1 - 9 062 500 / 10 000 360) = 9.3782...
+  const total = again.items.find(([i]) => i === TOTAL);
+  assert.ok(total, 'the _Total series is selected by default');
+  assert.ok(total[1].includes('100 * (1 - (1170383320312 - 1170374257812) / (130058022188447585 - 130058022178447225)) = 9.378'), total[1]);
+  await page.locator('#chart-explain').screenshot({ path: artifacts + 'chart-explain-blg.png' });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('a .blg opened from a URL that now serves another log, then nothing: the explanation says so plainly, and tries again', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const bytes = readFileSync(file);
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
+  await page.evaluate(async () => {
+    const { mountViewer } = await import('/js/browser.js');
+    const host = document.createElement('div');
+    host.id = 'second';
+    document.body.prepend(host);
+    await mountViewer(host, { url: '/logs/basic.blg', chartOnly: true }).ready;
+  });
+  const canvas = page.locator('#second canvas[data-part="chart"]');
+  const l = await canvas.evaluate((c) => Object.fromEntries(Object.entries(c.dataset).map(([k, v]) => [k, Number(v)])));
+  const box = page.locator('#second [data-part="chart-explain"]');
+  // Another log under the same URL now: read again, it is not the one on screen, and the box says so.
+  await page.unroute('**/logs/basic.blg');
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: readFileSync(repo + 'tests/vectors/captures/PAL_SampleLog.blg'), contentType: 'application/octet-stream' }));
+  await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await box.locator('[data-part="explain-error"]').first().waitFor({ timeout: 30000 });
+  assert.match(await box.textContent(), /basic\.blg has changed since it was opened \(11 samples, not 601\): open it again to explain its points\./);
+  // The file is gone from the server now: the re-read fails, and the box says why and what to do.
+  await page.unroute('**/logs/basic.blg');
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ status: 404, body: 'gone' }));
+  await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await page.waitForFunction(() => /no longer available/.test(document.querySelector('#second [data-part="chart-explain"]').textContent), null, { timeout: 30000 });
+  assert.match(await box.textContent(), /basic\.blg is no longer available to read again \(\/logs\/basic\.blg: HTTP 404\), and its raw samples are needed to explain this point: open the file again to explain it\./);
+  // Back on the server: the next click tries again, and explains.
+  await page.unroute('**/logs/basic.blg');
+  await page.route('**/logs/basic.blg', (r) => r.fulfill({ body: bytes, contentType: 'application/octet-stream' }));
+  await canvas.click({ position: { x: l.plotLeft + l.plotWidth * 0.5, y: l.plotTop + 20 } });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#second [data-part="chart-explain"]');
+    return !b.querySelector('[data-pending], [data-part="explain-error"]') && b.querySelector('.formula');
+  }, null, { timeout: 30000 });
+  const k = Number(await box.getAttribute('data-sample'));
+  const items = await box.locator('[data-index]').evaluateAll((ds) => ds.map((d) => [Number(d.dataset.index), d.textContent]));
+  assert.ok(items.length > 0);
+  for (const [i, text] of items) assert.ok(text.includes(withRaw.explainAt(i, k).substituted), text);
+  assert.deepEqual(problems.errors, []);
+  assert.deepEqual(problems.foreign, []);
+  await page.close();
+});

@@ -143,6 +143,62 @@ test('.blg through the package: sniffed from the bytes, streamed by buffer, relo
   assert.ok(cut.sampleCount > 0 && cut.notes().some((n) => n.code === 'truncated' && /byte 70000 \(4464 bytes into buffer 1 /.test(n.message)));
 });
 
+test('.blg points explain themselves when keepRaw names their series, also after crossing threads', () => {
+  const bytes = read('BasicPerfCounters.blg');
+  const TOTAL = '\\\\GEORGIS3\\Processor(_Total)\\% Processor Time';
+  const plain = openCapture(bytes);
+  const i = plain.series().findIndex((s) => s.path === TOTAL);
+  assert.ok(i >= 0);
+  // By default a .blg keeps no raw samples: nothing to explain, and none in its parts.
+  assert.equal(plain.explainAt(i, 1), null);
+  assert.ok(plain.toParts().series.every((s) => s.raw === null));
+  // One path (in another case: names compare case-insensitively), read whole and through CaptureReader.
+  const whole = openCapture(bytes, { keepRaw: [TOTAL.toLowerCase()] });
+  const reader = new CaptureReader({ size: bytes.length, keepRaw: [TOTAL] });
+  for (let at = 0; at < bytes.length; at += 50_000) reader.push(bytes.subarray(at, at + 50_000));
+  const streamed = reader.finish();
+  for (const x of [whole, streamed, Capture.fromParts(whole.toParts())]) {
+    // PERF_100NSEC_TIMER_INV at sample 1: 100 * (1 - (1 170 383 320 312 - 1 170 374 257 812)
+    //   / (130 058 022 188 447 585 - 130 058 022 178 447 225)) = 100 * (1 - 9 062 500 / 10 000 360) = 9.378...
+    const e = x.explainAt(i, 1);
+    assert.equal(e.formula, '100 * (1 - dN / dD)');
+    assert.match(e.substituted, /^100 \* \(1 - \(1170383320312 - 1170374257812\) \/ \(130058022188447585 - 130058022178447225\)/);
+    assert.ok(Math.abs(e.result.value - 100 * (1 - 9_062_500 / 10_000_360)) < 1e-12);
+    assert.equal(e.result.value, x.valueAt(i, 1));
+    // Only that series kept its raw samples.
+    assert.deepEqual(x.series().map((s) => x.explainAt(s.index, 1) !== null), x.series().map((s) => s.index === i));
+    // The values are those read without raw samples, bit for bit.
+    for (let j = 0; j < plain.seriesCount; j++) assert.deepEqual(x.values(j), plain.values(j));
+  }
+  // keepRaw: true keeps every series'. Every point's explanation is the value shown, but the averages'
+  // idle intervals, which show 0 where the formula says "zero denominator" (docs/blg.md).
+  const all = openCapture(bytes, { keepRaw: true });
+  let checked = 0;
+  for (let j = 0; j < all.seriesCount; j++) {
+    const values = all.values(j);
+    assert.deepEqual(values, plain.values(j));
+    for (let k = 1; k < values.length; k++) {
+      const e = all.explainAt(j, k);
+      if (e.result.status === 'zero-denominator') assert.equal(values[k], 0);
+      else assert.equal(e.result.value ?? NaN, values[k], `${j} at ${k}`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 10 * 600);
+  // A wildcard: every processor's % Processor Time (5 series: 0, 1, 2, 3 and _Total).
+  const cpus = openCapture(bytes, { keepRaw: ['\\\\*\\Processor(*)\\% Processor Time'] });
+  assert.equal(cpus.series().filter((s) => cpus.explainAt(s.index, 1) !== null).length, 5);
+  // Bad options are refused with what was expected; a hostile pattern is quoted, not run.
+  for (const [keepRaw, why] of [[1, /must be true, false or an array/], ['\\Processor(*)\\x', /must be true, false or an array/],
+    [[5], /must be true, false or an array of counter path strings/], [['<script>alert(1)</script>'], /"<script>alert\(1\)<\/script>" is not a counter path pattern/]]) {
+    assert.throws(() => openCapture(bytes, { keepRaw }), (e) => e instanceof CaptureError && e.code === 'invalid-option' && why.test(e.message));
+    assert.throws(() => new CaptureReader({ keepRaw }), (e) => e instanceof CaptureError && e.code === 'invalid-option');
+  }
+  // keepRaw changes nothing for Get-Counter, which keeps its raw samples anyway.
+  const gc = openCapture(read('get-counter-ps51.json'), { keepRaw: false });
+  assert.ok(gc.series().some((s) => gc.explainAt(s.index, 1) !== null));
+});
+
 test('Get-Counter points explain themselves, also after the parts cross to another thread', () => {
   const c = openCapture(read('get-counter-ps51.json'));
   const back = Capture.fromParts(c.toParts());

@@ -11,8 +11,12 @@ import { gzipSync } from 'node:zlib';
 // the rule packs deflated, serde_path_to_error gone and serde's untagged enums replaced by visitors.
 // The budget holds what is reached, with a small margin, so growth fails here; lower it as the module
 // shrinks. Node's zlib at level 9 packs it about 5 KB larger than gzip -9 (526,879 here).
-const MAX_BYTES = 1_190_000;
-const MAX_GZIP = 530_000;
+// Raised by 2,000 (1,000 gzipped) for the .blg reader's keepRaw (raw samples kept for the series asked
+// for, so the viewer can explain a .blg point): 1,191,328 bytes (530,086 by Node's zlib) with it after
+// merging main; without its record layout (five columns written as read, 2x slower with every series
+// kept) 1,190,773, still over.
+const MAX_BYTES = 1_192_000;
+const MAX_GZIP = 531_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));

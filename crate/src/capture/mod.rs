@@ -77,8 +77,8 @@ pub struct Series {
     pub values: Vec<f64>,
     /// For Get-Counter captures: PDH's own CookedValue, beside ours.
     pub reference: Option<Vec<f64>>,
-    /// The raw samples the values were cooked from, where the format carries them (Get-Counter), so any
-    /// point can be explained with its numbers.
+    /// The raw samples the values were cooked from, so any point can be explained with its numbers:
+    /// always for Get-Counter, for .blg series when `OpenOptions::keep_raw` asks for them.
     pub raw: Option<RawColumn>,
 }
 
@@ -152,7 +152,8 @@ pub struct Capture {
 
 impl Capture {
     /// How the value of series `index` at sample `k` was cooked: the formula with the raw numbers. None
-    /// where the capture holds no raw samples (only Get-Counter captures carry them) or no type.
+    /// where the series holds no raw samples (Get-Counter captures keep them, a .blg those
+    /// `OpenOptions::keep_raw` names) or no type.
     pub fn explain_at(
         &self,
         index: usize,
@@ -256,6 +257,58 @@ pub struct OpenOptions {
     /// The input's total size in bytes, when known (a File's size): lets the CSV reader reserve its
     /// columns once, from the first rows' length, instead of growing them by doubling.
     pub size_hint: Option<usize>,
+    /// Which series of a .blg keep the raw samples their values were cooked from (`Series::raw`, so
+    /// `Capture::explain_at` can explain their points). None by default: raw samples cost 33 bytes per
+    /// value beside the 8 of the cooked one. Get-Counter captures keep theirs whatever this says.
+    pub keep_raw: KeepRaw,
+}
+
+/// Which series keep their raw samples (`OpenOptions::keep_raw`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum KeepRaw {
+    /// No series: only the cooked values are held.
+    #[default]
+    None,
+    /// Every series.
+    All,
+    /// The series whose path matches one of these Perfmon wildcard paths (a path as written matches
+    /// itself: names compared case-insensitively, `PathPattern`'s rules).
+    Matching(Vec<PathPattern>),
+}
+
+impl KeepRaw {
+    /// The series matching any of `patterns` (paths or Perfmon wildcard paths); the first that is not a
+    /// counter path is refused.
+    ///
+    /// ```
+    /// use counterlens::capture::KeepRaw;
+    /// let keep = KeepRaw::matching(&["\\\\*\\Processor(*)\\% Processor Time"]).unwrap();
+    /// assert!(keep.keeps("\\\\PC\\Processor(_Total)\\% Processor Time"));
+    /// assert!(!keep.keeps("\\\\PC\\Memory\\Available MBytes"));
+    /// assert!(KeepRaw::matching(&["<script>"]).is_err());
+    /// ```
+    pub fn matching<S: AsRef<str>>(patterns: &[S]) -> Result<KeepRaw, PatternError> {
+        let parsed = patterns
+            .iter()
+            .map(|p| PathPattern::parse(p.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(KeepRaw::Matching(parsed))
+    }
+
+    /// Whether the series of this path (as written in the file) keeps its raw samples.
+    pub fn keeps(&self, path: &str) -> bool {
+        match self {
+            KeepRaw::None => false,
+            KeepRaw::All => true,
+            KeepRaw::Matching(patterns) => {
+                let Some(parsed) = path::parse(path) else {
+                    return false;
+                };
+                let folded = FoldedPath::new(&parsed);
+                patterns.iter().any(|p| p.matches_folded(&folded))
+            }
+        }
+    }
 }
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).

@@ -235,6 +235,7 @@ impl CaptureReader {
             if let Some(size) = self.options.size_hint {
                 blg.expect_bytes(size);
             }
+            blg.keep_raw(self.options.keep_raw.clone());
             blg.push(&head)?;
             self.blg = Some(blg);
             return Ok(());

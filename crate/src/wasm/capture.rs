@@ -3,7 +3,9 @@
 
 use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
-use crate::capture::{write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions};
+use crate::capture::{
+    write_csv, Capture, CaptureError, CaptureReader, Format, KeepRaw, OpenOptions,
+};
 use js_sys::{Float64Array, Reflect, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -46,7 +48,31 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
         encoding: text("encoding")?,
         format: text("format")?,
         size_hint: size,
+        keep_raw: keep_raw(&get(v, "keepRaw"))?,
     })
+}
+
+/// `options.keepRaw`: true (every series), false or absent (none), or an array of counter paths and
+/// Perfmon wildcard paths (the series they match).
+fn keep_raw(v: &JsValue) -> Result<KeepRaw, JsValue> {
+    let bad = |m: &str| named_error(ErrorClass::Capture, "invalid-option", m, Some("keepRaw"));
+    if v.is_undefined() || v.is_null() {
+        return Ok(KeepRaw::None);
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(if b { KeepRaw::All } else { KeepRaw::None });
+    }
+    // One message for a wrong shape (not an array, or an entry not a string): a few bytes less of wasm.
+    let shape = || {
+        bad("options.keepRaw must be true, false or an array of counter path strings (wildcards allowed)")
+    };
+    let paths = v
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(shape)?
+        .iter()
+        .map(|p| p.as_string().ok_or_else(shape))
+        .collect::<Result<Vec<String>, JsValue>>()?;
+    KeepRaw::matching(&paths).map_err(|e| bad(&format!("options.keepRaw: {e}")))
 }
 
 #[derive(Serialize)]
@@ -191,7 +217,8 @@ impl JsCapture {
             .unwrap_or(f64::NAN))
     }
     /// How the value of series `index` at `sample` was cooked: `{ formula, substituted, result }` with the
-    /// raw numbers, or null where the capture holds no raw samples (only Get-Counter captures do).
+    /// raw numbers, or null where the series holds no raw samples (Get-Counter captures keep them; a .blg
+    /// those `keepRaw` names).
     #[wasm_bindgen(js_name = explainAt)]
     pub fn explain_at(&self, index: usize, sample: usize) -> Result<JsValue, JsValue> {
         self.series_at(index)?;

@@ -3,8 +3,10 @@
 //! value, as one `cook()` per value and as `series::cook_series` over the whole column: the same
 //! `compute` and `apply_options`, a gap where the log has no value, a two-sample type cooked against the
 //! sample just before, and an average over an interval with no operations shown as 0, as Perfmon and
-//! relog show it ("Calculating Counter Values"; `docs/blg.md`).
+//! relog show it ("Calculating Counter Values"; `docs/blg.md`). A series asked for
+//! (`OpenOptions::keep_raw`) also keeps every raw sample as given, so its points can be explained.
 
+use crate::capture::RawColumn;
 use crate::cook::{apply_options, compute, CookOptions, Pair, RawSample, Status};
 use crate::types::{is_dword_size, CounterType, Display, Formula};
 
@@ -14,6 +16,10 @@ pub(super) struct Column {
     pub order: (usize, usize, usize),
     pub path: String,
     pub scale: i32,
+    /// Every raw sample as given (absent where the log has no value), for a series that keeps them: one
+    /// record per sample while reading (one stream of writes per series, not five), made columnar at the
+    /// end. `None` for a series that keeps none (`Hot::keep` says which, so `put` reads one cache line).
+    raw: Option<Vec<Kept>>,
 }
 
 /// What cooking a value reads and writes, in one cache line: a sample of a whole-object log touches
@@ -30,6 +36,8 @@ struct Hot {
     d0: u64,
     type_value: u32,
     cooking: Cooking,
+    /// Whether `Column::raw` keeps this series' raw samples.
+    keep: bool,
 }
 
 /// How a type's values are cooked, worked out once per series.
@@ -107,11 +115,19 @@ impl Column {
                 d0: 0,
                 type_value,
                 cooking: Cooking::new(CounterType::from_value(type_value)),
+                keep: false,
             },
             order,
             path,
             scale,
+            raw: None,
         }
+    }
+
+    /// Keeps every raw sample from now on (called before the first `put`).
+    pub fn keep_raw(&mut self) {
+        self.raw = Some(Vec::with_capacity(self.hot.values.capacity()));
+        self.hot.keep = true;
     }
 
     pub fn type_value(&self) -> u32 {
@@ -120,6 +136,9 @@ impl Column {
 
     pub fn reserve(&mut self, extra: usize) {
         self.hot.values.reserve_exact(extra);
+        if let Some(raw) = &mut self.raw {
+            raw.reserve_exact(extra);
+        }
     }
 
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
@@ -130,6 +149,10 @@ impl Column {
         if len > k {
             return; // a second value for the same sample (a duplicate key): the first stands
         }
+        if hot.keep {
+            self.raw_sample(k, raw.as_ref());
+        }
+        let hot = &mut self.hot;
         if len < k {
             hot.values.resize(k, f64::NAN); // samples without this series
         }
@@ -149,10 +172,63 @@ impl Column {
         hot.values.push(v);
     }
 
+    /// Sample `k` kept as given (out of line: most series keep none).
+    #[cold]
+    #[inline(never)]
+    fn raw_sample(&mut self, k: usize, raw: Option<&RawSample>) {
+        if let Some(kept) = &mut self.raw {
+            if kept.len() < k {
+                kept.resize(k, Kept::default());
+            }
+            kept.push(raw.map_or_else(Kept::default, Kept::of));
+        }
+    }
+
+    /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
+    /// are cooked with.
+    pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
+        let mut kept = self.raw.take()?;
+        kept.resize(samples, Kept::default());
+        let mut raw = RawColumn {
+            present: Vec::with_capacity(samples),
+            ..RawColumn::default()
+        };
+        for s in &kept {
+            raw.value.push(s.fields[0]);
+            raw.second.push(s.fields[1]);
+            raw.frequency.push(s.fields[2]);
+            raw.multi.push(s.fields[3]);
+            raw.present.push(s.present);
+        }
+        Some(raw)
+    }
+
     /// The cooked series, `samples` long.
     pub fn finish(mut self, samples: usize) -> Vec<f64> {
         self.hot.values.resize(samples, f64::NAN);
         self.hot.values
+    }
+}
+
+/// One raw sample kept: N, D, F, M (0 where absent) and which are present (`RawColumn::present`'s bits).
+#[derive(Clone, Copy, Default)]
+struct Kept {
+    fields: [u64; 4],
+    present: u8,
+}
+
+impl Kept {
+    fn of(s: &RawSample) -> Kept {
+        let bit = |o: Option<u64>, b: u8| if o.is_some() { b } else { 0 };
+        Kept {
+            fields: [
+                s.value,
+                s.second.unwrap_or(0),
+                s.frequency.unwrap_or(0),
+                s.multi.unwrap_or(0),
+            ],
+            present: 1 | bit(s.second, 2) | bit(s.frequency, 4) | bit(s.multi, 8),
+        }
     }
 }
 
@@ -234,6 +310,11 @@ mod tests {
         )
     }
 
+    #[test]
+    fn the_hot_state_is_one_cache_line_with_the_keep_flag() {
+        assert_eq!(size_of::<Hot>(), 64);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
         #[test]
@@ -241,6 +322,7 @@ mod tests {
             t in 0..TYPES.len(),
             // Step 0: a duplicate of the last sample; 1: the next; 2..: samples without this series.
             steps in prop::collection::vec((0usize..4, raw()), 0..400),
+            keep in any::<bool>(),
         ) {
             let mut k = 0usize;
             let samples: Vec<(usize, Option<RawSample>)> = steps
@@ -255,11 +337,33 @@ mod tests {
                 .collect();
             let n = k + 3;
             let mut col = Column::new((0, 0, 0), String::new(), TYPES[t], 0, 0);
+            if keep {
+                col.keep_raw();
+            }
             for (k, r) in &samples {
                 col.put(*k, *r);
             }
+            let raw = col.take_raw(n);
             let got = col.finish(n);
+            // Keeping the raw samples changes no value: both are compared with the same per-value cooking.
             let want = per_value(TYPES[t], &samples, n);
+            prop_assert_eq!(raw.is_some(), keep);
+            if let Some(raw) = raw {
+                // The raw samples kept: the first one given for each sample, none where none was given.
+                let mut kept: Vec<Option<RawSample>> = vec![None; n];
+                let mut given = vec![false; n];
+                for (k, r) in &samples {
+                    if !std::mem::replace(&mut given[*k], true) {
+                        kept[*k] = *r;
+                    }
+                }
+                prop_assert_eq!(raw.present.len(), n);
+                prop_assert_eq!(raw.value.len(), n);
+                prop_assert_eq!(&raw.options, &CookOptions::default());
+                for (k, r) in kept.iter().enumerate() {
+                    prop_assert_eq!(raw.get(k), *r, "raw sample {}", k);
+                }
+            }
             prop_assert_eq!(got.len(), want.len());
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 prop_assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "value {}: {} != {}", i, g, w);

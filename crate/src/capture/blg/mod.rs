@@ -14,7 +14,8 @@
 //!
 //! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
 //! and cooks each raw value as it is read against the series' previous one (its N and D are all that is
-//! kept), so only the cooked columns are held, never the file or its raw samples.
+//! kept), so only the cooked columns are held, never the file or its raw samples; but every raw sample
+//! of the series `OpenOptions::keep_raw` names, so their points can be explained.
 //!
 //! One file per layer, outermost first:
 //! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
@@ -35,7 +36,7 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series};
+use super::{path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, Series};
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
@@ -105,6 +106,8 @@ pub(crate) struct BlgReader {
     /// Where the first sample's record and the one being read start (bytes into the file).
     first_sample_at: usize,
     record_at: usize,
+    /// Which series keep every raw sample.
+    keep_raw: KeepRaw,
 }
 
 impl BlgReader {
@@ -139,7 +142,13 @@ impl BlgReader {
             expected_samples: 0,
             first_sample_at: 0,
             record_at: 0,
+            keep_raw: KeepRaw::None,
         }
+    }
+
+    /// Which series keep every raw sample (`Series::raw`), besides their cooked values.
+    pub fn keep_raw(&mut self, keep: KeepRaw) {
+        self.keep_raw = keep;
     }
 
     /// The input's total size (a File's size): once the first samples show how many bytes a sample
@@ -280,7 +289,8 @@ impl BlgReader {
         let series = self
             .columns
             .into_iter()
-            .map(|c| {
+            .map(|mut c| {
+                let raw = c.take_raw(samples);
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
                     c.type_value(),
@@ -294,7 +304,7 @@ impl BlgReader {
                     scale: Some(scale),
                     values: c.finish(samples),
                     reference: None,
-                    raw: None,
+                    raw,
                 }
             })
             .collect();

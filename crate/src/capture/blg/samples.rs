@@ -113,13 +113,12 @@ impl BlgReader {
         let (path, type_value, scale) = make();
         let order = (d, counter, self.seen[d]);
         self.seen[d] += 1;
-        self.columns.push(Column::new(
-            order,
-            path,
-            type_value,
-            scale,
-            self.expected_samples,
-        ));
+        let keep = self.keep_raw.keeps(&path);
+        let mut column = Column::new(order, path, type_value, scale, self.expected_samples);
+        if keep {
+            column.keep_raw();
+        }
+        self.columns.push(column);
         let c = self.columns.len() - 1;
         if let Some(keys) = self.keys.get_mut(d) {
             let v = keys.entry(key.to_string()).or_default();
