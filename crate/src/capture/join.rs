@@ -312,9 +312,16 @@ mod tests {
         cuts.push(body.len());
         let mut first_line = 2;
         let mut pieces = Vec::new();
-        for (k, w) in cuts.windows(2).enumerate() {
+        for w in cuts.windows(2) {
             let piece = &body[w[0]..w[1]];
-            pieces.push(read_piece(header, piece, first_line, k == n - 1, &plan)?);
+            // The piece that reaches the end of the file is the last (any after it are empty).
+            pieces.push(read_piece(
+                header,
+                piece,
+                first_line,
+                w[1] == body.len(),
+                &plan,
+            )?);
             first_line += line_ends(piece) as u32;
         }
         join(pieces).map_err(|e| match e {
@@ -497,5 +504,51 @@ mod tests {
         let mut a = read_piece(header, rows(3, 0).as_bytes(), 2, false, &plan).unwrap();
         a.lines.pop();
         assert!(matches!(join(vec![a]), Err(JoinError::LineCount { .. })));
+    }
+
+    #[test]
+    fn a_windows_1252_file() {
+        // "Prozessorzeit" with an e acute (0xE9 in windows-1252, invalid as UTF-8): detected once from
+        // the start, each piece decoded in it.
+        let mut bytes = b"\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\",\"\\\\H\\Caf\xE9\\Temps processeur\"\r\n".to_vec();
+        for r in 0..20 {
+            bytes.extend_from_slice(
+                format!("\"03/04/2026 05:06:{r:02}.000\",\"{r}\"\r\n").as_bytes(),
+            );
+        }
+        same(&bytes);
+        let c = in_pieces(&bytes, 4).unwrap();
+        assert_eq!(c.encoding, "windows-1252");
+        assert_eq!(c.series[0].path, "\\\\H\\Caf\u{e9}\\Temps processeur");
+    }
+
+    proptest::proptest! {
+        /// Any cut into pieces (at line ends) of rows with gaps, blank lines, a daylight change and
+        /// maybe a bad cell or a cut last line gives what the one-pass reader gives.
+        #[test]
+        fn any_cut_gives_the_one_pass_capture(
+            before in 1usize..12, after in 1usize..12, gap in 0usize..30, bad in proptest::option::of(0usize..30),
+            cut_tail in 0usize..30, pieces in 1usize..9, daylight in proptest::bool::ANY,
+        ) {
+            let header = if daylight { HEADER.replace("Standard", "Daylight").replace("(480)", "(420)") } else { HEADER.to_string() };
+            let mut text = format!("{header}{}\r\n{}", rows(before, 3600 + 58 * 60), rows(after, 3600));
+            text = text.replacen(&format!(",\"{gap}.5\","), ",\" \",", 1);
+            if let Some(b) = bad {
+                text = text.replacen(&format!(",\"{}\"", 1000 + b), ",\"x\"", 1);
+            }
+            text.truncate(text.len() - cut_tail);
+            let whole = open_capture(text.as_bytes(), &OpenOptions::default());
+            let joined = in_pieces(text.as_bytes(), pieces);
+            match (whole, joined) {
+                (Ok(a), Ok(b)) => {
+                    proptest::prop_assert_eq!(a.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>(), b.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>());
+                    for (x, y) in a.series.iter().zip(&b.series) {
+                        proptest::prop_assert_eq!(x.values.iter().map(|t| t.to_bits()).collect::<Vec<_>>(), y.values.iter().map(|t| t.to_bits()).collect::<Vec<_>>());
+                    }
+                    proptest::prop_assert_eq!(a.notes, b.notes);
+                }
+                (a, b) => proptest::prop_assert_eq!(a.err(), b.err()),
+            }
+        }
     }
 }

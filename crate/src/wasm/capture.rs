@@ -26,7 +26,7 @@ pub fn capture_error(e: CaptureError) -> JsValue {
     err
 }
 
-fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
+pub(crate) fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
     let text = |k: &str| -> Result<Option<String>, JsValue> {
         match get(v, k) {
             x if x.is_undefined() || x.is_null() => Ok(None),
@@ -309,6 +309,13 @@ impl JsCapture {
     /// A Capture from the parts `toParts` gives (checked: every column as long as the timestamps).
     #[wasm_bindgen(js_name = fromParts)]
     pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
+        capture_from_parts(&parts).map(JsCapture::new)
+    }
+}
+
+/// The core capture of `toParts`' parts (notes left out: they are the reader's, not the data's).
+pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
+    {
         let bad = |m: &str| {
             named_error(
                 ErrorClass::Capture,
@@ -322,8 +329,8 @@ impl JsCapture {
                 .map(|a| a.to_vec())
                 .map_err(|_| bad(&format!("{what} must be a Float64Array")))
         };
-        let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
-        let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
+        let timestamps = column(get(parts, "timestamps"), "timestamps")?;
+        let text = |k: &str| get(parts, k).as_string().unwrap_or_default();
         let format = Format::parse(&text("format")).map_or("unknown", Format::name);
         let encoding = match text("encoding").as_str() {
             "binary" => "binary",
@@ -332,7 +339,7 @@ impl JsCapture {
             }
         };
         let mut series = Vec::new();
-        let list = get(&parts, "series")
+        let list = get(parts, "series")
             .dyn_into::<js_sys::Array>()
             .map_err(|_| bad("series must be an array"))?;
         for (i, s) in list.iter().enumerate() {
@@ -406,7 +413,7 @@ impl JsCapture {
                 raw,
             });
         }
-        let time_zone = match get(&parts, "timeZone") {
+        let time_zone = match get(parts, "timeZone") {
             z if z.is_object() => Some(crate::capture::TimeZone {
                 name: get(&z, "name").as_string().unwrap_or_default(),
                 bias_minutes: get(&z, "biasMinutes")
@@ -415,14 +422,14 @@ impl JsCapture {
             }),
             _ => None,
         };
-        Ok(JsCapture::new(Capture {
+        Ok(Capture {
             format,
             encoding,
             time_zone,
             timestamps,
             series,
             notes: Vec::new(),
-        }))
+        })
     }
 }
 

@@ -1,0 +1,136 @@
+// openCaptureParallel: a big PDH-CSV/TSV read in pieces by workers side by side (worker_threads in Node,
+// Web Workers in browsers), joined into the Capture openCapture gives for the whole file. The page cuts
+// the bytes after the header line at line ends near equal sizes; each worker gets the header line and
+// one piece (its buffer transferred), counts the piece's line ends, learns from those counts the line its
+// piece starts at (so errors and notes are numbered as in the whole file), reads it, and sends the
+// columns back as transferred Float64Arrays; the core joins them (crate/src/capture/join.rs). Anything
+// that cannot be cut at line-end bytes (.blg, JSON, UTF-16), a small input or one worker: openCapture.
+import { openCapture, planCapturePieces, joinCapturePieces } from '../pkg/counterlens.js';
+import { CaptureError } from './errors.js';
+
+/** Below this many bytes a file is read in one piece: workers cost more than they save. */
+export const PARALLEL_MIN_BYTES = 8 << 20;
+
+/** How the running platform makes workers, set by the package entry (node.js, browser.js):
+ *  `{ spawn(url): port, module?: WebAssembly.Module, cores: number }`, a port being
+ *  `{ post(message, transfer), listen(fn), failed(fn), hold(busy), terminate() }`. */
+let host = null;
+export function registerParallelHost(h) {
+  host = h;
+}
+
+/** The workers, kept for the next call (idle workers do not keep Node running). */
+const pool = [];
+let nextJob = 1;
+
+function startWorker() {
+  const port = host.spawn(new URL('./parallel-worker.js', import.meta.url));
+  const w = { port, pending: new Map(), busy: 0 };
+  port.listen((m) => {
+    const p = w.pending.get(m.id);
+    if (!p) return;
+    w.pending.delete(m.id);
+    if (m.error) p.reject(rebuildError(m.error));
+    else p.resolve(m);
+  });
+  port.failed((e) => {
+    const i = pool.indexOf(w);
+    if (i >= 0) pool.splice(i, 1);
+    for (const p of w.pending.values()) p.reject(new Error(`a capture worker stopped: ${e?.message ?? e}`));
+    w.pending.clear();
+    port.terminate();
+  });
+  port.post({ op: 'init', module: host.module }, []);
+  port.hold(false);
+  return w;
+}
+
+function call(w, message, transfer = []) {
+  return new Promise((resolve, reject) => {
+    w.pending.set(message.id, { resolve, reject });
+    w.port.post(message, transfer);
+  });
+}
+
+/** A worker's error, sent as plain data, as the class the page's code expects. */
+function rebuildError(e) {
+  const err = e.name === 'CaptureError' ? new CaptureError(e.message) : new Error(e.message);
+  for (const k of ['code', 'field', 'line', 'column', 'offset']) if (e[k] !== undefined && e[k] !== null) err[k] = e[k];
+  return err;
+}
+
+function optionError(message) {
+  const e = new CaptureError(message);
+  e.code = 'invalid-option';
+  e.field = 'workers';
+  return e;
+}
+
+/**
+ * Cuts `bytes` into pieces and reads them in workers: `{ plan, results, timings }`, `results` being each
+ * piece's `{ parts, lines }` in file order (for joinCapturePieces), or null when the input is read whole.
+ * Timings (ms): `cut` (finding line ends and copying the pieces), `load` (workers holding their piece and
+ * counting its lines), `read` (until the slowest piece is read). Used by openCaptureParallel and the benchmark.
+ */
+export async function readPieces(bytes, options = {}) {
+  const { workers: asked, minBytes = PARALLEL_MIN_BYTES, ...open } = options ?? {};
+  const workers = asked ?? Math.min(host?.cores ?? 1, 8);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw optionError(`options.workers must be a whole number from 1 to 64, found ${String(asked)}`);
+  }
+  if (!host || !(bytes instanceof Uint8Array) || workers < 2 || bytes.length < minBytes) return null;
+  const t0 = performance.now();
+  const headerEnd = bytes.indexOf(10);
+  if (headerEnd < 0) return null;
+  const plan = planCapturePieces(bytes.subarray(0, Math.max(headerEnd + 1, 65536)), open, bytes.length <= 65536);
+  if (!plan) return null;
+  // Cut after the header at the first line end at or after each equal share (never inside a line).
+  const cuts = [headerEnd + 1];
+  const body = bytes.length - cuts[0];
+  for (let k = 1; k < workers; k++) {
+    const from = Math.max(cuts[0] + Math.floor((body * k) / workers), cuts[cuts.length - 1]);
+    const at = bytes.indexOf(10, from);
+    cuts.push(at < 0 ? bytes.length : at + 1);
+  }
+  cuts.push(bytes.length);
+  const ranges = [];
+  for (let k = 0; k + 1 < cuts.length; k++) if (cuts[k + 1] > cuts[k] || ranges.length === 0 && k + 2 === cuts.length) ranges.push([cuts[k], cuts[k + 1]]);
+  const header = bytes.slice(0, headerEnd);
+  const pieces = ranges.map(([a, b]) => bytes.slice(a, b));
+  const t1 = performance.now();
+  while (pool.length < pieces.length) pool.push(startWorker());
+  const ws = pool.slice(0, pieces.length);
+  const id = nextJob++;
+  for (const w of ws) if (w.busy++ === 0) w.port.hold(true);
+  try {
+    const loaded = await Promise.all(pieces.map((p, k) =>
+      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === bytes.length }, [p.buffer])));
+    const t2 = performance.now();
+    // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it.
+    let line = 2;
+    const firstLines = loaded.map(({ lineEnds }) => { const at = line; line += lineEnds; return at; });
+    const settled = await Promise.allSettled(ws.map((w, k) => call(w, { op: 'read', id, firstLine: firstLines[k] })));
+    const t3 = performance.now();
+    // The whole-file reader stops at the first error in the file: the first failed piece's.
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return { plan, results: settled.map((s) => s.value.piece), timings: { cut: t1 - t0, load: t2 - t1, read: t3 - t2 } };
+  } catch (e) {
+    for (const w of ws) w.port.post({ op: 'drop', id }, []);
+    throw e;
+  } finally {
+    for (const w of ws) if (--w.busy === 0) w.port.hold(false);
+  }
+}
+
+/** openCapture's result for a big PDH-CSV/TSV, read by `workers` workers side by side (default: the
+ *  machine's cores, at most 8). Smaller inputs (< 8 MiB, or `minBytes`), other formats and one worker go
+ *  to openCapture. Rejects with the CaptureError openCapture would throw, at the same line. */
+export async function openCaptureParallel(bytes, options = {}) {
+  const read = await readPieces(bytes, options);
+  if (!read) {
+    const { workers, minBytes, ...open } = options ?? {};
+    return openCapture(bytes, open);
+  }
+  return joinCapturePieces(read.results);
+}
