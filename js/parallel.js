@@ -70,7 +70,7 @@ function optionError(message) {
  * Cuts `bytes` into pieces and reads them in workers: `{ plan, results, timings }`, `results` being each
  * piece's `{ parts, lines }` in file order (for joinCapturePieces), or null when the input is read whole.
  * Timings (ms): `cut` (finding line ends and copying the pieces), `load` (workers holding their piece and
- * counting its lines), `read` (until the slowest piece is read). Used by openCaptureParallel and the benchmark.
+ * counting its lines), `firstPiece` and `read` (until the first and the slowest piece is read). Used by openCaptureParallel and the benchmark.
  */
 export async function readPieces(bytes, options = {}) {
   const { workers: asked, minBytes = PARALLEL_MIN_BYTES, ...open } = options ?? {};
@@ -109,12 +109,14 @@ export async function readPieces(bytes, options = {}) {
     // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it.
     let line = 2;
     const firstLines = loaded.map(({ lineEnds }) => { const at = line; line += lineEnds; return at; });
-    const settled = await Promise.allSettled(ws.map((w, k) => call(w, { op: 'read', id, firstLine: firstLines[k] })));
+    const pieceMs = [];
+    const settled = await Promise.allSettled(ws.map((w, k) => call(w, { op: 'read', id, firstLine: firstLines[k] })
+      .finally(() => pieceMs.push(performance.now() - t2))));
     const t3 = performance.now();
     // The whole-file reader stops at the first error in the file: the first failed piece's.
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    return { plan, results: settled.map((s) => s.value.piece), timings: { cut: t1 - t0, load: t2 - t1, read: t3 - t2 } };
+    return { plan, results: settled.map((s) => s.value.piece), timings: { cut: t1 - t0, load: t2 - t1, firstPiece: pieceMs[0], read: t3 - t2 } };
   } catch (e) {
     for (const w of ws) w.port.post({ op: 'drop', id }, []);
     throw e;

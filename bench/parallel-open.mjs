@@ -1,0 +1,83 @@
+// Opening a big PDH-CSV in pieces read by workers side by side (openCaptureParallel) beside openCapture
+// on the same bytes in the same run: 2, 4 and 8 workers, the first call (workers started) and warm calls,
+// and where the time goes (cutting and copying the pieces, workers loading them, reading, the join).
+// The figures depend on the machine's cores: printed first. Results are checked equal to openCapture's.
+// Run: node bench/parallel-open.mjs [rows]   (after npm run build)
+import { availableParallelism } from 'node:os';
+import { openCapture, openCaptureParallel } from '../js/node.js';
+import { joinCapturePieces } from '../pkg/counterlens.js';
+import { readPieces } from '../js/parallel.js';
+
+const COLS = 500;
+const ROWS = Number(process.argv[2] ?? 20_000);
+let seed = 7;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+
+/** relog's dialect: every value quoted, 1% " " gaps (as bench/captures.mjs), 1 s apart. */
+function makeCsv() {
+  const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
+  for (let c = 0; c < COLS; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
+  const parts = [header.join(',') + '\r\n'];
+  const t0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+  for (let r = 0; r < ROWS; r++) {
+    const d = new Date(t0 + r * 1000);
+    const p = (n) => String(n).padStart(2, '0');
+    const cells = [`"${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.000"`];
+    for (let c = 0; c < COLS; c++) cells.push(rand() < 0.01 ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
+    parts.push(cells.join(',') + '\r\n');
+  }
+  return new Uint8Array(Buffer.from(parts.join('')));
+}
+
+const csv = makeCsv();
+const MB = csv.length / 1e6;
+console.log(`PDH-CSV: ${COLS} counters x ${ROWS} rows, ${MB.toFixed(1)} MB; node ${process.version}; ` +
+  `${availableParallelism()} cores on this machine (more workers than cores share them)`);
+
+const row = (name, ms, extra = '') =>
+  console.log(`${name.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms ${(MB / (ms / 1000)).toFixed(0).padStart(6)} MB/s${extra}`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Same timestamps and values bit for bit, and the same notes. */
+function same(a, b) {
+  if (a.sampleCount !== b.sampleCount || a.seriesCount !== b.seriesCount || !bits(a.timestamps()).equals(bits(b.timestamps()))) return false;
+  for (let i = 0; i < a.seriesCount; i++) if (!bits(a.values(i)).equals(bits(b.values(i)))) return false;
+  return JSON.stringify(a.notes()) === JSON.stringify(b.notes());
+}
+
+const runs = [];
+let reference = openCapture(csv); // warm-up, kept to check the parallel results against
+for (let i = 0; i < 3; i++) {
+  const t = performance.now();
+  openCapture(csv).free();
+  runs.push(performance.now() - t);
+}
+const whole = median(runs);
+row('openCapture (one thread)', whole);
+
+for (const workers of [2, 4, 8]) {
+  const t = performance.now();
+  const first = await openCaptureParallel(csv, { workers });
+  const cold = performance.now() - t;
+  const ok = same(reference, first);
+  first.free();
+  const times = [];
+  const parts = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const read = await readPieces(csv, { workers });
+    const t1 = performance.now();
+    const c = joinCapturePieces(read.results);
+    const t2 = performance.now();
+    c.free();
+    times.push(t2 - t0);
+    parts.push({ ...read.timings, join: t2 - t1 });
+  }
+  const ms = median(times);
+  const p = parts[times.indexOf(ms)];
+  row(`openCaptureParallel, ${workers} workers`, ms, `  ${(whole / ms).toFixed(2)}x openCapture; first call ${cold.toFixed(0)} ms (workers started); equal: ${ok}`);
+  console.log(`    cut+copy ${p.cut.toFixed(0)} ms, load+count ${p.load.toFixed(0)} ms, first piece read ${p.firstPiece.toFixed(0)} ms, ` +
+    `all read ${p.read.toFixed(0)} ms, join ${p.join.toFixed(0)} ms`);
+}
+process.exit(0);
