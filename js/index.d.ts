@@ -372,8 +372,9 @@ export interface Analysis {
   slices: { start: number; end: number }[];
   /** Sorted by start time, then severity (critical first). */
   findings: Finding[];
-  /** What ran (on how many series), what did not and why. */
-  rules: { pack: string; rule: string; series: number; skipped?: string }[];
+  /** What ran (on how many series), what did not and why; `threshold`: the value compared with (an
+   *  expression evaluated with the variables, then clamped), absent when skipped. */
+  rules: { pack: string; rule: string; series: number; threshold?: number; skipped?: string }[];
   /** The values used. */
   variables: Record<string, number | string>;
   /** Where each came from. */

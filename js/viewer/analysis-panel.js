@@ -273,8 +273,9 @@ export function mountAnalysisPanel(root, hooks) {
     drawOverlay();
   }
 
-  /** The thresholds to draw for finding `f`: those of every static finding on its series, and the
-   *  numeric thresholds of the rules of its group (its warning and critical pair) in its pack. */
+  /** The thresholds to draw for finding `f`: those of every static finding on its series, and those of
+   *  the rules of its group (its warning and critical pair) in its pack, as the analysis evaluated them
+   *  (`analysis.rules[].threshold`: a number, or an expression with the variables used). */
   function thresholdsOf(f) {
     const out = new Map();
     const add = (t) => { if (Number.isFinite(t.threshold)) out.set(thresholdKey(t), t); };
@@ -282,9 +283,11 @@ export function mountAnalysisPanel(root, hooks) {
     const pack = findPack(f.pack);
     const rule = pack?.rules?.find((r) => r.id === f.rule);
     if (rule && rule.kind !== 'trend') {
+      const evaluated = new Map(last.analysis.rules.filter((run) => run.pack === f.pack).map((run) => [run.rule, run.threshold]));
       for (const r of pack.rules) {
-        if (r.kind === 'trend' || typeof r.threshold !== 'number') continue;
-        if (r.id === rule.id || (rule.group && r.group === rule.group)) add({ severity: r.severity, operator: r.operator, threshold: r.threshold });
+        if (r.kind === 'trend') continue;
+        const threshold = evaluated.get(r.id) ?? (typeof r.threshold === 'number' ? r.threshold : NaN);
+        if (r.id === rule.id || (rule.group && r.group === rule.group)) add({ severity: r.severity, operator: r.operator, threshold });
       }
     }
     return [...out.values()];

@@ -199,3 +199,35 @@ test('an answer given wins over the derived value, and the run shows it is runni
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+// A pack whose thresholds are expressions over a variable (Limit, default 100): warning above Limit / 2 =
+// 50, critical above Limit * 0.99 = 99. The pegged half hour at 97 breaks the warning only; the finding's
+// chart still draws both, as the analysis evaluated them (the critical one produced no finding).
+const EXPRESSIONS = JSON.stringify({
+  id: 'limits', title: 'Limits', variables: [{ name: 'Limit', type: 'number', default: 100 }],
+  rules: [
+    { id: 'cpu-w', group: 'cpu', title: 'CPU warning', counter: '\\Processor(_Total)\\% Processor Time', kind: 'static', stats: ['avg'], severity: 'warning', operator: 'gt', threshold: 'Limit / 2' },
+    { id: 'cpu-c', group: 'cpu', title: 'CPU critical', counter: '\\Processor(_Total)\\% Processor Time', kind: 'static', stats: ['avg'], severity: 'critical', operator: 'gt', threshold: 'Limit * 0.99' },
+  ],
+});
+
+test('thresholds written as expressions are drawn as evaluated, also those that produced no finding', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await page.setInputFiles(part('analysis-pack-file'), { name: 'limits.json', mimeType: 'application/json', buffer: Buffer.from(EXPRESSIONS) });
+  await page.waitForFunction((sel) => document.querySelector(sel).children.length === 1, part('analysis-custom'));
+  await page.uncheck(`${part('analysis-packs')} input[value="system-overview"]`);
+  await page.click(part('analysis-run'));
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
+  const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
+  assert.equal(findings.length, 1, findings.join('\n'));
+  assert.match(findings[0], /^Warning .* above 50 /);
+  await page.click(`${part('analysis-findings')} li:nth-child(1) button`);
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.shown === 'true', part('analysis-overlay'));
+  const overlay = await page.$eval(part('analysis-overlay'), (o) => ({ ...o.dataset }));
+  const lines = overlay.thresholds.split(' ').map((t) => t.split(':').slice(0, 3).join(':'));
+  assert.deepEqual(lines.sort(), ['critical:gt:99', 'warning:gt:50']);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});

@@ -62,6 +62,7 @@ test('a pegged CPU: warning and critical ranges with PAL priority, the worst val
   const mem = a.rules.find((r) => r.rule === 'mem');
   assert.equal(mem.series, 0);
   assert.equal(mem.skipped, 'no series in the capture matches \\Memory\\Available MBytes');
+  assert.equal(mem.threshold, undefined); // skipped: nothing was compared
   assert.deepEqual(a.variables, { PhysicalMemoryGB: 8 });
   assert.deepEqual(a.variableSources, { PhysicalMemoryGB: 'pack' });
 });
@@ -76,6 +77,8 @@ test('variables: the user wins, as number or numeric text', () => {
     assert.equal(a.variableSources.PhysicalMemoryGB, 'user');
     assert.equal(a.findings.length, 1);
     assert.ok(Math.abs(a.findings[0].threshold - 1638.4) < 1e-9);
+    // The rule reports the threshold it evaluated (16 * 1024 * 0.10) with what ran.
+    assert.ok(Math.abs(a.rules.find((r) => r.rule === 'mem').threshold - 1638.4) < 1e-9);
     assert.deepEqual([(a.findings[0].start - T0) / MIN, (a.findings[0].end - T0) / MIN], [10, 14]);
   }
 });

@@ -5,6 +5,8 @@
 use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
+use crate::capture::names::english_names;
+use crate::chart::units::{byte_prefix, measure_of, Measure, Unit};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -214,6 +216,9 @@ pub fn findings(
             let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
                 continue;
             };
+            // Sizes in messages read as sizes: the unit from the counter's type and (English) name.
+            let counter = english_names(&sr.parsed).map_or(sr.parsed.counter.as_str(), |(_, c)| c);
+            let measure = measure_of(sr.counter_type, counter);
             let members: Vec<&&Prepared<'_>> = group
                 .iter()
                 .filter(|p| p.series.binary_search(&s).is_ok())
@@ -246,7 +251,16 @@ pub fn findings(
                         path: sr.path.clone(),
                         start,
                         end,
-                        message: message(&sr.path, p.rule, p.threshold, &br, start, end, &clock),
+                        message: message(
+                            &sr.path,
+                            p.rule,
+                            p.threshold,
+                            measure,
+                            &br,
+                            start,
+                            end,
+                            &clock,
+                        ),
                         broke,
                         worst: if p.rule.operator == Operator::Eq {
                             p.threshold
@@ -347,10 +361,30 @@ pub fn number(v: f64) -> String {
     }
 }
 
+/// A threshold or a worst value as the message writes it: sizes (counters of bytes, or of KB, MB, GB) with
+/// a binary prefix, 286.1 MB rather than 300000000; anything else as `number` writes it.
+pub fn amount(v: f64, measure: Measure) -> String {
+    match measure.unit {
+        Unit::Bytes | Unit::BytesPerSecond if v.is_finite() => {
+            let bytes = v * measure.multiplier;
+            let (d, prefix) = byte_prefix(bytes);
+            let per = if measure.unit == Unit::BytesPerSecond {
+                "/s"
+            } else {
+                ""
+            };
+            format!("{} {prefix}{per}", number(bytes / d))
+        }
+        _ => number(v),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn message(
     path: &str,
     rule: &Rule,
     threshold: f64,
+    measure: Measure,
     b: &Break,
     start: f64,
     end: f64,
@@ -364,9 +398,9 @@ fn message(
     format!(
         "{path}{what} {} {}{unit} ({} {}{unit}) from {} to {}{}",
         rule.operator.words(),
-        number(threshold),
+        amount(threshold, measure),
         b.worst_stat.name(),
-        number(b.worst),
+        amount(b.worst, measure),
         clock.time(start),
         clock.time(end),
         clock.suffix(),
@@ -375,7 +409,27 @@ fn message(
 
 #[cfg(test)]
 mod tests {
-    use super::number;
+    use super::{amount, number};
+    use crate::chart::units::measure_of;
+
+    #[test]
+    fn sizes_in_messages() {
+        let bytes = measure_of(None, "Pool Nonpaged Bytes");
+        // 300,000,000 B / 1024^2 = 286.102 MB -> 286.1; 200 * 1024^2 = 209,715,200 B -> 200 MB.
+        assert_eq!(amount(300_000_000.0, bytes), "286.1 MB");
+        assert_eq!(amount(209_715_200.0, bytes), "200 MB");
+        assert_eq!(amount(512.0, bytes), "512 B");
+        // Available MBytes counts MB: 1638.4 MB = 1638.4 / 1024 GB = 1.6 GB; 45.26 MB -> 45.3 MB (three significant digits).
+        let mbytes = measure_of(None, "Available MBytes");
+        assert_eq!(amount(1638.4, mbytes), "1.6 GB");
+        assert_eq!(amount(45.26, mbytes), "45.3 MB");
+        // Bytes Total/sec: 3 * 1024^2 B/s = 3 MB/s.
+        let rate = measure_of(None, "Bytes Total/sec");
+        assert_eq!(amount(3.0 * 1024.0 * 1024.0, rate), "3 MB/s");
+        // Not a size: as `number` writes it.
+        assert_eq!(amount(97.3, measure_of(None, "% Processor Time")), "97.3");
+        assert_eq!(amount(f64::NAN, bytes), "NaN");
+    }
 
     #[test]
     fn numbers_in_messages() {

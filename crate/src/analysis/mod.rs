@@ -82,6 +82,10 @@ pub struct RuleRun {
     pub rule: String,
     /// How many series it ran on.
     pub series: usize,
+    /// The threshold it compared with: the number, or the expression evaluated with the variables and
+    /// clamped (absent when skipped), so a chart can draw it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
     /// Why it did not run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
@@ -152,6 +156,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 pack: p.pack.id.clone(),
                 rule: p.rule.id.clone(),
                 series: p.series.len(),
+                threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),
             })
             .collect(),

@@ -93,6 +93,7 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
             pack: "t".into(),
             rule: "cpu-w".into(),
             series: 1,
+            threshold: Some(80.0),
             skipped: None
         }]
     );
@@ -266,11 +267,14 @@ fn thresholds_from_variables_user_over_default() {
     assert_eq!(a.findings.len(), 1);
     let f = &a.findings[0];
     assert!((f.threshold - 1638.4).abs() < 1e-9);
+    // The evaluated threshold is reported with the rule too (what the viewer draws).
+    assert!((a.rules[0].threshold.unwrap() - 1638.4).abs() < 1e-9);
     assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (10.0, 14.0));
     assert_eq!(f.broke, vec![Stat::Avg]);
+    // Sizes read as sizes: 1638.4 MB / 1024 = 1.6 GB; 1000 MB stays MB (under 1024).
     assert_eq!(
         f.message,
-        r"\\SRV\Memory\Available MBytes below 1638.4 (avg 1000) from 10:10 to 10:14 UTC"
+        r"\\SRV\Memory\Available MBytes below 1.6 GB (avg 1000 MB) from 10:10 to 10:14 UTC"
     );
     // Clamps: thresholdMax 1000 -> min(1638.4, 1000) = 1000; 1000 is not below 1000.
     let clamped = rule.replace(r#""threshold":"#, r#""thresholdMax": 1000, "threshold":"#);
@@ -347,6 +351,7 @@ fn rules_that_cannot_run_say_why() {
         Some(r"1 series match \Processor(*)\% Processor Time but the instance filter leaves none")
     );
     assert_eq!((a.rules[0].series, a.rules[1].series), (0, 0));
+    assert_eq!((a.rules[0].threshold, a.rules[1].threshold), (None, None));
     // A threshold that is no number (0 / 0) is a skip with the reason, not a silent rule.
     let nan = CPU_WARNING.replace(r#""threshold": 80"#, r#""threshold": "0 / 0""#);
     let a = run(&c, pack(&nan), &[]).unwrap();

@@ -164,6 +164,33 @@ fn validate_set(set: &CounterSet, out: &mut Vec<Diagnostic>, place: &dyn Fn(usiz
     }
 }
 
+/// The diagnostics of one counter, each placed at the field it is about.
+struct CounterReport<'a> {
+    set: &'a CounterSet,
+    c: &'a Counter,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl CounterReport<'_> {
+    fn push(
+        &mut self,
+        code: DiagnosticCode,
+        sev: Severity,
+        f: Field,
+        msg: String,
+        src: &'static str,
+    ) {
+        self.out.push(
+            Diagnostic::new(code, sev, self.c.spans.of(f), msg, src)
+                .in_set(self.set)
+                .counter(self.c)
+                .field(f),
+        );
+    }
+}
+
+/// The rules about one counter, in the order they are reported: its type, attributes, levels,
+/// references and aggregation.
 fn validate_counter(
     set: &CounterSet,
     c: &Counter,
@@ -171,23 +198,27 @@ fn validate_counter(
     aggregate_set: bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut push = |code, sev, f: Field, msg: String, src| {
-        out.push(
-            Diagnostic::new(code, sev, c.spans.of(f), msg, src)
-                .in_set(set)
-                .counter(c)
-                .field(f),
-        );
-    };
-    let ty = CounterType::from_value(c.ty);
-    let known = ty.row.is_some() && c.ty != NODATA && c.ty != HISTOGRAM;
+    let mut r = CounterReport { set, c, out };
+    let known = check_type(&mut r);
+    check_attributes(&mut r);
+    check_levels(&mut r);
+    check_references(&mut r, by_id, known);
+    check_aggregation(&mut r, aggregate_set, known);
+    check_reserved(&mut r);
+}
+
+/// Type: a predefined counter type that can be registered. Returns whether it is one (the rules that
+/// depend on the type's needs only apply to a known type).
+fn check_type(r: &mut CounterReport<'_>) -> bool {
+    let c = r.c;
+    let known = CounterType::from_value(c.ty).row.is_some() && c.ty != NODATA && c.ty != HISTOGRAM;
     if !known {
         let why = match c.ty {
             NODATA => "PERF_COUNTER_NODATA carries no data".to_string(),
             HISTOGRAM => "PERF_COUNTER_HISTOGRAM_TYPE cannot be registered".to_string(),
             v => format!("{v:#010x} is not a counter type"),
         };
-        push(
+        r.push(
             DiagnosticCode::CounterTypeInvalid,
             Severity::Error,
             Field::Type,
@@ -195,15 +226,19 @@ fn validate_counter(
             PCQ,
         );
     }
+    known
+}
 
-    // Attributes.
+/// Attributes: only defined bits, and no combination MS-PCQ forbids.
+fn check_attributes(r: &mut CounterReport<'_>) {
+    let c = r.c;
     let a = c.attrib;
     if a & !ATTRIB_KNOWN != 0 {
-        push(DiagnosticCode::AttribUnknownBits, Severity::Error, Field::Attrib,
+        r.push(DiagnosticCode::AttribUnknownBits, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} sets bits {:#x} that no attribute defines (known: 0x1 reference, 0x2 no-display, 0x4 no-group-separator, 0x8 display-as-real, 0x10 display-as-hex)", a & !ATTRIB_KNOWN), PCQ);
     }
     if a & NO_DISPLAY != 0 && a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL | DISPLAY_AS_HEX) != 0 {
-        push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
+        r.push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} combines no-display (0x2) with a display format (0x4, 0x8 or 0x10): MS-PCQ forbids it; the counter is not shown either way, so drop the format bits"), PCQ);
     }
     if a & (NO_GROUP_SEPARATOR | DISPLAY_AS_REAL) != 0 && a & DISPLAY_AS_HEX != 0 {
@@ -212,11 +247,16 @@ fn validate_counter(
         } else {
             "display-as-real (0x8)"
         };
-        push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
+        r.push(DiagnosticCode::AttribConflict, Severity::Error, Field::Attrib,
             format!("Attrib {a:#x} combines display-as-hex (0x10) with no-group-separator (0x4) or display-as-real (0x8): MS-PCQ forbids it. perflib.h instead ranks them, and Windows would let {winner} win, so the value would not show as hex"), PCQ);
     }
+}
+
+/// DetailLevel and DefaultScale within their ranges.
+fn check_levels(r: &mut CounterReport<'_>) {
+    let c = r.c;
     if !matches!(c.detail_level, 100 | 200) {
-        push(
+        r.push(
             DiagnosticCode::DetailLevelInvalid,
             Severity::Error,
             Field::DetailLevel,
@@ -228,7 +268,7 @@ fn validate_counter(
         );
     }
     if !(-10..=10).contains(&c.default_scale) {
-        push(
+        r.push(
             DiagnosticCode::DefaultScaleOutOfRange,
             Severity::Error,
             Field::DefaultScale,
@@ -239,8 +279,11 @@ fn validate_counter(
             PCQ,
         );
     }
+}
 
-    // References: required, well-typed, present, not self; or unused.
+/// References (base, time, frequency, multi): required, well-typed, present, not self; or unused.
+fn check_references(r: &mut CounterReport<'_>, by_id: &HashMap<u32, &Counter>, known: bool) {
+    let c = r.c;
     let refs: [(Field, Option<u32>, Option<u32>, &str); 4] = [
         (
             Field::BaseCounterId,
@@ -269,7 +312,7 @@ fn validate_counter(
     ];
     for (field, id, want, label) in refs {
         match (id, want) {
-            (None, Some(w)) => push(
+            (None, Some(w)) => r.push(
                 match field {
                     Field::BaseCounterId => DiagnosticCode::BaseCounterRequired,
                     Field::PerfTimeId => DiagnosticCode::PerfTimeRequired,
@@ -287,7 +330,7 @@ fn validate_counter(
             ),
             (Some(id), want) => {
                 if id == c.counter_id && c.unidentified.is_none() {
-                    push(
+                    r.push(
                         DiagnosticCode::ReferenceToSelf,
                         Severity::Error,
                         field,
@@ -297,7 +340,7 @@ fn validate_counter(
                     continue;
                 }
                 let Some(target) = by_id.get(&id) else {
-                    push(
+                    r.push(
                         DiagnosticCode::ReferenceMissing,
                         Severity::Error,
                         field,
@@ -307,7 +350,7 @@ fn validate_counter(
                     continue;
                 };
                 match want {
-                    Some(w) if target.ty != w => push(match field {
+                    Some(w) if target.ty != w => r.push(match field {
                             Field::BaseCounterId => DiagnosticCode::BaseCounterWrongType,
                             Field::PerfTimeId => DiagnosticCode::PerfTimeWrongType,
                             Field::PerfFreqId => DiagnosticCode::PerfFreqWrongType,
@@ -315,7 +358,7 @@ fn validate_counter(
                         }, Severity::Error, field,
                         format!("{label} {id} names a {} counter; {} needs a {} one", type_name(target.ty), type_name(c.ty), type_name(w)), PCQ),
                     Some(_) => {}
-                    None if known => push(DiagnosticCode::ReferenceUnused, Severity::Warning, field,
+                    None if known => r.push(DiagnosticCode::ReferenceUnused, Severity::Warning, field,
                         format!("{label} {id} is set, but {} does not use it (consumers ignore it); set it to 0xFFFFFFFF", type_name(c.ty)), PCQ),
                     None => {}
                 }
@@ -323,10 +366,14 @@ fn validate_counter(
             (None, None) => {}
         }
     }
+}
 
-    // Aggregation.
+/// AggregateFunc: a defined value, set where the set aggregates and unused where it does not.
+fn check_aggregation(r: &mut CounterReport<'_>, aggregate_set: bool, known: bool) {
+    let (set, c) = (r.set, r.c);
+    let ty = CounterType::from_value(c.ty);
     if c.aggregate_func > 4 {
-        push(DiagnosticCode::AggregateFuncInvalid, Severity::Error, Field::AggregateFunc,
+        r.push(DiagnosticCode::AggregateFuncInvalid, Severity::Error, Field::AggregateFunc,
             format!("AggregateFunc {} is not 0 (undefined), 1 (total), 2 (average), 3 (minimum) or 4 (maximum)", c.aggregate_func), PCQ);
     } else if aggregate_set
         && c.aggregate_func == 0
@@ -334,10 +381,10 @@ fn validate_counter(
         && ty.samples() > 0
         && ty.formula() != Some(Formula::Text)
     {
-        push(DiagnosticCode::AggregateUndefined, Severity::Warning, Field::AggregateFunc,
+        r.push(DiagnosticCode::AggregateUndefined, Severity::Warning, Field::AggregateFunc,
             format!("the set aggregates (InstanceType {:#x}) but this displayable counter's AggregateFunc is undefined (0): say how its instances combine", set.instance_type), PCQ);
     } else if !aggregate_set && c.aggregate_func != 0 {
-        push(
+        r.push(
             DiagnosticCode::AggregateIgnored,
             Severity::Info,
             Field::AggregateFunc,
@@ -348,8 +395,13 @@ fn validate_counter(
             PCQ,
         );
     }
+}
+
+/// Reserved: 0.
+fn check_reserved(r: &mut CounterReport<'_>) {
+    let c = r.c;
     if c.reserved != 0 {
-        push(
+        r.push(
             DiagnosticCode::ReservedNonzero,
             Severity::Warning,
             Field::Reserved,
