@@ -15,6 +15,7 @@ registerErrorClasses(errorClasses);
 registerParallelHost({
   module,
   cores: availableParallelism(),
+  readBlobsHere: true, // a worker reading a file-backed Blob aborts Node 20
   spawn(url) {
     const w = new Worker(url);
     return {

@@ -1,6 +1,6 @@
 // A worker of openCaptureParallel (parallel.js), in Node's worker_threads or a browser's Worker: holds
 // one piece of a text capture per job in its own wasm instance, counts the piece's line ends, reads it
-// once told the line it starts at, and sends the columns back with their buffers transferred.
+// once told the line it starts at, and sends the columns back in one transferred buffer.
 import init, { CapturePiece } from '../pkg/counterlens.js';
 
 const port = typeof WorkerGlobalScope !== 'undefined'
@@ -25,7 +25,9 @@ port.listen(async (m) => {
   const { id } = m;
   try {
     if (m.op === 'load') {
-      const piece = new CapturePiece(m.header, m.body, m.plan, m.last);
+      // A Blob (a File's slice) is read here, off the page's thread; bytes come transferred.
+      const body = m.body instanceof Uint8Array ? m.body : new Uint8Array(await m.body.arrayBuffer());
+      const piece = new CapturePiece(m.header, body, m.plan, m.last);
       pieces.set(id, piece);
       port.post({ id, lineEnds: piece.lineEnds() }, []);
     } else if (m.op === 'read') {
@@ -33,8 +35,7 @@ port.listen(async (m) => {
       pieces.delete(id);
       try {
         const result = piece.read(m.firstLine);
-        const transfer = [result.lines.buffer, result.parts.timestamps.buffer, ...result.parts.series.map((s) => s.values.buffer)];
-        port.post({ id, piece: result }, transfer);
+        port.post({ id, piece: result }, [result.local.buffer, result.lines.buffer, result.values.buffer]);
       } finally {
         piece.free();
       }

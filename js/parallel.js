@@ -1,10 +1,11 @@
 // openCaptureParallel: a big PDH-CSV/TSV read in pieces by workers side by side (worker_threads in Node,
 // Web Workers in browsers), joined into the Capture openCapture gives for the whole file. The page cuts
-// the bytes after the header line at line ends near equal sizes; each worker gets the header line and
-// one piece (its buffer transferred), counts the piece's line ends, learns from those counts the line its
-// piece starts at (so errors and notes are numbered as in the whole file), reads it, and sends the
-// columns back as transferred Float64Arrays; the core joins them (crate/src/capture/join.rs). Anything
-// that cannot be cut at line-end bytes (.blg, JSON, UTF-16), a small input or one worker: openCapture.
+// the text after the header line at line ends near equal sizes; each worker gets the header line and one
+// piece (a Blob slice it reads itself, or bytes transferred), counts the piece's line ends, learns from
+// those counts the line its piece starts at (so errors and notes are numbered as in the whole file),
+// reads it, and sends the columns back in one transferred Float64Array; the core joins them
+// (crate/src/capture/join.rs). What cannot be cut at line-end bytes (.blg, JSON, UTF-16), a small input
+// or one worker: openCapture.
 import { openCapture, planCapturePieces, joinCapturePieces } from '../pkg/counterlens.js';
 import { CaptureError } from './errors.js';
 
@@ -12,7 +13,7 @@ import { CaptureError } from './errors.js';
 export const PARALLEL_MIN_BYTES = 8 << 20;
 
 /** How the running platform makes workers, set by the package entry (node.js, browser.js):
- *  `{ spawn(url): port, module?: WebAssembly.Module, cores: number }`, a port being
+ *  `{ spawn(url): port, module?: WebAssembly.Module, cores: number, readBlobsHere?: boolean }`, a port being
  *  `{ post(message, transfer), listen(fn), failed(fn), hold(busy), terminate() }`. */
 let host = null;
 export function registerParallelHost(h) {
@@ -66,37 +67,69 @@ function optionError(message) {
   return e;
 }
 
+/** The input as ranges of bytes: a Uint8Array (each piece copied for its worker) or a Blob (a File, or
+ *  Node's fs.openAsBlob: each worker reads its own slice, nothing is copied here). */
+function source(input) {
+  if (input instanceof Uint8Array) {
+    return { size: input.length, read: async (a, b) => input.subarray(a, b), piece: (a, b) => input.slice(a, b) };
+  }
+  return {
+    size: input.size,
+    read: async (a, b) => new Uint8Array(await input.slice(a, b).arrayBuffer()),
+    piece: (a, b) => input.slice(a, b),
+  };
+}
+
+/** The offset of the first line end at or after `from`; -1 when there is none. */
+async function lineEnd(src, from) {
+  for (let span = 1 << 16; ; span *= 4) {
+    const end = Math.min(src.size, from + span);
+    const i = (await src.read(from, end)).indexOf(10);
+    if (i >= 0) return from + i;
+    if (end === src.size) return -1;
+  }
+}
+
 /**
- * Cuts `bytes` into pieces and reads them in workers: `{ plan, results, timings }`, `results` being each
- * piece's `{ parts, lines }` in file order (for joinCapturePieces), or null when the input is read whole.
- * Timings (ms): `cut` (finding line ends and copying the pieces), `load` (workers holding their piece and
- * counting its lines), `firstPiece` and `read` (until the first and the slowest piece is read). Used by openCaptureParallel and the benchmark.
+ * Cuts `input` (Uint8Array or Blob) into pieces and reads them in workers: `{ plan, results, timings }`,
+ * `results` being each piece's read (for joinCapturePieces) in file order, or null when the input is read
+ * whole. Timings (ms): `cut` (finding the line ends to cut at, and copying a Uint8Array's pieces), `load`
+ * (workers holding their piece and counting its lines), `firstPiece` and `read` (until the first and the
+ * slowest piece is read). Used by openCaptureParallel and the benchmark.
  */
-export async function readPieces(bytes, options = {}) {
+export async function readPieces(input, options = {}) {
   const { workers: asked, minBytes = PARALLEL_MIN_BYTES, ...open } = options ?? {};
   const workers = asked ?? Math.min(host?.cores ?? 1, 8);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw optionError(`options.workers must be a whole number from 1 to 64, found ${String(asked)}`);
   }
-  if (!host || !(bytes instanceof Uint8Array) || workers < 2 || bytes.length < minBytes) return null;
+  const isBlob = typeof Blob !== 'undefined' && input instanceof Blob;
+  if (!host || !(input instanceof Uint8Array || isBlob) || workers < 2) return null;
+  const src = source(input);
+  if (src.size < minBytes) return null;
   const t0 = performance.now();
-  const headerEnd = bytes.indexOf(10);
+  const headerEnd = await lineEnd(src, 0);
   if (headerEnd < 0) return null;
-  const plan = planCapturePieces(bytes.subarray(0, Math.max(headerEnd + 1, 65536)), open, bytes.length <= 65536);
+  const head = await src.read(0, Math.min(src.size, Math.max(headerEnd + 1, 65536)));
+  const plan = planCapturePieces(head, open, src.size <= 65536);
   if (!plan) return null;
   // Cut after the header at the first line end at or after each equal share (never inside a line).
   const cuts = [headerEnd + 1];
-  const body = bytes.length - cuts[0];
+  const body = src.size - cuts[0];
   for (let k = 1; k < workers; k++) {
     const from = Math.max(cuts[0] + Math.floor((body * k) / workers), cuts[cuts.length - 1]);
-    const at = bytes.indexOf(10, from);
-    cuts.push(at < 0 ? bytes.length : at + 1);
+    const at = from < src.size ? await lineEnd(src, from) : -1;
+    cuts.push(at < 0 ? src.size : at + 1);
   }
-  cuts.push(bytes.length);
+  cuts.push(src.size);
   const ranges = [];
-  for (let k = 0; k + 1 < cuts.length; k++) if (cuts[k + 1] > cuts[k] || ranges.length === 0 && k + 2 === cuts.length) ranges.push([cuts[k], cuts[k + 1]]);
-  const header = bytes.slice(0, headerEnd);
-  const pieces = ranges.map(([a, b]) => bytes.slice(a, b));
+  for (let k = 0; k + 1 < cuts.length; k++) if (cuts[k + 1] > cuts[k] || (ranges.length === 0 && k + 2 === cuts.length)) ranges.push([cuts[k], cuts[k + 1]]);
+  const header = head.slice(0, headerEnd);
+  // Node 20 aborts when a worker reads a file-backed Blob (fs.openAsBlob): there the page reads each
+  // slice (file I/O off the JS thread) and transfers the bytes.
+  const pieces = isBlob && host.readBlobsHere
+    ? await Promise.all(ranges.map(async ([a, b]) => new Uint8Array(await input.slice(a, b).arrayBuffer())))
+    : ranges.map(([a, b]) => src.piece(a, b));
   const t1 = performance.now();
   while (pool.length < pieces.length) pool.push(startWorker());
   const ws = pool.slice(0, pieces.length);
@@ -104,7 +137,7 @@ export async function readPieces(bytes, options = {}) {
   for (const w of ws) if (w.busy++ === 0) w.port.hold(true);
   try {
     const loaded = await Promise.all(pieces.map((p, k) =>
-      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === bytes.length }, [p.buffer])));
+      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size }, p instanceof Uint8Array ? [p.buffer] : [])));
     const t2 = performance.now();
     // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it.
     let line = 2;
@@ -125,14 +158,14 @@ export async function readPieces(bytes, options = {}) {
   }
 }
 
-/** openCapture's result for a big PDH-CSV/TSV, read by `workers` workers side by side (default: the
- *  machine's cores, at most 8). Smaller inputs (< 8 MiB, or `minBytes`), other formats and one worker go
- *  to openCapture. Rejects with the CaptureError openCapture would throw, at the same line. */
-export async function openCaptureParallel(bytes, options = {}) {
-  const read = await readPieces(bytes, options);
-  if (!read) {
-    const { workers, minBytes, ...open } = options ?? {};
-    return openCapture(bytes, open);
-  }
-  return joinCapturePieces(read.results);
+/** openCapture's result for a big PDH-CSV/TSV (a Uint8Array, or a Blob/File that each worker reads its
+ *  own slice of), read by `workers` workers side by side (default: the machine's cores, at most 8).
+ *  Smaller inputs (< 8 MiB, or `minBytes`), other formats and one worker go to openCapture. Rejects with
+ *  the CaptureError openCapture would throw, at the same line. */
+export async function openCaptureParallel(input, options = {}) {
+  const read = await readPieces(input, options);
+  if (read) return joinCapturePieces(read.results);
+  const { workers, minBytes, ...open } = options ?? {};
+  const isBlob = typeof Blob !== 'undefined' && input instanceof Blob;
+  return openCapture(isBlob ? new Uint8Array(await input.arrayBuffer()) : input, open);
 }

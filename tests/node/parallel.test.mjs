@@ -1,10 +1,12 @@
 // openCaptureParallel against openCapture on the same bytes: the same capture bit for bit (timestamps,
 // values, series, notes, format, encoding) or the same CaptureError at the same line, for 1, 2, 4 and 8
-// workers. `minBytes: 0` makes small inputs go through the workers; readPieces (js/parallel.js) shows
+// workers, and from a Blob. `minBytes: 0` makes small inputs go through the workers; readPieces (js/parallel.js) shows
 // where the pieces were cut, so the seams the tests aim at are checked, not assumed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync, openAsBlob } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openCapture, openCaptureParallel, CaptureError } from 'counterlens';
 import { readPieces } from '../../js/parallel.js';
 
@@ -44,11 +46,15 @@ async function same(bytes, what) {
       assert.ok(p instanceof CaptureError, `${what}, ${workers} workers: ${p}`);
       assert.deepEqual(fields(p), fields(e), `${what}, ${workers} workers`);
     }
+    const p = await errorOf(() => openCaptureParallel(new Blob([bytes]), { workers: 3, minBytes: 0 }));
+    assert.deepEqual(fields(p), fields(e), `${what}, a Blob`);
     return e;
   }
   for (const workers of [1, 2, 4, 8]) {
     sameCapture(whole, await openCaptureParallel(bytes, { workers, minBytes: 0 }), `${what}, ${workers} workers`);
   }
+  // A Blob (a File): each worker reads its own slice.
+  sameCapture(whole, await openCaptureParallel(new Blob([bytes]), { workers: 3, minBytes: 0 }), `${what}, a Blob`);
   return whole;
 }
 
@@ -143,4 +149,15 @@ test('what cannot be cut at line ends is read whole, and a bad workers option is
   assert.deepEqual([e.name, e.code, e.field], ['CaptureError', 'invalid-option', 'workers']);
   // Small inputs take openCapture's path unless told otherwise.
   assert.equal(await readPieces(enc.encode(HEADER + rows(3, 0, 1, values)), { workers: 2 }), null);
+});
+
+test('a file opened as a Blob (fs.openAsBlob) reads the same', async () => {
+  const bytes = enc.encode(HEADER + rows(300, Date.UTC(2026, 2, 4, 9, 0, 0), 1, values));
+  const file = join(tmpdir(), `counterlens-parallel-test-${process.pid}.csv`);
+  writeFileSync(file, bytes);
+  try {
+    sameCapture(openCapture(bytes), await openCaptureParallel(await openAsBlob(file), { workers: 4, minBytes: 0 }), 'openAsBlob');
+  } finally {
+    rmSync(file);
+  }
 });

@@ -182,27 +182,27 @@ pub fn note_code(code: &str) -> Option<&'static str> {
         .find(|c| *c == code)
 }
 
+/// The rows of a piece without its value columns: local times, the line of each row, and its notes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PieceRows {
+    pub local: Vec<f64>,
+    pub lines: Vec<u32>,
+    pub notes: Vec<Note>,
+}
+
 /// The capture of the whole file from its pieces, in file order.
 pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
     let first = pieces.first().ok_or(JoinError::NoPieces)?;
-    let columns = first.capture.series.len();
-    let mut total = 0;
+    let count = first.capture.series.len();
     for (i, p) in pieces.iter().enumerate() {
-        let rows = p.capture.timestamps.len();
-        if p.capture.series.len() != columns {
+        if p.capture.series.len() != count {
             return Err(JoinError::SeriesCount {
                 piece: i,
-                expected: columns,
+                expected: count,
                 found: p.capture.series.len(),
             });
         }
-        if p.lines.len() != rows {
-            return Err(JoinError::LineCount {
-                piece: i,
-                rows,
-                lines: p.lines.len(),
-            });
-        }
+        let rows = p.capture.timestamps.len();
         if let Some((k, s)) = p
             .capture
             .series
@@ -217,7 +217,77 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
                 rows,
             });
         }
-        total += rows;
+    }
+    let total: usize = pieces.iter().map(|p| p.capture.timestamps.len()).sum();
+    let mut pieces = pieces.into_iter();
+    let Some(Piece {
+        capture: mut head,
+        lines,
+    }) = pieces.next()
+    else {
+        return Err(JoinError::NoPieces);
+    };
+    let mut rows = vec![PieceRows {
+        local: std::mem::take(&mut head.timestamps),
+        lines,
+        notes: std::mem::take(&mut head.notes),
+    }];
+    let mut columns: Vec<Vec<f64>> = head
+        .series
+        .iter_mut()
+        .map(|s| {
+            let mut v = std::mem::take(&mut s.values);
+            v.reserve_exact(total - v.len());
+            v
+        })
+        .collect();
+    for p in pieces {
+        for (v, s) in columns.iter_mut().zip(&p.capture.series) {
+            v.extend_from_slice(&s.values);
+        }
+        rows.push(PieceRows {
+            local: p.capture.timestamps,
+            lines: p.lines,
+            notes: p.capture.notes,
+        });
+    }
+    assemble(head, &rows, columns)
+}
+
+/// The whole file's capture from the first piece's capture (format, encoding, zone, paths: its times,
+/// values and notes are not read), every piece's rows in file order, and the value columns already
+/// joined (one per series, each as long as all the rows): the daylight rule run over every row, the
+/// notes in one-pass order.
+pub fn assemble(
+    mut head: Capture,
+    pieces: &[PieceRows],
+    columns: Vec<Vec<f64>>,
+) -> Result<Capture, JoinError> {
+    let mut total = 0;
+    for (i, p) in pieces.iter().enumerate() {
+        if p.lines.len() != p.local.len() {
+            return Err(JoinError::LineCount {
+                piece: i,
+                rows: p.local.len(),
+                lines: p.lines.len(),
+            });
+        }
+        total += p.local.len();
+    }
+    if columns.len() != head.series.len() {
+        return Err(JoinError::SeriesCount {
+            piece: 0,
+            expected: head.series.len(),
+            found: columns.len(),
+        });
+    }
+    if let Some((k, v)) = columns.iter().enumerate().find(|(_, v)| v.len() != total) {
+        return Err(JoinError::ColumnLength {
+            piece: 0,
+            series: k,
+            values: v.len(),
+            rows: total,
+        });
     }
     if total == 0 {
         // The whole-file reader's refusal of a header without rows (pdh_csv's `finish`).
@@ -231,7 +301,7 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
     }
     // Local times to UTC exactly as the one-pass reader does (`CsvParser::header` sets the bias and the
     // tracker's start, `CsvParser::row` adds them in this order), over every row in file order.
-    let zone = first.capture.time_zone.clone();
+    let zone = head.time_zone.clone();
     let bias_ms = zone
         .as_ref()
         .map_or(0.0, |z| f64::from(z.bias_minutes) * 60_000.0);
@@ -239,25 +309,28 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
     dst.daylight = zone.as_ref().and_then(|z| zone_is_daylight(&z.name));
     let mut timestamps = Vec::with_capacity(total);
     let mut dst_notes = Vec::new();
-    for p in &pieces {
-        for (&local, &n) in p.capture.timestamps.iter().zip(&p.lines) {
+    for p in pieces {
+        for (&local, &n) in p.local.iter().zip(&p.lines) {
             timestamps.push(local + bias_ms + dst.step(local, n, &mut dst_notes, zone.as_ref()));
         }
     }
     // Notes in the one-pass order: the header's (line 1, said by every piece, kept once), the
     // daylight-saving changes, then the rows' (a cut last line, whose count of rows is the file's).
-    let mut notes: Vec<Note> = first
-        .capture
-        .notes
-        .iter()
-        .filter(|n| n.line == Some(1))
-        .cloned()
-        .collect();
+    let mut notes: Vec<Note> = pieces
+        .first()
+        .map(|p| {
+            p.notes
+                .iter()
+                .filter(|n| n.line == Some(1))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
     notes.append(&mut dst_notes);
     let mut rows_before = 0;
-    for p in &pieces {
-        let rows = p.capture.timestamps.len();
-        for note in p.capture.notes.iter().filter(|n| n.line != Some(1)) {
+    for p in pieces {
+        let rows = p.local.len();
+        for note in p.notes.iter().filter(|n| n.line != Some(1)) {
             let mut note = note.clone();
             let piece_count = format!("; the {rows} complete rows before it were");
             if note.code == "cut-short" {
@@ -272,21 +345,12 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
         }
         rows_before += rows;
     }
-    let mut pieces = pieces.into_iter();
-    let Some(Piece { capture: mut c, .. }) = pieces.next() else {
-        return Err(JoinError::NoPieces);
-    };
-    for s in &mut c.series {
-        s.values.reserve_exact(total - s.values.len());
+    for (s, values) in head.series.iter_mut().zip(columns) {
+        s.values = values;
     }
-    for p in pieces {
-        for (s, part) in c.series.iter_mut().zip(p.capture.series) {
-            s.values.extend_from_slice(&part.values);
-        }
-    }
-    c.timestamps = timestamps;
-    c.notes = notes;
-    Ok(c)
+    head.timestamps = timestamps;
+    head.notes = notes;
+    Ok(head)
 }
 
 #[cfg(test)]

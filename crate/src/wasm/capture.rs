@@ -309,13 +309,6 @@ impl JsCapture {
     /// A Capture from the parts `toParts` gives (checked: every column as long as the timestamps).
     #[wasm_bindgen(js_name = fromParts)]
     pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
-        capture_from_parts(&parts).map(JsCapture::new)
-    }
-}
-
-/// The core capture of `toParts`' parts (notes left out: they are the reader's, not the data's).
-pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
-    {
         let bad = |m: &str| {
             named_error(
                 ErrorClass::Capture,
@@ -329,8 +322,8 @@ pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
                 .map(|a| a.to_vec())
                 .map_err(|_| bad(&format!("{what} must be a Float64Array")))
         };
-        let timestamps = column(get(parts, "timestamps"), "timestamps")?;
-        let text = |k: &str| get(parts, k).as_string().unwrap_or_default();
+        let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
+        let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
         let format = Format::parse(&text("format")).map_or("unknown", Format::name);
         let encoding = match text("encoding").as_str() {
             "binary" => "binary",
@@ -339,7 +332,7 @@ pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
             }
         };
         let mut series = Vec::new();
-        let list = get(parts, "series")
+        let list = get(&parts, "series")
             .dyn_into::<js_sys::Array>()
             .map_err(|_| bad("series must be an array"))?;
         for (i, s) in list.iter().enumerate() {
@@ -413,7 +406,7 @@ pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
                 raw,
             });
         }
-        let time_zone = match get(parts, "timeZone") {
+        let time_zone = match get(&parts, "timeZone") {
             z if z.is_object() => Some(crate::capture::TimeZone {
                 name: get(&z, "name").as_string().unwrap_or_default(),
                 bias_minutes: get(&z, "biasMinutes")
@@ -422,14 +415,14 @@ pub(crate) fn capture_from_parts(parts: &JsValue) -> Result<Capture, JsValue> {
             }),
             _ => None,
         };
-        Ok(Capture {
+        Ok(JsCapture::new(Capture {
             format,
             encoding,
             time_zone,
             timestamps,
             series,
             notes: Vec::new(),
-        })
+        }))
     }
 }
 
