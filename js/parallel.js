@@ -95,10 +95,11 @@ async function lineEnd(src, from) {
  * `results` being each piece's read (for joinCapturePieces) in file order, or null when the input is read
  * whole. Timings (ms): `cut` (finding the line ends to cut at, and copying a Uint8Array's pieces), `load`
  * (workers holding their piece and counting its lines), `firstPiece` and `read` (until the first and the
- * slowest piece is read). Used by openCaptureParallel and the benchmark.
+ * slowest piece is read). `options.onProgress(fraction)` is told as pieces are read. Used by
+ * openCaptureParallel, the viewer (reading.js) and the benchmark.
  */
 export async function readPieces(input, options = {}) {
-  const { workers: asked, minBytes = PARALLEL_MIN_BYTES, ...open } = options ?? {};
+  const { workers: asked, minBytes = PARALLEL_MIN_BYTES, onProgress, ...open } = options ?? {};
   const workers = asked ?? Math.min(host?.cores ?? 1, 8);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw optionError(`options.workers must be a whole number from 1 to 64, found ${String(asked)}`);
@@ -144,7 +145,10 @@ export async function readPieces(input, options = {}) {
     const firstLines = loaded.map(({ lineEnds }) => { const at = line; line += lineEnds; return at; });
     const pieceMs = [];
     const settled = await Promise.allSettled(ws.map((w, k) => call(w, { op: 'read', id, firstLine: firstLines[k] })
-      .finally(() => pieceMs.push(performance.now() - t2))));
+      .finally(() => {
+        pieceMs.push(performance.now() - t2);
+        onProgress?.(pieceMs.length / ws.length);
+      })));
     const t3 = performance.now();
     // The whole-file reader stops at the first error in the file: the first failed piece's.
     const failed = settled.find((s) => s.status === 'rejected');
@@ -158,14 +162,24 @@ export async function readPieces(input, options = {}) {
   }
 }
 
+/** The workers started so far (kept for the next call): for tests and benchmarks. */
+export const poolSize = () => pool.length;
+
+/** The capture read in pieces by workers, or null when `input` is to be read whole (a .blg, JSON, UTF-16,
+ *  less than `minBytes`, one worker): the viewer then reads it as before, in one worker. */
+export async function openCaptureInPieces(input, options = {}) {
+  const read = await readPieces(input, options);
+  return read && joinCapturePieces(read.results);
+}
+
 /** openCapture's result for a big PDH-CSV/TSV (a Uint8Array, or a Blob/File that each worker reads its
  *  own slice of), read by `workers` workers side by side (default: the machine's cores, at most 8).
  *  Smaller inputs (< 8 MiB, or `minBytes`), other formats and one worker go to openCapture. Rejects with
  *  the CaptureError openCapture would throw, at the same line. */
 export async function openCaptureParallel(input, options = {}) {
-  const read = await readPieces(input, options);
-  if (read) return joinCapturePieces(read.results);
-  const { workers, minBytes, ...open } = options ?? {};
+  const capture = await openCaptureInPieces(input, options);
+  if (capture) return capture;
+  const { workers, minBytes, onProgress, ...open } = options ?? {};
   const isBlob = typeof Blob !== 'undefined' && input instanceof Blob;
   return openCapture(isBlob ? new Uint8Array(await input.arrayBuffer()) : input, open);
 }

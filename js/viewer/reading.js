@@ -1,7 +1,10 @@
 // Reading captures: a Blob is read in a Web Worker (worker.js) through CaptureReader in slices, with
 // progress and cancel, so a large file never blocks the page nor needs a second copy of itself in
-// memory; a URL is fetched from the page's own origin only. Errors become sentences (describeError).
+// memory; a big CSV/TSV (8 MiB and more, on a machine with more than one core) is read in pieces by
+// openCaptureParallel's workers, each reading its own slice of the File. A URL is fetched from the page's
+// own origin only. Errors become sentences (describeError).
 import { Capture } from '../api.js';
+import { openCaptureInPieces, PARALLEL_MIN_BYTES } from '../parallel.js';
 
 /** The rejection of a read that a newer one replaced. */
 export const SUPERSEDED = Symbol('superseded');
@@ -36,10 +39,39 @@ export function describeError(err, file) {
 export function createReader({ onProgress }) {
   let current = null; // { worker, reject } while a file is being read
 
-  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
-   *  data), a cancellation, or SUPERSEDED. */
+  /** Reads a Blob: a big CSV/TSV in pieces by parallel workers, anything else in one worker; resolves to
+   *  { capture, notes }, rejects with the reader's error, a cancellation, or SUPERSEDED. */
   function read(blob, name) {
     current?.reject(SUPERSEDED);
+    const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+    if (blob.size < PARALLEL_MIN_BYTES || cores < 2) return readInWorker(blob, name);
+    return new Promise((resolve, reject) => {
+      let open = true;
+      const done = () => {
+        open = false;
+        current = null;
+        onProgress(null, name);
+      };
+      current = { worker: null, reject: (e) => { if (open) { done(); reject(e); } } };
+      onProgress(0, name);
+      const progress = (f) => { if (open) onProgress(f, name); };
+      openCaptureInPieces(blob, { workers: Math.min(cores, 8), onProgress: progress }).then((capture) => {
+        if (!open) return capture?.free(); // cancelled or superseded meanwhile
+        if (capture) {
+          done();
+          return resolve({ capture, notes: capture.notes() });
+        }
+        // Not a text capture cut at line ends (a .blg, JSON, UTF-16): the one-worker reader.
+        open = false;
+        current = null;
+        readInWorker(blob, name).then(resolve, reject);
+      }, (e) => { if (open) { done(); reject(e); } });
+    });
+  }
+
+  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
+   *  data), a cancellation, or SUPERSEDED. */
+  function readInWorker(blob, name) {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
       const done = () => {
@@ -64,7 +96,7 @@ export function createReader({ onProgress }) {
     read,
     cancel: (reason) => current?.reject(reason),
     reading: () => current !== null,
-    stop: () => current?.worker.terminate(),
+    stop: () => current?.worker?.terminate(),
   };
 }
 
