@@ -8,9 +8,10 @@ import { gzipSync } from 'node:zlib';
 // The goal is 600 KB (300 KB gzipped), not reached: measured 837,139 bytes (378,580 gzipped)
 // with the legacy encodings decoded by the host's TextDecoder and the counter-name map deflated, then
 // 1,277,597 (529,058) once the analysis module (and serde_path_to_error) merged. The budget holds what
-// is reached, so growth fails here; lower it as the module shrinks.
-const MAX_BYTES = 1_300_000;
-const MAX_GZIP = 540_000;
+// is reached, so growth fails here; lower it as the module shrinks. Raised for openCaptureParallel's pieces
+// and join (1,287,916 -> 1,311,726 bytes, 537,153 -> 548,570 gzipped by zlib, measured without and with).
+const MAX_BYTES = 1_315_000;
+const MAX_GZIP = 550_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));
