@@ -3,7 +3,7 @@
 // and where the time goes (cutting and copying the pieces, workers loading them, reading, the join).
 // The figures depend on the machine's cores: printed first. Results are checked equal to openCapture's.
 // Run: node bench/parallel-open.mjs [rows]   (after npm run build)
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { openAsBlob, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCapture, openCaptureParallel } from '../js/node.js';
@@ -34,7 +34,8 @@ function makeCsv() {
 const csv = makeCsv();
 const MB = csv.length / 1e6;
 console.log(`PDH-CSV: ${COLS} counters x ${ROWS} rows, ${MB.toFixed(1)} MB; node ${process.version}; ` +
-  `${availableParallelism()} cores on this machine (more workers than cores share them)`);
+  `${availableParallelism()} cores on this machine (more workers than cores share them), load average ` +
+  `${loadavg()[0].toFixed(1)} at the start (other processes' share of those cores)`);
 
 const row = (name, ms, extra = '') =>
   console.log(`${name.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms ${(MB / (ms / 1000)).toFixed(0).padStart(6)} MB/s${extra}`);
