@@ -534,10 +534,24 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_at_the_same_line_and_column() {
-        let mut bytes = format!("{HEADER}{}", rows(30, 3600)).into_bytes();
+        // Past the first 64 KiB, which decide the encoding (UTF-8 here): a 0xFF in the last row.
+        let mut bytes = format!("{HEADER}{}", rows(3000, 0)).into_bytes();
+        assert!(bytes.len() > SNIFF_BYTES);
         let at = bytes.len() - 20;
         bytes[at] = 0xFF;
         same(&bytes);
+        // The bad byte's own line (the 3000th row, line 3001) and column (characters before it on its
+        // line, plus one), not the start of the block of lines it was checked in.
+        let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        let e = open_capture(&bytes, &OpenOptions::default()).unwrap_err();
+        assert_eq!(
+            (e.kind, e.line, e.column),
+            (
+                CaptureErrorKind::BadEncoding,
+                Some(3001),
+                Some((at - line_start) as u32 + 1)
+            )
+        );
     }
 
     #[test]
