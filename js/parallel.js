@@ -20,13 +20,30 @@ export function registerParallelHost(h) {
   host = h;
 }
 
-/** The workers, kept for the next call (idle workers do not keep Node running). */
+/** The workers, kept for the next call (idle workers do not keep Node running); one idle for IDLE_MS
+ *  is ended, as its wasm memory (which never shrinks) still holds the size of its last piece. */
 const pool = [];
+const IDLE_MS = 10_000;
 let nextJob = 1;
+
+function setBusy(w, busy) {
+  clearTimeout(w.idle);
+  w.idle = null;
+  w.busy += busy ? 1 : -1;
+  if (busy && w.busy === 1) w.port.hold(true);
+  if (w.busy > 0) return;
+  w.port.hold(false);
+  w.idle = setTimeout(() => {
+    const i = pool.indexOf(w);
+    if (i >= 0) pool.splice(i, 1);
+    w.port.terminate();
+  }, IDLE_MS);
+  w.idle.unref?.(); // Node: a pending end does not keep the process running
+}
 
 function startWorker() {
   const port = host.spawn(new URL('./parallel-worker.js', import.meta.url));
-  const w = { port, pending: new Map(), busy: 0 };
+  const w = { port, pending: new Map(), busy: 0, idle: null };
   port.listen((m) => {
     const p = w.pending.get(m.id);
     if (!p) return;
@@ -39,6 +56,7 @@ function startWorker() {
     if (i >= 0) pool.splice(i, 1);
     for (const p of w.pending.values()) p.reject(new Error(`a capture worker stopped: ${e?.message ?? e}`));
     w.pending.clear();
+    clearTimeout(w.idle);
     port.terminate();
   });
   port.post({ op: 'init', module: host.module }, []);
@@ -135,7 +153,7 @@ export async function readPieces(input, options = {}) {
   while (pool.length < pieces.length) pool.push(startWorker());
   const ws = pool.slice(0, pieces.length);
   const id = nextJob++;
-  for (const w of ws) if (w.busy++ === 0) w.port.hold(true);
+  for (const w of ws) setBusy(w, true);
   try {
     const loaded = await Promise.all(pieces.map((p, k) =>
       call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size }, p instanceof Uint8Array ? [p.buffer] : [])));
@@ -158,7 +176,7 @@ export async function readPieces(input, options = {}) {
     for (const w of ws) w.port.post({ op: 'drop', id }, []);
     throw e;
   } finally {
-    for (const w of ws) if (--w.busy === 0) w.port.hold(false);
+    for (const w of ws) setBusy(w, false);
   }
 }
 
