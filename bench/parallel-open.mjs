@@ -1,7 +1,8 @@
 // Opening a big PDH-CSV in pieces read by workers side by side (openCaptureParallel) beside openCapture
 // on the same bytes in the same run: 2, 4 and 8 workers, the first call (workers started) and warm calls,
 // and where the time goes (cutting and copying the pieces, workers loading them, reading, the join).
-// The figures depend on the machine's cores: printed first. Results are checked equal to openCapture's.
+// The figures depend on the machine's cores and its load: printed first; the CPU time of every thread is
+// printed beside each, the work a reader costs whatever else runs. Results are checked equal to openCapture's.
 // Run: node bench/parallel-open.mjs [rows]   (after npm run build)
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { openAsBlob, writeFileSync, rmSync } from 'node:fs';
@@ -49,15 +50,21 @@ function same(a, b) {
   return JSON.stringify(a.notes()) === JSON.stringify(b.notes());
 }
 
+/** CPU time of the whole process (every thread) in ms: the work a reader costs, whatever the load. */
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+
 const runs = [];
+const cpus = [];
 let reference = openCapture(csv); // warm-up, kept to check the parallel results against
 for (let i = 0; i < 3; i++) {
   const t = performance.now();
+  const c0 = cpu();
   openCapture(csv).free();
   runs.push(performance.now() - t);
+  cpus.push(cpu() - c0);
 }
 const whole = median(runs);
-row('openCapture (one thread)', whole);
+row('openCapture (one thread)', whole, `  CPU ${cpus[runs.indexOf(whole)].toFixed(0)} ms`);
 
 // The same file as a Blob (fs.openAsBlob, as a browser's File): each worker reads its own slice, so the
 // page copies nothing.
@@ -75,6 +82,7 @@ for (const [workers, input, kind] of [[2, csv], [4, csv], [8, csv], [2, blob, 'B
   const times = [];
   const parts = [];
   for (let i = 0; i < 3; i++) {
+    const c0 = cpu();
     const t0 = performance.now();
     const read = await readPieces(input, { workers });
     const t1 = performance.now();
@@ -82,14 +90,14 @@ for (const [workers, input, kind] of [[2, csv], [4, csv], [8, csv], [2, blob, 'B
     const t2 = performance.now();
     c.free();
     times.push(t2 - t0);
-    parts.push({ ...read.timings, join: t2 - t1 });
+    parts.push({ ...read.timings, join: t2 - t1, cpu: cpu() - c0 });
   }
   const ms = median(times);
   const p = parts[times.indexOf(ms)];
   row(`openCaptureParallel${kind ? ` (${kind})` : ''}, ${workers} workers`, ms, `  ${(whole / ms).toFixed(2)}x openCapture; first call ${cold.toFixed(0)} ms (${Math.max(0, workers - started)} workers started); equal: ${ok}`);
   started = Math.max(started, workers);
   console.log(`    cut+copy ${p.cut.toFixed(0)} ms, load+count ${p.load.toFixed(0)} ms, first piece read ${p.firstPiece.toFixed(0)} ms, ` +
-    `all read ${p.read.toFixed(0)} ms, join ${p.join.toFixed(0)} ms`);
+    `all read ${p.read.toFixed(0)} ms, join ${p.join.toFixed(0)} ms; CPU ${p.cpu.toFixed(0)} ms (all threads)`);
 }
 rmSync(file);
 process.exit(0);

@@ -29,11 +29,12 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
   const pushed: number = reader.push(bytes).bytes;
   const again = Capture.fromParts(reader.finish().toParts());
   const big: Capture = await openCaptureParallel(bytes, { workers: 4, minBytes: 0, encoding: 'utf-8' });
+  const fromFile: Capture = await openCaptureParallel(new Blob([bytes.slice()]), { onProgress: (f: number) => void f });
   const layout: ChartLayout = renderChart(canvas, again, [0], { offsetMinutes: -(capture.timeZone?.biasMinutes ?? 0), colors: [0] });
   renderSeriesChart(canvas, capture.timestamps(), [{ label: 'x', values: capture.values(0) }]);
   const names: string[] = statusNames();
   return all.length + (name?.length ?? 0) + status.length + (v ?? 0) + text.length + st.count + (firstLine ?? 0) + info.length
-    + pushed + big.sampleCount + layout.plotWidth + names.length + capture.stats(0, 0).p95;
+    + pushed + big.sampleCount + fromFile.seriesCount + layout.plotWidth + names.length + capture.stats(0, 0).p95;
 }
 
 // @ts-expect-error: the contract says a type is a number or a string
