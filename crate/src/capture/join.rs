@@ -479,6 +479,23 @@ mod tests {
     }
 
     #[test]
+    fn a_spring_change_at_every_possible_seam() {
+        // Daylight time starts: 01:59:45 PST is followed by 03:00:00 PDT (an hour and one 15 s interval
+        // later on the clock): bias 480 then 420, so the rows stay 15 s apart in UTC.
+        let text = format!("{HEADER}{}{}", rows(4, 3600 + 59 * 60), rows(4, 3 * 3600));
+        let whole = open_capture(text.as_bytes(), &OpenOptions::default()).unwrap();
+        // 01:59:45 + 8 h = 09:59:45 UTC; 03:00:00 + 7 h = 10:00:00 UTC.
+        assert_eq!(whole.timestamps[4] - whole.timestamps[3], 15_000.0);
+        assert!(whole
+            .notes
+            .iter()
+            .any(|n| n.code == "dst-change" && n.message.contains("skips an hour")));
+        for pieces in 1..=8 {
+            assert_eq!(in_pieces(text.as_bytes(), pieces), Ok(whole.clone()));
+        }
+    }
+
+    #[test]
     fn a_cut_last_row_and_gaps_and_blank_lines() {
         let mut text = format!("{HEADER}{}", rows(30, 3600)).replace(",\"7.5\",", ",\" \",");
         text.push_str("\r\n\r\n");
@@ -606,10 +623,13 @@ mod tests {
         #[test]
         fn any_cut_gives_the_one_pass_capture(
             before in 1usize..12, after in 1usize..12, gap in 0usize..30, bad in proptest::option::of(0usize..30),
-            cut_tail in 0usize..30, pieces in 1usize..9, daylight in proptest::bool::ANY,
+            cut_tail in 0usize..30, pieces in 1usize..9, daylight in proptest::bool::ANY, spring in proptest::bool::ANY,
         ) {
             let header = if daylight { HEADER.replace("Standard", "Daylight").replace("(480)", "(420)") } else { HEADER.to_string() };
-            let mut text = format!("{header}{}\r\n{}", rows(before, 3600 + 58 * 60), rows(after, 3600));
+            // The clock goes back an hour (autumn) or skips one (spring: an hour and one interval later).
+            let start = 3600 + 58 * 60;
+            let after_start = if spring { start + 15 * before as u32 + 3600 } else { 3600 };
+            let mut text = format!("{header}{}\r\n{}", rows(before, start), rows(after, after_start));
             text = text.replacen(&format!(",\"{gap}.5\","), ",\" \",", 1);
             if let Some(b) = bad {
                 text = text.replacen(&format!(",\"{}\"", 1000 + b), ",\"x\"", 1);
