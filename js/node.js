@@ -21,7 +21,10 @@ registerParallelHost({
     return {
       post: (m, transfer) => w.postMessage(m, transfer),
       listen: (f) => w.on('message', f),
-      failed: (f) => w.on('error', f),
+      failed: (f) => {
+        w.on('error', f);
+        w.on('exit', (code) => f(new Error(`it exited (code ${code})`))); // e.g. out of memory
+      },
       hold: (busy) => (busy ? w.ref() : w.unref()),
       terminate: () => w.terminate(),
     };
