@@ -111,10 +111,10 @@ async function lineEnd(src, from) {
 /**
  * Cuts `input` (Uint8Array or Blob) into pieces and reads them in workers: `{ plan, results, timings }`,
  * `results` being each piece's read (for joinCapturePieces) in file order, or null when the input is read
- * whole. Timings (ms): `cut` (finding the line ends to cut at, and copying a Uint8Array's pieces), `load`
- * (workers holding their piece and counting its lines), `firstPiece` and `read` (until the first and the
- * slowest piece is read). `options.onProgress(fraction)` is told as pieces are read. Used by
- * openCaptureParallel, the viewer (reading.js) and the benchmark.
+ * whole. Timings (ms): `cut` (finding the line ends to cut at, and copying a Uint8Array's pieces); then,
+ * from the end of the cut, `load` (until every worker holds its piece and has counted its lines),
+ * `firstPiece` and `read` (until the first and the slowest piece is read). `options.onProgress(fraction)`
+ * is told as pieces are read. Used by openCaptureParallel, the viewer (reading.js) and the benchmark.
  */
 export async function readPieces(input, options = {}) {
   const { workers: asked, minBytes = PARALLEL_MIN_BYTES, onProgress, ...open } = options ?? {};
@@ -155,23 +155,31 @@ export async function readPieces(input, options = {}) {
   const id = nextJob++;
   for (const w of ws) setBusy(w, true);
   try {
-    const loaded = await Promise.all(pieces.map((p, k) =>
-      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size }, p instanceof Uint8Array ? [p.buffer] : [])));
-    const t2 = performance.now();
-    // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it.
-    let line = 2;
-    const firstLines = loaded.map(({ lineEnds }) => { const at = line; line += lineEnds; return at; });
+    const loads = pieces.map((p, k) =>
+      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size }, p instanceof Uint8Array ? [p.buffer] : []));
+    let t2 = NaN;
+    Promise.all(loads).then(() => { t2 = performance.now(); }, () => {});
+    // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it. Each is read
+    // as soon as it is loaded and those are counted (piece 0 at once), while later ones may still load.
     const pieceMs = [];
-    const settled = await Promise.allSettled(ws.map((w, k) => call(w, { op: 'read', id, firstLine: firstLines[k] })
-      .finally(() => {
-        pieceMs.push(performance.now() - t2);
-        onProgress?.(pieceMs.length / ws.length);
-      })));
+    let line = Promise.resolve(2);
+    const reads = loads.map((loaded, k) => {
+      const first = line;
+      line = Promise.all([line, loaded]).then(([at, { lineEnds }]) => at + lineEnds);
+      return Promise.all([first, loaded])
+        .then(([firstLine]) => call(ws[k], { op: 'read', id, firstLine }))
+        .finally(() => {
+          pieceMs.push(performance.now() - t1);
+          onProgress?.(pieceMs.length / ws.length);
+        });
+    });
+    line.catch(() => {}); // a failed load is reported through the reads
+    const settled = await Promise.allSettled(reads);
     const t3 = performance.now();
     // The whole-file reader stops at the first error in the file: the first failed piece's.
     const failed = settled.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    return { plan, results: settled.map((s) => s.value.piece), timings: { cut: t1 - t0, load: t2 - t1, firstPiece: pieceMs[0], read: t3 - t2 } };
+    return { plan, results: settled.map((s) => s.value.piece), timings: { cut: t1 - t0, load: t2 - t1, firstPiece: pieceMs[0], read: t3 - t1 } };
   } catch (e) {
     for (const w of ws) w.port.post({ op: 'drop', id }, []);
     throw e;
