@@ -161,3 +161,8 @@ test('a file opened as a Blob (fs.openAsBlob) reads the same', async () => {
     rmSync(file);
   }
 });
+
+test('the worker loads only the package core (pkg/), never an entry or the viewer', () => {
+  const src = readFileSync(new URL('../../js/parallel-worker.js', import.meta.url), 'utf8');
+  assert.deepEqual([...src.matchAll(/^import .* from '([^']+)';/gm)].map((m) => m[1]), ['../pkg/counterlens.js']);
+});
