@@ -7,11 +7,14 @@ import { gzipSync } from 'node:zlib';
 
 // The goal is 600 KB (300 KB gzipped), not reached: measured 837,139 bytes (378,580 gzipped)
 // with the legacy encodings decoded by the host's TextDecoder and the counter-name map deflated, then
-// 1,277,597 (529,058) once the analysis module (and serde_path_to_error) merged. The budget holds what
-// is reached, so growth fails here; lower it as the module shrinks. Raised for openCaptureParallel's pieces
-// and join (1,287,916 -> 1,311,726 bytes, 537,153 -> 548,570 gzipped by zlib, measured without and with).
-const MAX_BYTES = 1_315_000;
-const MAX_GZIP = 550_000;
+// 1,277,597 (529,058) once the analysis module (and serde_path_to_error) merged, 1,182,413 (521,798) with
+// the rule packs deflated, serde_path_to_error gone and serde's untagged enums replaced by visitors.
+// The budget holds what is reached, with a small margin, so growth fails here; lower it as the module
+// shrinks. Node's zlib at level 9 packs it about 5 KB larger than gzip -9 (526,879 here). Raised for
+// openCaptureParallel's pieces and join: 1,184,498 -> 1,208,308 bytes, 527,582 -> 536,479 by zlib,
+// measured without and with them in the same tree.
+const MAX_BYTES = 1_215_000;
+const MAX_GZIP = 540_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));

@@ -1,25 +1,57 @@
 //! The built-in rule packs, as JSON compiled into the library.
 //!
-//! One `include_str!` per pack file under `crate/data/packs/` (docs/rule-packs.md lists them and their
-//! rules); every entry must read with [`super::pack::RulePack::from_json`] (a test checks it), and
+//! The pack files under `crate/data/packs/` (docs/rule-packs.md lists them and their rules) are joined
+//! and deflated by `crate/build.rs` and inflated here on first use: 84 KB of JSON take about 10 KB of the
+//! wasm module. Every entry must read with [`super::pack::RulePack::from_json`] (a test checks it), and
 //! tests/node/rule-packs.test.mjs validates the same files against `js/rule-pack.schema.json`.
 
-/// The JSON text of every built-in pack, in the order `rulePacks()` lists them.
-pub const BUILTIN_JSON: &[&str] = &[
-    include_str!("../../data/packs/system-overview.json"),
-    include_str!("../../data/packs/sql-server.json"),
-    include_str!("../../data/packs/iis-aspnet.json"),
-    include_str!("../../data/packs/dotnet-clr.json"),
-    include_str!("../../data/packs/hyper-v.json"),
-];
+/// The pack files joined by NUL, raw DEFLATE (RFC 1951), written by `crate/build.rs`.
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/packs.deflate"));
+
+/// The JSON text of every built-in pack, in the order `rulePacks()` lists them. Damaged data gives no
+/// packs (and fails the tests below), never a panic.
+pub fn builtin_json() -> Vec<String> {
+    miniz_oxide::inflate::decompress_to_vec_with_limit(PACKED, 4 << 20)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|all| all.split('\0').map(str::to_owned).collect())
+        .unwrap_or_default()
+}
 
 #[cfg(test)]
 mod tests {
     use super::super::pack::{RuleKind, RulePack, Severity, Threshold};
-    use super::BUILTIN_JSON;
+    use super::builtin_json;
+
+    /// What `crate/build.rs` packs: the files themselves, in order.
+    #[test]
+    fn the_packed_data_inflates_to_the_pack_files() {
+        let files = [
+            include_str!("../../data/packs/system-overview.json"),
+            include_str!("../../data/packs/sql-server.json"),
+            include_str!("../../data/packs/iis-aspnet.json"),
+            include_str!("../../data/packs/dotnet-clr.json"),
+            include_str!("../../data/packs/hyper-v.json"),
+        ];
+        assert_eq!(builtin_json(), files);
+    }
+
+    /// A pack file added to `crate/data/packs/` but not to `crate/build.rs`'s list fails here.
+    #[test]
+    fn every_pack_file_is_packed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/packs");
+        let files = std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json"))
+            })
+            .count();
+        assert_eq!(files, builtin_json().len());
+    }
 
     fn packs() -> Vec<RulePack> {
-        BUILTIN_JSON
+        builtin_json()
             .iter()
             .map(|t| RulePack::from_json(t).unwrap_or_else(|e| panic!("{e}")))
             .collect()

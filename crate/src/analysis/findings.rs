@@ -216,9 +216,9 @@ pub fn findings(
             let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
                 continue;
             };
-            // Sizes in messages read as sizes: the unit from the counter's type and (English) name.
-            let counter = english_names(&sr.parsed).map_or(sr.parsed.counter.as_str(), |(_, c)| c);
-            let measure = measure_of(sr.counter_type, counter);
+            // Sizes in messages read as sizes: the unit from the counter's type and (English) name,
+            // looked up once per series and only for a series with a finding.
+            let mut measure = None;
             let members: Vec<&&Prepared<'_>> = group
                 .iter()
                 .filter(|p| p.series.binary_search(&s).is_ok())
@@ -255,7 +255,11 @@ pub fn findings(
                             &sr.path,
                             p.rule,
                             p.threshold,
-                            measure,
+                            *measure.get_or_insert_with(|| {
+                                let counter = english_names(&sr.parsed)
+                                    .map_or(sr.parsed.counter.as_str(), |(_, c)| c);
+                                measure_of(sr.counter_type, counter)
+                            }),
                             &br,
                             start,
                             end,

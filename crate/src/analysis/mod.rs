@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 pub fn builtin_packs() -> &'static [RulePack] {
     static PACKS: OnceLock<Vec<RulePack>> = OnceLock::new();
     PACKS.get_or_init(|| {
-        builtin::BUILTIN_JSON
+        builtin::builtin_json()
             .iter()
             .filter_map(|t| RulePack::from_json(t).ok())
             .collect()

@@ -57,7 +57,7 @@ pub enum Derive {
 }
 
 /// A variable's value: a number or a string.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     Number(f64),
@@ -208,11 +208,54 @@ impl Stat {
 }
 
 /// A threshold: a number, or an expression over variables (`"PhysicalMemoryGB * 1024 * 0.10"`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Threshold {
     Number(f64),
     Expression(String),
+}
+
+/// `Value` and `Threshold` read as a number or a string by one small visitor rather than serde's
+/// `untagged` (which buffers the value and, failing, says only "did not match any variant"): the error
+/// says what was found ("invalid type: boolean `true`, expected a number or a string") and serde_json
+/// places it at the value, so the pointer names the member, not its object.
+struct ValueVisitor;
+
+impl serde::de::Visitor<'_> for ValueVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a number or a string")
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Text(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::Text(v))
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Threshold {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match d.deserialize_any(ValueVisitor)? {
+            Value::Number(n) => Threshold::Number(n),
+            Value::Text(t) => Threshold::Expression(t),
+        })
+    }
 }
 
 impl RulePack {
@@ -220,16 +263,11 @@ impl RulePack {
     /// and what was expected; a pack that reads but is inconsistent (duplicate rule ids, bad names) is
     /// an error too.
     pub fn from_json(text: &str) -> Result<RulePack, AnalysisError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let pack: RulePack = serde_path_to_error::deserialize(de).map_err(|e| {
-            let pointer = json_pointer(e.path());
-            let inner = e.into_inner();
-            AnalysisError::Pack {
-                pointer,
-                line: inner.line(),
-                column: inner.column(),
-                message: strip_position(&inner.to_string()),
-            }
+        let pack: RulePack = serde_json::from_str(text).map_err(|e| AnalysisError::Pack {
+            pointer: pointer_at(text, e.line(), e.column()),
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
         })?;
         pack.check()?;
         Ok(pack)
@@ -317,21 +355,87 @@ impl RulePack {
     }
 }
 
-/// `rules[3].operator` as serde_path_to_error sees it, as a JSON pointer: `/rules/3/operator`.
-fn json_pointer(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
+/// The JSON pointer (RFC 6901) of the value at serde_json's error position (`line`, `column`, both from
+/// 1; the column counts bytes): `/rules/3/operator`. The text is read again, with the positions kept
+/// (jsonc-parser, which registration links anyway), and the pointer goes down through every object
+/// member and array element whose range holds the position, so an unknown or misspelt member names
+/// itself and a missing one names its object. Only failed reads pay for this; text that is not JSON
+/// names the document (`""`), its line and column saying where, and so does text nested deeper than
+/// serde_json reads (128 levels), which would only make the second parser recurse for nothing.
+fn pointer_at(text: &str, line: usize, column: usize) -> String {
+    use jsonc_parser::ast::Value as J;
+    use jsonc_parser::{parse_to_ast, CollectOptions, CommentCollectionStrategy, ParseOptions};
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let at = line_start + column.saturating_sub(1);
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Off,
+        tokens: false,
+    };
+    if nesting(text) > 128 {
+        return String::new();
+    }
+    let Ok(ast) = parse_to_ast(text, &collect, &ParseOptions::default()) else {
+        return String::new();
+    };
+    let holds = |r: jsonc_parser::common::Range| r.start <= at && at <= r.end;
     let mut out = String::new();
-    for seg in path.iter() {
-        out.push('/');
-        match seg {
-            Segment::Seq { index } => out.push_str(&index.to_string()),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                out.push_str(&key.replace('~', "~0").replace('/', "~1"))
+    let mut node = ast.value.as_ref();
+    while let Some(v) = node {
+        node = None;
+        match v {
+            J::Object(o) => {
+                if let Some(p) = o.properties.iter().find(|p| holds(p.range)) {
+                    out.push('/');
+                    out.push_str(&p.name.as_str().replace('~', "~0").replace('/', "~1"));
+                    node = Some(&p.value);
+                }
             }
-            Segment::Unknown => out.push('?'),
+            J::Array(a) => {
+                if let Some((i, e)) = a.elements.iter().enumerate().find(|(_, e)| holds(range(e))) {
+                    out.push('/');
+                    out.push_str(&i.to_string());
+                    node = Some(e);
+                }
+            }
+            _ => {}
         }
     }
     out
+}
+
+/// The deepest nesting of arrays and objects outside strings.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        match (in_str, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => in_str = !in_str,
+            (false, _, b'{' | b'[') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b'}' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+fn range(v: &jsonc_parser::ast::Value<'_>) -> jsonc_parser::common::Range {
+    use jsonc_parser::ast::Value as J;
+    match v {
+        J::StringLit(x) => x.range,
+        J::NumberLit(x) => x.range,
+        J::BooleanLit(x) => x.range,
+        J::Object(x) => x.range,
+        J::Array(x) => x.range,
+        J::NullKeyword(x) => x.range,
+    }
 }
 
 /// serde_json appends " at line L column C"; the error carries them as fields already.
@@ -409,6 +513,53 @@ mod tests {
             Err(AnalysisError::Pack { line, column, .. }) => assert_eq!((line, column), (2, 9)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn pointers_of_missing_members_wrong_types_and_escaped_keys() {
+        let pointer = |text: &str| match RulePack::from_json(text) {
+            Err(AnalysisError::Pack { pointer, .. }) => pointer,
+            other => panic!("{other:?}"),
+        };
+        // A missing member names its object: serde_json stops at the object's closing brace.
+        let text = MINIMAL.replace(
+            r#""kind": "static", "severity": "warning","#,
+            r#""kind": "static","#,
+        );
+        assert_eq!(pointer(&text), "/rules/0");
+        // A wrong type inside an array of an array element: stats[1] of rule 1.
+        let text = MINIMAL.replace(r#""stats": ["avg"]"#, r#""stats": ["avg", 7]"#);
+        assert_eq!(pointer(&text), "/rules/1/stats/1");
+        // A variable's default of the wrong type, after non-ASCII text on the same line (columns count
+        // bytes, as serde_json's do: "é" is 2 of them).
+        let text = MINIMAL.replace(
+            r#""name": "GB", "type": "number", "default": 16"#,
+            r#""name": "GB", "question": "Mémoire ?", "type": "number", "default": true"#,
+        );
+        assert_eq!(pointer(&text), "/variables/0/default");
+        match RulePack::from_json(&text) {
+            Err(AnalysisError::Pack { message, .. }) => assert_eq!(
+                message,
+                "invalid type: boolean `true`, expected a number or a string"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // A threshold that is neither a number nor an expression.
+        let text = MINIMAL.replace(r#""threshold": 80"#, r#""threshold": [80]"#);
+        assert_eq!(pointer(&text), "/rules/0/threshold");
+        // Unknown members with '/' and '~' in their names: escaped as RFC 6901 says (~1, ~0).
+        assert_eq!(pointer(r#"{"id": "p", "a/b~c": 1}"#), "/a~1b~0c");
+        // Hostile text: no panic, the whole document named.
+        assert_eq!(pointer("<script>alert(1)</script>"), "");
+        assert_eq!(pointer(""), "");
+        assert_eq!(
+            pointer("\n\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["),
+            ""
+        );
+        // Nested past serde_json's limit: not parsed a second time (no deep recursion).
+        assert_eq!(pointer(&format!("{{\"id\": {}", "[".repeat(100_000))), "");
+        // { [ { [ : four deep; the brackets in the string do not count.
+        assert_eq!(nesting(r#"{"a": ["[[{", {"b": []}]}"#), 4);
     }
 
     #[test]

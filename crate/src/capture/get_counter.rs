@@ -11,33 +11,39 @@
 //! A sample with a CookedValue and neither RawValue nor CounterType (what `counterlens convert --to json`
 //! writes for a log that holds only cooked values, such as a PDH-CSV) is read as that value.
 
+use super::json_fields::{AnyU64, NumberOrText};
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use serde::Deserialize;
 use std::collections::HashMap;
 
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// CounterType: the PERF_* number (32 bits) or its name.
 enum TypeField {
     Number(u32),
     Name(String),
 }
 
-/// A JSON integer that should be an unsigned 64-bit raw value; anything else is kept as not-a-value.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawField {
-    Unsigned(u64),
-    Other(serde::de::IgnoredAny),
+impl<'de> Deserialize<'de> for TypeField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match NumberOrText::deserialize(d)? {
+            NumberOrText::Number(n) => u32::try_from(n).map(TypeField::Number).map_err(|_| {
+                serde::de::Error::invalid_value(
+                    serde::de::Unexpected::Unsigned(n),
+                    &"a counter type of 32 bits",
+                )
+            }),
+            NumberOrText::Text(t) => Ok(TypeField::Name(t)),
+        }
+    }
 }
+
+/// A JSON integer that should be an unsigned 64-bit raw value; anything else is kept as not-a-value.
+type RawField = AnyU64;
 
 impl RawField {
     fn get(&self) -> Option<u64> {
-        match self {
-            RawField::Unsigned(v) => Some(*v),
-            RawField::Other(_) => None,
-        }
+        self.0
     }
 }
 

@@ -21,6 +21,7 @@ mod blg;
 mod error;
 mod get_counter;
 pub mod join;
+mod json_fields;
 pub mod names;
 pub mod path;
 mod pdh_csv;

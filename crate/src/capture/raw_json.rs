@@ -19,6 +19,7 @@
 //! BaseCounterId counter for fractions and precision timers, PerfTimeId / PerfFreqId for object timers,
 //! MultiId for the MULTI timers.
 
+use super::json_fields::NumberOrText;
 use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::registration::{
@@ -28,12 +29,8 @@ use crate::types::{CounterType, Formula, PERF_DELTA_COUNTER};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Int {
-    Number(u64),
-    Text(String),
-}
+/// A 64-bit value as an integer or as its decimal text.
+type Int = NumberOrText;
 
 impl Int {
     fn get(&self) -> Option<u64> {
