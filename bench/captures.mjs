@@ -1,12 +1,15 @@
 // Reading captures: counterlens (wasm) beside JS readers in the same run, on the same bytes, each
 // producing one f64 column per counter.
-//   1. A PDH-CSV of 500 counters x 20,000 rows with quoted values and some " " gaps (about 200 MB):
-//      counterlens openCapture and CaptureReader (4 MiB slices); PapaParse (dynamicTyping); uDSV (typed
-//      columns); a hand-written split-and-parseFloat loop. Text decoding is part of every JS contender's
-//      time, since all start from bytes, as a file read gives them.
+//   1. Two PDH-CSVs of 500 counters, every value quoted with 13 decimals, as relog writes them:
+//      a. clean: 10,000 rows, no blanks (about 97 MB), the case where uDSV is at its fastest;
+//      b. gapped: 20,000 rows (about 200 MB) with 1 % " " gaps (no value), where uDSV slows down.
+//      Each through counterlens openCapture and CaptureReader (4 MiB slices); PapaParse (dynamicTyping);
+//      uDSV (typed columns); a hand-written split-and-parseFloat loop. Text decoding is part of every JS
+//      contender's time, since all start from bytes, as a file read gives them.
 //   2. A Get-Counter JSON of 1 million samples: counterlens (exact 64-bit raw values, cooked by the core)
 //      beside JSON.parse plus a JS cooking loop (raw values through doubles).
-// Run: node bench/captures.mjs [rows]   (after npm run build)
+// Run: node bench/captures.mjs [gapped rows] [clean rows]   (after npm run build); `--only clean` or
+// `--only gapped` runs one of the two CSVs.
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { execFileSync } from 'node:child_process';
@@ -14,22 +17,27 @@ import { time as timed } from './timing.mjs';
 import { openCapture, CaptureReader, initSync } from 'counterlens';
 
 const COLS = 500;
-const ROWS = Number(process.argv[2] ?? 20_000);
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const ROWS = Number(args[0] ?? 20_000);
+const CLEAN_ROWS = Number(args[1] ?? 10_000);
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const mb = (n) => n / 1e6;
 const memory = initSync({ module: new Uint8Array() }).memory; // already initialised: returns the instance
 
 let seed = 7;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 
-function makeCsv() {
+/** `rows` rows; with `gaps`, the first row and 1 % of the other cells are " " (no value). */
+function makeCsv(rows, gaps) {
+  seed = 7;
   const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
   for (let c = 0; c < COLS; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
   const parts = [header.join(',') + '\r\n'];
   const t0 = Date.UTC(2026, 10, 22, 9, 0, 0);
-  for (let r = 0; r < ROWS; r++) {
+  for (let r = 0; r < rows; r++) {
     const d = new Date(t0 + r * 1000);
     const cells = [`"11/22/2026 ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}:${String(d.getUTCSeconds()).padStart(2, '0')}.000"`];
-    for (let c = 0; c < COLS; c++) cells.push(r === 0 || rand() < 0.01 ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
+    for (let c = 0; c < COLS; c++) cells.push(gaps && (r === 0 || rand() < 0.01) ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
     parts.push(cells.join(',') + '\r\n');
   }
   return Buffer.from(parts.join(''));
@@ -50,23 +58,20 @@ function wrongValues(ours, theirs) {
 
 const time = timed;
 
-const csv = makeCsv();
-const columnsBytes = COLS * ROWS * 8;
-
-/** Streams the CSV through CaptureReader in 4 MiB slices, as the viewer reads a File. */
-function stream() {
+/** Streams `csv` through CaptureReader in 4 MiB slices, as the viewer reads a File. */
+function stream(csv) {
   const r = new CaptureReader({ size: csv.length });
   for (let at = 0; at < csv.length; at += 4 << 20) r.push(csv.subarray(at, at + (4 << 20)));
   return r.finish();
 }
 
-// Peak memory is measured alone, in a fresh process: wasm memory only grows, so it is the peak.
+// Peak memory is measured alone, in a fresh process (on the gapped CSV): wasm memory only grows, so it is
+// the peak.
 if (process.argv.includes('--memory')) {
-  const c = stream();
-  console.log(JSON.stringify({ wasm: memory.buffer.byteLength, columns: columnsBytes, series: c.seriesCount }));
+  const c = stream(makeCsv(ROWS, true));
+  console.log(JSON.stringify({ wasm: memory.buffer.byteLength, columns: COLS * ROWS * 8, series: c.seriesCount }));
   process.exit(0);
 }
-console.log(`PDH-CSV: ${COLS} counters x ${ROWS} rows, ${mb(csv.length).toFixed(1)} MB; node ${process.version}`);
 
 /** Every value column of a capture, as Float64Arrays; the capture is freed. */
 function columnsOf(c) {
@@ -75,52 +80,63 @@ function columnsOf(c) {
   return cols;
 }
 
-const ours = time('counterlens openCapture (wasm)', csv.length, () => columnsOf(openCapture(csv)));
-const streamed = time('counterlens CaptureReader, 4 MiB slices (wasm)', csv.length, () => columnsOf(stream()));
-const m = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, String(ROWS), '--memory'], { encoding: 'utf8' }));
-console.log(`  peak wasm memory streaming (fresh process): ${mb(m.wasm).toFixed(0)} MB for ${mb(m.columns).toFixed(0)} MB of f64 columns ` +
-  `(${(m.wasm / m.columns).toFixed(2)}x; it includes the module's own memory)`);
-
-const papa = time('PapaParse 5.7 (dynamicTyping)', csv.length, () => {
-  const text = new TextDecoder().decode(csv);
-  const rows = Papa.parse(text, { dynamicTyping: true, skipEmptyLines: true }).data;
-  const cols = Array.from({ length: COLS }, () => new Float64Array(rows.length - 1));
-  for (let r = 1; r < rows.length; r++) {
-    for (let c = 0; c < COLS; c++) {
-      const v = rows[r][c + 1];
-      cols[c][r - 1] = typeof v === 'number' ? v : NaN;
-    }
+/** Every contender on one CSV, then the wrong values and the ratios. */
+function csvRound(label, rows, gaps) {
+  const csv = makeCsv(rows, gaps);
+  console.log(`\nPDH-CSV, ${label}: ${COLS} counters x ${rows} rows, ${mb(csv.length).toFixed(1)} MB; node ${process.version}`);
+  const ours = time('counterlens openCapture (wasm)', csv.length, () => columnsOf(openCapture(csv)));
+  const streamed = time('counterlens CaptureReader, 4 MiB slices (wasm)', csv.length, () => columnsOf(stream(csv)));
+  if (gaps) {
+    const m = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, String(rows), '--memory'], { encoding: 'utf8' }));
+    console.log(`  peak wasm memory streaming (fresh process): ${mb(m.wasm).toFixed(0)} MB for ${mb(m.columns).toFixed(0)} MB of f64 columns ` +
+      `(${(m.wasm / m.columns).toFixed(2)}x; it includes the module's own memory)`);
   }
-  return cols;
-});
 
-const udsv = time('uDSV 0.7 (typed columns)', csv.length, () => {
-  const text = new TextDecoder().decode(csv);
-  const schema = inferSchema(text);
-  const parser = initParser(schema);
-  const cols = parser.typedCols(text);
-  return cols.slice(1).map((col) => Float64Array.from(col, (v) => (typeof v === 'number' ? v : NaN)));
-});
-
-const loop = time('JS split-and-parseFloat loop', csv.length, () => {
-  const text = new TextDecoder().decode(csv);
-  const lines = text.split('\r\n');
-  const n = lines.length - 2; // header, and the empty string after the last line end
-  const cols = Array.from({ length: COLS }, () => new Float64Array(n));
-  for (let r = 0; r < n; r++) {
-    const cells = lines[r + 1].split('","');
-    for (let c = 0; c < COLS; c++) {
-      const v = cells[c + 1];
-      cols[c][r] = v === ' ' || v === ' "' ? NaN : parseFloat(v);
+  const papa = time('PapaParse 5.7 (dynamicTyping)', csv.length, () => {
+    const text = new TextDecoder().decode(csv);
+    const rows = Papa.parse(text, { dynamicTyping: true, skipEmptyLines: true }).data;
+    const cols = Array.from({ length: COLS }, () => new Float64Array(rows.length - 1));
+    for (let r = 1; r < rows.length; r++) {
+      for (let c = 0; c < COLS; c++) {
+        const v = rows[r][c + 1];
+        cols[c][r - 1] = typeof v === 'number' ? v : NaN;
+      }
     }
+    return cols;
+  });
+
+  const udsv = time('uDSV 0.7 (typed columns)', csv.length, () => {
+    const text = new TextDecoder().decode(csv);
+    const schema = inferSchema(text);
+    const parser = initParser(schema);
+    const cols = parser.typedCols(text);
+    return cols.slice(1).map((col) => Float64Array.from(col, (v) => (typeof v === 'number' ? v : NaN)));
+  });
+
+  const loop = time('JS split-and-parseFloat loop', csv.length, () => {
+    const text = new TextDecoder().decode(csv);
+    const lines = text.split('\r\n');
+    const n = lines.length - 2; // header, and the empty string after the last line end
+    const cols = Array.from({ length: COLS }, () => new Float64Array(n));
+    for (let r = 0; r < n; r++) {
+      const cells = lines[r + 1].split('","');
+      for (let c = 0; c < COLS; c++) {
+        const v = cells[c + 1];
+        cols[c][r] = v === ' ' || v === ' "' ? NaN : parseFloat(v);
+      }
+    }
+    return cols;
+  });
+  console.log(`  wrong values vs counterlens: PapaParse ${wrongValues(ours.out, papa.out)}, uDSV ${wrongValues(ours.out, udsv.out)} ` +
+    `${gaps ? '(" " read as 0, not a gap)' : ''}, JS loop ${wrongValues(ours.out, loop.out)}`);
+  for (const [name, r] of [['openCapture', ours], ['CaptureReader', streamed]]) {
+    console.log(`  ${label}: counterlens ${name} is ${(udsv.ms / r.ms).toFixed(1)}x uDSV, ${(loop.ms / r.ms).toFixed(1)}x the JS loop, ${(papa.ms / r.ms).toFixed(1)}x PapaParse`);
   }
-  return cols;
-});
-console.log(`  wrong values vs counterlens: PapaParse ${wrongValues(ours.out, papa.out)}, uDSV ${wrongValues(ours.out, udsv.out)} ` +
-  `(" " read as 0, not a gap), JS loop ${wrongValues(ours.out, loop.out)}`);
-for (const [name, r] of [['openCapture', ours], ['CaptureReader', streamed]]) {
-  console.log(`  counterlens ${name} is ${(udsv.ms / r.ms).toFixed(1)}x uDSV, ${(loop.ms / r.ms).toFixed(1)}x the JS loop, ${(papa.ms / r.ms).toFixed(1)}x PapaParse`);
 }
+
+if (only !== 'gapped') csvRound('clean (every value quoted, no blanks)', CLEAN_ROWS, false);
+if (only !== 'clean') csvRound('gapped (1 % " " cells)', ROWS, true);
+if (only) process.exit(0);
 
 // ---- Get-Counter JSON: 5,000 sample sets x 200 counters = 1,000,000 samples --------------------------
 const SETS = 5000, PER = 200;

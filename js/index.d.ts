@@ -285,7 +285,8 @@ export interface CaptureParts {
 export class CaptureError extends Error {
   name: "CaptureError";
   /** "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "bad-quote",
-   *  "bad-encoding", "bad-blg", "unsupported", "empty", "no-rows", "too-large", ... */
+   *  "bad-encoding", "bad-blg", "unsupported", "empty", "no-rows", "too-large", "invalid-option",
+   *  "invalid-argument" (openCapture given no Uint8Array), ... */
   code: string;
   line?: number; column?: number; offset?: number;
 }

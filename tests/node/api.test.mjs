@@ -114,6 +114,9 @@ test('errors are instances of the package classes, with their code and position'
     [() => api.describeCounterType('PERF_NO_SUCH_TYPE'), api.CounterTypeError, 'invalid-type'],
     [() => api.validateRegistration(42), api.RegistrationError, undefined],
     [() => api.openCapture(new TextEncoder().encode('"(PDH-CSV 4.0)","\\\\H\\O\\C"\r\n"11/22/2026 09:00:00.000","x"\r\n')), api.CaptureError, 'bad-number'],
+    // Not a Uint8Array: refused before wasm touches it (openCapture reads its argument in slices).
+    [() => api.openCapture([1, 2, 3]), api.CaptureError, 'invalid-argument'],
+    [() => api.openCapture('"(PDH-CSV 4.0)"'), api.CaptureError, 'invalid-argument'],
   ];
   for (const [fn, Class, code] of expectations) {
     assert.throws(fn, (e) => {

@@ -3,10 +3,8 @@
 
 use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
-use crate::capture::{
-    open_capture as open, write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions,
-};
-use js_sys::{Float64Array, Reflect};
+use crate::capture::{write_csv, Capture, CaptureError, CaptureReader, Format, OpenOptions};
+use js_sys::{Float64Array, Reflect, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -293,7 +291,7 @@ impl JsCapture {
                         Reflect::set(
                             &o,
                             &"present".into(),
-                            &js_sys::Uint8Array::from(&r.present[..]).into(),
+                            &Uint8Array::from(&r.present[..]).into(),
                         )?;
                         Reflect::set(&o, &"cap100".into(), &r.options.cap100.into())?;
                         o.into()
@@ -372,7 +370,7 @@ impl JsCapture {
                             })
                     };
                     let present = get(&r, "present")
-                        .dyn_into::<js_sys::Uint8Array>()
+                        .dyn_into::<Uint8Array>()
                         .ok()
                         .map(|a| a.to_vec())
                         .filter(|v| v.len() == n)
@@ -426,11 +424,46 @@ impl JsCapture {
     }
 }
 
+/// Bytes copied into wasm at a time by openCapture: small enough to stay in the CPU's cache between the
+/// copy and the reading.
+const OPEN_SLICE: usize = 1 << 20;
+
 /// Reads a capture from its bytes; the format is sniffed from the bytes. Throws CaptureError.
+///
+/// The bytes are not copied into wasm whole (wasm-bindgen's way with a `&[u8]`, which would hold a
+/// second copy of the file): they are read in 1 MiB slices through the core's `CaptureReader`, which
+/// gives the same capture as the whole input at once, while each slice is still in cache. The argument
+/// is checked to be a Uint8Array (a Node Buffer is one) before any method of it is called: a JS
+/// exception thrown inside an import would unwind through wasm and leave its state half changed.
 #[wasm_bindgen(js_name = openCapture)]
-pub fn open_capture(bytes: &[u8], options_: JsValue) -> Result<JsCapture, JsValue> {
-    let o = options(&options_)?;
-    open(bytes, &o).map(JsCapture::new).map_err(capture_error)
+pub fn open_capture(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    options_: JsValue,
+) -> Result<JsCapture, JsValue> {
+    let bytes = bytes.dyn_ref::<Uint8Array>().ok_or_else(|| {
+        named_error(
+            ErrorClass::Capture,
+            "invalid-argument",
+            "openCapture expects the capture's bytes as a Uint8Array (a Node Buffer is one)",
+            None,
+        )
+    })?;
+    let len = bytes.length() as usize;
+    let o = OpenOptions {
+        size_hint: Some(len),
+        ..options(&options_)?
+    };
+    let mut reader = CaptureReader::new(&o).map_err(capture_error)?;
+    let mut slice = vec![0; OPEN_SLICE.min(len)];
+    let mut at = 0;
+    while at < len {
+        let end = (at + OPEN_SLICE).min(len);
+        let part = &mut slice[..end - at];
+        bytes.subarray(at as u32, end as u32).copy_to(part);
+        reader.push(part).map_err(capture_error)?;
+        at = end;
+    }
+    reader.finish().map(JsCapture::new).map_err(capture_error)
 }
 
 /// Reads a capture pushed in chunks, with the same result as openCapture on the whole.

@@ -339,7 +339,8 @@ pub fn capture_files() -> usize {
         let entry = Array::from(&entry);
         let name = entry.get(0).as_string().unwrap();
         let want = entry.get(1);
-        let result = wasm::open_capture(capture_file(&name), JsValue::UNDEFINED);
+        let bytes = js_sys::Uint8Array::from(capture_file(&name));
+        let result = wasm::open_capture(bytes.into(), JsValue::UNDEFINED);
         let err = get(&want, "error");
         if !err.is_undefined() {
             let e = result

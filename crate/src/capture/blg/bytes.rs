@@ -2,6 +2,7 @@
 //! bounded), each failing with what it was reading and where instead of panicking.
 
 // Little-endian reads that fail with what they were reading instead of panicking.
+#[inline]
 pub(super) fn get<const N: usize>(b: &[u8], at: usize, what: &str) -> Result<[u8; N], String> {
     at.checked_add(N)
         .and_then(|end| b.get(at..end))
@@ -13,15 +14,19 @@ pub(super) fn get<const N: usize>(b: &[u8], at: usize, what: &str) -> Result<[u8
             )
         })
 }
+#[inline]
 pub(super) fn u16_at(b: &[u8], at: usize, what: &str) -> Result<u16, String> {
     get::<2>(b, at, what).map(u16::from_le_bytes)
 }
+#[inline]
 pub(super) fn u32_at(b: &[u8], at: usize, what: &str) -> Result<u32, String> {
     get::<4>(b, at, what).map(u32::from_le_bytes)
 }
+#[inline]
 pub(super) fn i32_at(b: &[u8], at: usize, what: &str) -> Result<i32, String> {
     get::<4>(b, at, what).map(i32::from_le_bytes)
 }
+#[inline]
 pub(super) fn u64_at(b: &[u8], at: usize, what: &str) -> Result<u64, String> {
     get::<8>(b, at, what).map(u64::from_le_bytes)
 }
@@ -42,11 +47,10 @@ pub(super) fn before_nul(b: &[u8]) -> &[u8] {
 
 /// The text of UTF-16LE bytes (unpaired surrogates become U+FFFD).
 pub(super) fn utf16_text(b: &[u8]) -> String {
-    let units: Vec<u16> = b
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
-    String::from_utf16_lossy(&units)
+    let units = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
+    let mut text = String::with_capacity(b.len() / 2);
+    text.extend(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)));
+    text
 }
 
 /// The bytes of a NUL-terminated UTF-16LE string starting at `at`, without the NUL, at most

@@ -1,39 +1,94 @@
-//! One series of a .blg: its raw samples gathered per field and cooked a block at a time by
-//! `series::cook_series` (one loop per formula over whole columns, as `cookSeries` does), rather than
-//! one generic `cook()` per value. The result is the same value for value: a gap where the log has no
-//! value, a two-sample type cooked against the sample just before, and an average over an interval with
-//! no operations shown as 0, as Perfmon and relog show it ("Calculating Counter Values"; `docs/blg.md`).
+//! One series of a .blg: each raw sample cooked as it arrives against the one before it (kept as its
+//! N and D only), so no raw samples are held and none is copied again. Values are the same, value for
+//! value, as one `cook()` per value and as `series::cook_series` over the whole column: the same
+//! `compute` and `apply_options`, a gap where the log has no value, a two-sample type cooked against the
+//! sample just before, and an average over an interval with no operations shown as 0, as Perfmon and
+//! relog show it ("Calculating Counter Values"; `docs/blg.md`).
 
-use crate::cook::{compute, CookOptions, Pair, RawSample, Status};
-use crate::series::{cook_series, Frequency, RawColumns};
-use crate::types::{CounterType, Formula};
-
-/// Raw samples per block: enough for the loop to pay off; little memory held per series (4 KiB at most).
-const BLOCK: usize = 128;
+use crate::cook::{apply_options, compute, CookOptions, Pair, RawSample, Status};
+use crate::types::{is_dword_size, CounterType, Display, Formula};
 
 pub(super) struct Column {
+    hot: Hot,
     /// Sort key: definition, counter within the object, order the instance was first seen.
     pub order: (usize, usize, usize),
     pub path: String,
-    pub type_value: u32,
     pub scale: i32,
-    ty: CounterType,
-    two_samples: bool,
-    /// AVERAGE_TIMER or AVERAGE_BULK.
-    average: bool,
-    /// Cooked values, one per sample up to the pending block.
+}
+
+/// What cooking a value reads and writes, in one cache line: a sample of a whole-object log touches
+/// thousands of series in turn, and each touch is a likely cache miss (measured natively: the loads of
+/// a series' state and the store of its value were most of the loop's time).
+#[repr(C, align(64))]
+struct Hot {
+    /// Cooked values, one per sample given so far (gaps NaN).
     values: Vec<f64>,
-    /// Samples accounted for: cooked values and pending raw samples (a carried one not counted).
-    len: usize,
-    /// The pending raw samples, by field. With `carried`, the first is the last sample of the block
-    /// before (already cooked), kept as the older sample of the next value.
-    value: Vec<u64>,
-    second: Vec<u64>,
-    frequency: Vec<u64>,
-    multi: Vec<u64>,
-    carried: bool,
-    /// Whether the pending samples have a frequency and a multi count (all of them alike).
-    shape: (bool, bool),
+    /// One more than the index of the last sample with a value (0: none), and its N and D (the older
+    /// sample of the next value).
+    next: usize,
+    n0: u64,
+    d0: u64,
+    type_value: u32,
+    cooking: Cooking,
+}
+
+/// How a type's values are cooked, worked out once per series.
+#[derive(Clone, Copy)]
+struct Cooking {
+    /// None for a type with no numeric value (unknown, not displayable, text): every value is NaN.
+    formula: Option<Formula>,
+    two_samples: bool,
+    /// Whether the formula reads F and M (a sample without one has no value, as in `cook_series`).
+    needs: (bool, bool),
+    /// AVERAGE_TIMER or AVERAGE_BULK: a zero interval is 0 operations, shown as 0.
+    average: bool,
+    percent: bool,
+    wrap: bool,
+}
+
+impl Cooking {
+    fn new(ty: CounterType) -> Cooking {
+        let formula = ty
+            .formula()
+            .filter(|f| !matches!(f, Formula::NotDisplayable | Formula::Text));
+        let spec = formula.map(|f| f.spec());
+        Cooking {
+            formula,
+            two_samples: formula.is_some_and(|f| f.samples() == 2),
+            needs: spec.map_or((false, false), |s| (s.frequency, s.multi)),
+            average: matches!(formula, Some(Formula::AverageTimer | Formula::AverageBulk)),
+            percent: ty.display() == Display::Percent,
+            wrap: CookOptions::default().wrap32 && is_dword_size(ty.value),
+        }
+    }
+
+    /// The value of a sample (N1, D1, F, M) against the sample before it (N0, D0), if there is one, by
+    /// the type's formula (inlined into `put`: out of line it cost a call per value).
+    #[inline(always)]
+    fn value(&self, formula: Formula, older: Option<(u64, u64)>, raw: &RawSample, d1: u64) -> f64 {
+        if (self.needs.0 && raw.frequency.is_none()) || (self.needs.1 && raw.multi.is_none()) {
+            return f64::NAN;
+        }
+        // A one-sample formula reads the newer sample only (`cook_series` pairs it with itself).
+        let (n0, d0) = match older {
+            _ if !self.two_samples => (raw.value, d1),
+            Some(o) => o,
+            None => return f64::NAN,
+        };
+        let pair = Pair {
+            n0,
+            n1: raw.value,
+            d0,
+            d1,
+            f: raw.frequency.unwrap_or(0),
+            m1: raw.multi.unwrap_or(0),
+        };
+        match compute(formula, &pair, self.wrap) {
+            Ok(v) => apply_options(v, self.percent, &CookOptions::default()),
+            Err(Status::ZeroDenominator) if self.average => 0.0,
+            Err(_) => f64::NAN,
+        }
+    }
 }
 
 impl Column {
@@ -44,155 +99,60 @@ impl Column {
         scale: i32,
         capacity: usize,
     ) -> Column {
-        let ty = CounterType::from_value(type_value);
         Column {
+            hot: Hot {
+                values: Vec::with_capacity(capacity),
+                next: 0,
+                n0: 0,
+                d0: 0,
+                type_value,
+                cooking: Cooking::new(CounterType::from_value(type_value)),
+            },
             order,
             path,
-            type_value,
             scale,
-            ty,
-            two_samples: ty.samples() == 2,
-            average: matches!(
-                ty.formula(),
-                Some(Formula::AverageTimer | Formula::AverageBulk)
-            ),
-            values: Vec::with_capacity(capacity),
-            len: 0,
-            value: Vec::new(),
-            second: Vec::new(),
-            frequency: Vec::new(),
-            multi: Vec::new(),
-            carried: false,
-            shape: (false, false),
         }
+    }
+
+    pub fn type_value(&self) -> u32 {
+        self.hot.type_value
     }
 
     pub fn reserve(&mut self, extra: usize) {
-        self.values.reserve_exact(extra);
+        self.hot.values.reserve_exact(extra);
     }
 
     /// Sample `k` of this series: its raw sample, or `None` where the log has no value.
+    #[inline(always)]
     pub fn put(&mut self, k: usize, raw: Option<RawSample>) {
-        if self.len > k {
+        let hot = &mut self.hot;
+        let len = hot.values.len();
+        if len > k {
             return; // a second value for the same sample (a duplicate key): the first stands
         }
-        // A gap (samples without this series, or no value now) ends the run of consecutive samples.
-        if self.len < k || raw.is_none() {
-            self.flush();
-            self.drop_pending();
-            self.values.resize(k, f64::NAN);
-            self.len = k;
+        if len < k {
+            hot.values.resize(k, f64::NAN); // samples without this series
         }
         let Some(raw) = raw else {
-            self.values.push(f64::NAN);
-            self.len = k + 1;
+            hot.values.push(f64::NAN);
+            hot.next = 0;
             return;
         };
-        let shape = (raw.frequency.is_some(), raw.multi.is_some());
-        if shape != self.shape && !self.value.is_empty() {
-            // Other fields than the pending samples' (a hostile log): those are cooked first. The older
-            // sample's F and M are never read (`Pair` takes them from the newer), so the carried one
-            // takes placeholders in the new shape.
-            self.flush();
-            if self.carried {
-                self.frequency.clear();
-                self.multi.clear();
-                self.frequency.extend(shape.0.then_some(0));
-                self.multi.extend(shape.1.then_some(0));
-            }
-        }
-        self.shape = shape;
-        self.value.push(raw.value);
         // The .blg paths always give D (a PDH_RAW_COUNTER's SecondValue, or the object's time or base).
-        self.second.push(raw.second.unwrap_or(0));
-        if let Some(f) = raw.frequency {
-            self.frequency.push(f);
-        }
-        if let Some(m) = raw.multi {
-            self.multi.push(m);
-        }
-        self.len = k + 1;
-        if self.value.len() >= BLOCK {
-            self.flush();
-        }
-    }
-
-    fn drop_pending(&mut self) {
-        self.value.clear();
-        self.second.clear();
-        self.frequency.clear();
-        self.multi.clear();
-        self.carried = false;
-    }
-
-    /// Cooks the pending raw samples into `values`; a two-sample type keeps the last one as the older
-    /// sample of the next block.
-    fn flush(&mut self) {
-        let n = self.value.len();
-        if n == usize::from(self.carried) {
-            return;
-        }
-        let cols = RawColumns {
-            value: &self.value,
-            second: Some(&self.second),
-            frequency: self.shape.0.then_some(Frequency::Column(&self.frequency)),
-            multi: self.shape.1.then_some(&self.multi[..]),
+        let d1 = raw.second.unwrap_or(0);
+        let older = (hot.next != 0 && hot.next == k).then_some((hot.n0, hot.d0));
+        (hot.next, hot.n0, hot.d0) = (k + 1, raw.value, d1);
+        let v = match hot.cooking.formula {
+            Some(f) => hot.cooking.value(f, older, &raw, d1),
+            None => f64::NAN,
         };
-        let opts = CookOptions::default();
-        let mut out = Vec::with_capacity(n);
-        match cook_series(self.ty, &cols, &opts, &mut out) {
-            Ok(counts) if self.average && counts.get(Status::ZeroDenominator) > 0 => {
-                // Which NaNs are zero denominators: worked out again for those values only.
-                if let Some(formula) = self.ty.formula() {
-                    for (i, v) in out.iter_mut().enumerate().skip(1) {
-                        if !v.is_nan() {
-                            continue;
-                        }
-                        let pair = Pair {
-                            n0: self.value[i - 1],
-                            n1: self.value[i],
-                            d0: self.second[i - 1],
-                            d1: self.second[i],
-                            f: self.frequency.get(i).copied().unwrap_or(0),
-                            m1: self.multi.get(i).copied().unwrap_or(0),
-                        };
-                        if compute(formula, &pair, false) == Err(Status::ZeroDenominator) {
-                            *v = 0.0;
-                        }
-                    }
-                }
-            }
-            Ok(_) => {}
-            // A field the type needs is missing from every pending sample: no values, as `cook()`.
-            Err(_) => {
-                out.clear();
-                out.resize(n, f64::NAN);
-            }
-        }
-        self.values
-            .extend_from_slice(&out[usize::from(self.carried)..]);
-        if self.two_samples {
-            let keep = |v: &mut Vec<u64>| {
-                if let Some(&last) = v.last() {
-                    v.clear();
-                    v.push(last);
-                }
-            };
-            keep(&mut self.value);
-            keep(&mut self.second);
-            keep(&mut self.frequency);
-            keep(&mut self.multi);
-            self.carried = true;
-        } else {
-            self.drop_pending();
-        }
+        hot.values.push(v);
     }
 
     /// The cooked series, `samples` long.
     pub fn finish(mut self, samples: usize) -> Vec<f64> {
-        self.flush();
-        self.values.resize(samples, f64::NAN);
-        self.values
+        self.hot.values.resize(samples, f64::NAN);
+        self.hot.values
     }
 }
 

@@ -204,13 +204,17 @@ impl BlgReader {
             });
         }
         if index == 1 {
+            // The bytes of the last joined record are reused: no allocation per record.
+            let mut joined = std::mem::take(&mut self.joined);
+            joined.clear();
+            joined.extend_from_slice(data);
             self.partial = Some(Partial {
                 kind,
                 count,
                 next: 2,
                 timestamp,
                 at,
-                data: data.to_vec(),
+                data: joined,
             });
             return Ok(());
         }
@@ -234,12 +238,14 @@ impl BlgReader {
         p.next += 1;
         if index == count {
             if let Some(p) = self.partial.take() {
-                self.record(Record {
+                let result = self.record(Record {
                     kind: p.kind,
                     timestamp: p.timestamp,
                     at: p.at,
                     data: &p.data,
-                })?;
+                });
+                self.joined = p.data;
+                result?;
             }
         }
         Ok(())
@@ -256,11 +262,13 @@ impl BlgReader {
                 }
                 let defs = read_definitions(r.data).map_err(|w| fail(CaptureErrorKind::BadBlg, format!("the counter definitions: {w}")))?;
                 self.seen = vec![0; defs.len()];
+                self.keys = vec![std::collections::HashMap::new(); defs.len()];
                 self.layouts = defs.iter().map(|_| Layout::default()).collect();
                 self.defs = Some(defs);
                 Ok(())
             }
             EVENT_SAMPLE => {
+                self.record_at = r.at.0 * n + r.at.1;
                 let Some(defs) = self.defs.take() else {
                     return Err(fail(CaptureErrorKind::BadBlg, "expected the counter definitions before the first sample".into()));
                 };

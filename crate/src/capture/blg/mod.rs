@@ -13,14 +13,14 @@
 //! event's offset, never a guess.
 //!
 //! Streaming: `BlgReader::push` takes bytes in any chunks, reads each buffer as soon as it is complete,
-//! and cooks each series' raw samples in blocks of 128, so only the cooked columns and one block of raw
-//! samples per series are held, never the file.
+//! and cooks each raw value as it is read against the series' previous one (its N and D are all that is
+//! kept), so only the cooked columns are held, never the file or its raw samples.
 //!
 //! One file per layer, outermost first:
 //! - `container`: ETW buffers, events and fragments, the log header (evntrace.h);
 //! - `definitions`: the name table and the logged paths (PDH's own records, `docs/blg.md`);
 //! - `samples`: one sample's "BL" blocks, turned into raw samples per series;
-//! - `column`: one series, its raw samples cooked a block at a time by `series::cook_series`;
+//! - `column`: one series, each raw sample cooked on arrival (`compute` and `apply_options`, as `cook`);
 //! - `perf_data`: a whole object's PERF_DATA_BLOCK (winperf.h) and the raw values it gives;
 //! - `zone`: the log's TIME_ZONE_INFORMATION, local times to UTC;
 //! - `bytes`: bounds-checked little-endian and UTF-16LE reads.
@@ -40,6 +40,7 @@ use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
 use definitions::{Definition, Shape, FLAG_INSTANCES, FLAG_OBJECT};
+use perf_data::PerfObject;
 use std::collections::HashMap;
 
 /// Per definition: the instance names of the last sample and their columns (per counter for objects),
@@ -48,7 +49,19 @@ use std::collections::HashMap;
 struct Layout {
     signature: Vec<u8>,
     names: Vec<String>,
-    columns: Vec<Vec<Option<usize>>>,
+    /// Counters per instance (1 for an instance array).
+    counters: usize,
+    /// The column of counter `j`, instance `i` at `j * names.len() + i`, once it is known.
+    columns: Vec<Option<usize>>,
+}
+
+impl Layout {
+    fn column(&self, j: usize, i: usize) -> Option<usize> {
+        self.columns
+            .get(j * self.names.len() + i)
+            .copied()
+            .flatten()
+    }
 }
 
 pub(crate) struct BlgReader {
@@ -62,8 +75,9 @@ pub(crate) struct BlgReader {
     defs: Option<Vec<Definition>>,
     timestamps: Vec<f64>,
     columns: Vec<Column>,
-    /// (definition, counter within the object, instance key) -> column.
-    keys: HashMap<(usize, usize, String), usize>,
+    /// Per definition: instance key -> its column per counter within the object (looked up by `&str`,
+    /// with no key built per lookup).
+    keys: Vec<HashMap<String, Vec<Option<usize>>>>,
     /// For each definition, how many instances have been seen (the next instance's order).
     seen: Vec<usize>,
     layouts: Vec<Layout>,
@@ -81,10 +95,16 @@ pub(crate) struct BlgReader {
     bias_changes: usize,
     /// Scratch space for a sample's instance signature.
     signature: Vec<u8>,
+    /// The last PERF_DATA_BLOCK's objects, whose vectors the next one reuses.
+    objects: Vec<PerfObject>,
+    /// A joined record's bytes, kept for the next record of several fragments.
+    joined: Vec<u8>,
     /// The input's size when known, and the samples it should hold once a few show their size.
     size_hint: Option<usize>,
     expected_samples: usize,
-    first_sample_buffer: usize,
+    /// Where the first sample's record and the one being read start (bytes into the file).
+    first_sample_at: usize,
+    record_at: usize,
 }
 
 impl BlgReader {
@@ -99,7 +119,7 @@ impl BlgReader {
             defs: None,
             timestamps: Vec::new(),
             columns: Vec::new(),
-            keys: HashMap::new(),
+            keys: Vec::new(),
             seen: Vec::new(),
             layouts: Vec::new(),
             trailer_samples: None,
@@ -113,9 +133,12 @@ impl BlgReader {
             last_bias: None,
             bias_changes: 0,
             signature: Vec::new(),
+            objects: Vec::new(),
+            joined: Vec::new(),
             size_hint: None,
             expected_samples: 0,
-            first_sample_buffer: 0,
+            first_sample_at: 0,
+            record_at: 0,
         }
     }
 
@@ -125,12 +148,28 @@ impl BlgReader {
         self.size_hint = Some(size);
     }
 
+    /// A first guess at the samples, from the first sample's bytes alone (its record, without the event
+    /// headers around it: a guess on the high side), so that every series made in the first sample is
+    /// allocated once, at its size, rather than grown and then moved by `reserve`.
+    fn guess(&mut self, first_sample: usize) {
+        let Some(size) = self.size_hint else {
+            return;
+        };
+        // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
+        let expected = size / first_sample.max(64);
+        self.expected_samples = expected + expected / 50 + 16;
+        self.timestamps.reserve_exact(self.expected_samples);
+    }
+
+    /// The estimate once 16 samples are read; columns reserved by the first guess are not moved unless
+    /// they need more room.
     fn reserve(&mut self) {
         let Some(size) = self.size_hint.take() else {
             return;
         };
-        // Bytes per sample from the buffers the samples so far took (not the name table's and definitions').
-        let read = (self.buffers - self.first_sample_buffer) * self.buffer_size;
+        // Bytes per sample from the bytes the samples so far took, from the first sample's record to this
+        // one's (buffer headers and padding included; not the name table's and definitions').
+        let read = self.record_at.saturating_sub(self.first_sample_at);
         let per_sample = (read / self.timestamps.len().max(1)).max(1);
         // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
         let expected = (size / per_sample).min(size / 64);
@@ -244,7 +283,7 @@ impl BlgReader {
             .map(|c| {
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
-                    c.type_value,
+                    c.type_value(),
                     c.scale,
                 );
                 let path = c.path.clone();

@@ -10,7 +10,7 @@ use crate::types::{CounterType, Formula, PERF_MULTI_COUNTER};
 use std::collections::HashMap;
 
 /// A counter of a PERF_OBJECT_TYPE (PERF_COUNTER_DEFINITION).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct PerfCounter {
     pub(super) name_index: u32,
     pub(super) scale: i32,
@@ -19,7 +19,7 @@ pub(super) struct PerfCounter {
     offset: usize,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct PerfInstance {
     /// The name's bytes (UTF-16LE, no NUL) in the data block.
     name: (usize, usize),
@@ -30,16 +30,26 @@ pub(super) struct PerfInstance {
     block_len: usize,
 }
 
-#[derive(Debug)]
+/// Its vectors are kept from sample to sample (`PerfDataBlock::read` refills them), so reading a sample
+/// allocates nothing once the first few are read.
+#[derive(Debug, Default)]
 pub(super) struct PerfObject {
     name_index: u32,
     perf_time: u64,
     perf_freq: u64,
     pub(super) counters: Vec<PerfCounter>,
-    /// None for an object without instances (PERF_NO_INSTANCES), whose one counter block is `block`.
-    pub(super) instances: Option<Vec<PerfInstance>>,
+    /// False for an object without instances (PERF_NO_INSTANCES), whose one counter block is `block`.
+    has_instances: bool,
+    instances: Vec<PerfInstance>,
     block: usize,
     block_len: usize,
+}
+
+impl PerfObject {
+    /// The instances, or None for an object without instances.
+    pub(super) fn instances(&self) -> Option<&[PerfInstance]> {
+        self.has_instances.then_some(&self.instances[..])
+    }
 }
 
 /// A PERF_DATA_BLOCK (winperf.h) as the logger stores it for a whole-object record.
@@ -52,7 +62,11 @@ pub(super) struct PerfDataBlock<'a> {
 }
 
 impl<'a> PerfDataBlock<'a> {
-    pub(super) fn read(b: &'a [u8]) -> Result<PerfDataBlock<'a>, String> {
+    /// Reads the block into `objects` (those of an earlier sample, whose vectors are reused).
+    pub(super) fn read(
+        b: &'a [u8],
+        mut objects: Vec<PerfObject>,
+    ) -> Result<PerfDataBlock<'a>, String> {
         if b.get(..8) != Some(b"P\0E\0R\0F\0") {
             return Err("expected the signature \"PERF\" in UTF-16".into());
         }
@@ -69,21 +83,34 @@ impl<'a> PerfDataBlock<'a> {
         let b = &b[..total];
         let header = u32_at(b, 0x18, "HeaderLength")? as usize;
         let count = u32_at(b, 0x1C, "NumObjectTypes")? as usize;
-        let mut block = PerfDataBlock {
-            b,
-            perf_time: u64_at(b, 0x38, "PerfTime")?,
-            perf_freq: u64_at(b, 0x40, "PerfFreq")?,
-            perf_time_100ns: u64_at(b, 0x48, "PerfTime100nSec")?,
-            objects: Vec::new(),
-        };
+        let (perf_time, perf_freq, perf_time_100ns) = (
+            u64_at(b, 0x38, "PerfTime")?,
+            u64_at(b, 0x40, "PerfFreq")?,
+            u64_at(b, 0x48, "PerfTime100nSec")?,
+        );
         let mut at = header;
         for i in 0..count {
-            let object = read_object(b, at).map_err(|w| format!("object {i} at +{at:#x}: {w}"))?;
+            if objects.len() == i {
+                objects.push(PerfObject::default());
+            }
+            read_object(b, at, &mut objects[i])
+                .map_err(|w| format!("object {i} at +{at:#x}: {w}"))?;
             let len = u32_at(b, at, "the object's TotalByteLength")? as usize;
-            block.objects.push(object);
             at += len;
         }
-        Ok(block)
+        objects.truncate(count);
+        Ok(PerfDataBlock {
+            b,
+            perf_time,
+            perf_freq,
+            perf_time_100ns,
+            objects,
+        })
+    }
+
+    /// The objects, to be given to the next `read`.
+    pub(super) fn into_objects(self) -> Vec<PerfObject> {
+        self.objects
     }
 
     fn name(&self, i: &PerfInstance) -> String {
@@ -93,10 +120,10 @@ impl<'a> PerfDataBlock<'a> {
     /// What identifies the object's instances in this sample (names and parents), to compare with the last.
     pub(super) fn signature(&self, o: &PerfObject, out: &mut Vec<u8>) {
         out.clear();
-        if o.instances.is_none() {
+        if !o.has_instances {
             out.extend_from_slice(&[0xFF, 0xFF]); // no instances, unlike an instance list that is empty
         }
-        for i in o.instances.iter().flatten() {
+        for i in o.instances().into_iter().flatten() {
             out.extend_from_slice(&self.b[i.name.0..i.name.1]);
             let (t, n) = i.parent.unwrap_or((0, 0));
             out.extend_from_slice(&[0, 0]);
@@ -107,16 +134,13 @@ impl<'a> PerfDataBlock<'a> {
 
     /// Instance names, "parent/instance" where the parent object is in the block to name the parent.
     pub(super) fn instance_names(&self, o: &PerfObject) -> Vec<String> {
-        o.instances
-            .iter()
+        o.instances()
+            .into_iter()
             .flatten()
             .map(|i| {
                 let parent = i.parent.and_then(|(title, n)| {
                     let p = self.objects.iter().find(|x| x.name_index == title)?;
-                    p.instances
-                        .as_ref()?
-                        .get(n as usize)
-                        .map(|pi| self.name(pi))
+                    p.instances()?.get(n as usize).map(|pi| self.name(pi))
                 });
                 match parent {
                     Some(p) => format!("{p}/{}", self.name(i)),
@@ -152,13 +176,19 @@ impl<'a> PerfDataBlock<'a> {
         }
     }
 
-    /// Counter `j`'s raw value in instance `i` (or the object's one block).
-    fn value(&self, o: &PerfObject, j: usize, i: usize) -> Option<u64> {
-        let c = o.counters.get(j)?;
-        let (block, len) = match &o.instances {
-            None => (o.block, o.block_len),
-            Some(list) => list.get(i).map(|x| (x.block, x.block_len))?,
-        };
+    /// Where instance `i`'s counter block is (or the object's one block), and its length.
+    #[inline]
+    fn counter_block(&self, o: &PerfObject, i: usize) -> Option<(usize, usize)> {
+        if o.has_instances {
+            o.instances.get(i).map(|x| (x.block, x.block_len))
+        } else {
+            Some((o.block, o.block_len))
+        }
+    }
+
+    /// Counter `c`'s raw value in the counter block at `block` of `len` bytes.
+    #[inline(always)]
+    fn value_in(&self, c: &PerfCounter, (block, len): (usize, usize)) -> Option<u64> {
         if c.counter_type & 0x300 == 0x200 {
             return Some(0); // PERF_SIZE_ZERO
         }
@@ -166,10 +196,19 @@ impl<'a> PerfDataBlock<'a> {
         if c.offset.checked_add(c.size).is_none_or(|end| end > len) {
             return None;
         }
+        // Read in place (no error text to carry: a value that is not there is a gap).
         let at = block + c.offset;
         match c.size {
-            4 => u32_at(self.b, at, "").ok().map(u64::from),
-            8 => u64_at(self.b, at, "").ok(),
+            4 => self
+                .b
+                .get(at..at + 4)
+                .and_then(|s| s.try_into().ok())
+                .map(|s| u64::from(u32::from_le_bytes(s))),
+            8 => self
+                .b
+                .get(at..at + 8)
+                .and_then(|s| s.try_into().ok())
+                .map(u64::from_le_bytes),
             _ => None,
         }
     }
@@ -178,7 +217,7 @@ impl<'a> PerfDataBlock<'a> {
     /// object's for object timers and ELAPSED_TIME, the next counter, which must be a base, for fractions,
     /// averages, precision timers and MULTI timers): worked out once per counter and sample, then
     /// applied to every instance. None for a counter that is not a series (bases, text, histograms).
-    pub(super) fn plan(&self, o: &PerfObject, j: usize) -> Option<Plan> {
+    pub(super) fn plan<'o>(&self, o: &'o PerfObject, j: usize) -> Option<Plan<'o>> {
         let c = o.counters.get(j)?;
         let ty = CounterType::from_value(c.counter_type);
         let formula = ty.formula()?;
@@ -189,8 +228,7 @@ impl<'a> PerfDataBlock<'a> {
         let base = o
             .counters
             .get(j + 1)
-            .filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000)
-            .map(|_| j + 1);
+            .filter(|n| n.counter_type & 0xC00 == 0x400 && n.counter_type & 0xF_0000 == 0x3_0000);
         let (object_time, object_freq) = if o.perf_freq != 0 {
             (o.perf_time, o.perf_freq)
         } else {
@@ -210,20 +248,23 @@ impl<'a> PerfDataBlock<'a> {
         };
         let multi = (c.counter_type & PERF_MULTI_COUNTER != 0).then_some(from_base);
         Some(Plan {
+            value: c,
             second,
             frequency,
             multi,
         })
     }
 
-    /// The raw sample of counter `j` in instance `i` by its plan; None where a value is missing.
-    pub(super) fn raw(&self, o: &PerfObject, plan: &Plan, j: usize, i: usize) -> Option<RawSample> {
-        let get = |s: Source| match s {
+    /// The raw sample of the plan's counter in instance `i`; None where a value is missing.
+    #[inline(always)]
+    pub(super) fn raw(&self, o: &PerfObject, plan: &Plan<'_>, i: usize) -> Option<RawSample> {
+        let block = self.counter_block(o, i)?;
+        let get = |s: Source<'_>| match s {
             Source::Fixed(v) => Some(v),
-            Source::Base(b) => self.value(o, b?, i),
+            Source::Base(b) => self.value_in(b?, block),
         };
         Some(RawSample {
-            value: self.value(o, j, i)?,
+            value: self.value_in(plan.value, block)?,
             second: Some(get(plan.second)?),
             frequency: plan.frequency,
             multi: match plan.multi {
@@ -234,23 +275,26 @@ impl<'a> PerfDataBlock<'a> {
     }
 }
 
-/// Where a raw sample's D (or M) comes from: a value of the whole sample, or the base counter (by index).
+/// Where a raw sample's D (or M) comes from: a value of the whole sample, or the base counter (None
+/// where the counter after it is not a base).
 #[derive(Clone, Copy, Debug)]
-enum Source {
+enum Source<'o> {
     Fixed(u64),
-    Base(Option<usize>),
+    Base(Option<&'o PerfCounter>),
 }
 
 /// How a whole-object counter's raw samples are assembled (see `PerfDataBlock::plan`).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Plan {
-    second: Source,
+pub(super) struct Plan<'o> {
+    value: &'o PerfCounter,
+    second: Source<'o>,
     frequency: Option<u64>,
-    multi: Option<Source>,
+    multi: Option<Source<'o>>,
 }
 
-/// A PERF_OBJECT_TYPE at `at`: its counter definitions and its instances or one counter block.
-fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
+/// A PERF_OBJECT_TYPE at `at`: its counter definitions and its instances or one counter block, read
+/// into `object` (whose vectors are reused).
+fn read_object(b: &[u8], at: usize, object: &mut PerfObject) -> Result<(), String> {
     let total = u32_at(b, at, "TotalByteLength")? as usize;
     if total < 0x40 || total > b.len() - at {
         return Err(format!(
@@ -266,7 +310,9 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
     if definition > total || header > definition {
         return Err(format!("expected HeaderLength {header} <= DefinitionLength {definition} <= TotalByteLength {total}"));
     }
-    let mut counters = Vec::with_capacity(counters_n.min(4096));
+    let counters = &mut object.counters;
+    counters.clear();
+    counters.reserve(counters_n.min(4096));
     let mut c = header;
     for k in 0..counters_n {
         let len = u32_at(o, c, "a counter definition's ByteLength")? as usize;
@@ -296,20 +342,18 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
         }
         Ok((at + p, len))
     };
-    let mut object = PerfObject {
-        name_index: u32_at(o, 0xC, "ObjectNameTitleIndex")?,
-        perf_time: u64_at(o, 0x30, "PerfTime")?,
-        perf_freq: u64_at(o, 0x38, "PerfFreq")?,
-        counters,
-        instances: None,
-        block: 0,
-        block_len: 0,
-    };
+    object.name_index = u32_at(o, 0xC, "ObjectNameTitleIndex")?;
+    object.perf_time = u64_at(o, 0x30, "PerfTime")?;
+    object.perf_freq = u64_at(o, 0x38, "PerfFreq")?;
+    object.has_instances = instances_n >= 0;
+    object.instances.clear();
+    (object.block, object.block_len) = (0, 0);
     if instances_n < 0 {
         (object.block, object.block_len) = counter_block(definition)?;
-        return Ok(object);
+        return Ok(());
     }
-    let mut list = Vec::with_capacity((instances_n as usize).min(65_536));
+    let list = &mut object.instances;
+    list.reserve((instances_n as usize).min(65_536));
     let mut p = definition;
     for k in 0..instances_n as usize {
         let len = u32_at(o, p, "a PERF_INSTANCE_DEFINITION's ByteLength")? as usize;
@@ -341,6 +385,5 @@ fn read_object(b: &[u8], at: usize) -> Result<PerfObject, String> {
         });
         p += len + block_len;
     }
-    object.instances = Some(list);
-    Ok(object)
+    Ok(())
 }

@@ -52,7 +52,10 @@ impl BlgReader {
         }
         let k = self.timestamps.len();
         match k {
-            0 => self.first_sample_buffer = self.buffers - 1,
+            0 => {
+                self.first_sample_at = self.record_at;
+                self.guess(b.len());
+            }
             16 => self.reserve(),
             _ => {}
         }
@@ -97,7 +100,8 @@ impl BlgReader {
         key: &str,
         make: impl FnOnce() -> (String, u32, i32),
     ) -> Result<usize, (CaptureErrorKind, String)> {
-        if let Some(&c) = self.keys.get(&(d, counter, key.to_string())) {
+        let known = self.keys.get(d).and_then(|k| k.get(key));
+        if let Some(c) = known.and_then(|v| v.get(counter).copied().flatten()) {
             return Ok(c);
         }
         if self.columns.len() >= MAX_COLUMNS {
@@ -116,9 +120,15 @@ impl BlgReader {
             scale,
             self.expected_samples,
         ));
-        self.keys
-            .insert((d, counter, key.to_string()), self.columns.len() - 1);
-        Ok(self.columns.len() - 1)
+        let c = self.columns.len() - 1;
+        if let Some(keys) = self.keys.get_mut(d) {
+            let v = keys.entry(key.to_string()).or_default();
+            if v.len() <= counter {
+                v.resize(counter + 1, None);
+            }
+            v[counter] = Some(c);
+        }
+        Ok(c)
     }
 
     /// Sample `k` of column `c` (cooked later, a block at a time).
@@ -207,7 +217,7 @@ impl BlgReader {
             });
         }
         self.relayout(d, &signature, 1, || {
-            instance_keys(&names.iter().map(|n| utf16_text(n)).collect::<Vec<_>>())
+            number_instances(names.iter().map(|n| utf16_text(n)).collect())
         });
         self.signature = signature;
         for (i, raw) in raws.into_iter().enumerate() {
@@ -233,33 +243,36 @@ impl BlgReader {
         keys: impl FnOnce() -> Vec<String>,
     ) {
         let layout = &mut self.layouts[d];
-        if layout.signature == signature && layout.columns.len() == counters {
+        if layout.signature == signature && layout.counters == counters {
             return;
         }
         // Carry the columns of instances that stay over to their new positions (one lookup per instance,
         // not per counter and instance): processes come and go between most samples of a busy server.
         let names = keys();
-        let old: HashMap<&str, usize> = layout
-            .names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
-            .collect();
-        let columns = (0..counters)
-            .map(|j| {
-                let before = layout
-                    .columns
-                    .get(j)
-                    .filter(|_| layout.columns.len() == counters);
-                names
+        let moved: Vec<Option<usize>> = if layout.counters == counters {
+            let old: HashMap<&str, usize> = layout
+                .names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i))
+                .collect();
+            names.iter().map(|n| old.get(n.as_str()).copied()).collect()
+        } else {
+            vec![None; names.len()]
+        };
+        let mut columns = Vec::with_capacity(counters * names.len());
+        for j in 0..counters {
+            columns.extend(
+                moved
                     .iter()
-                    .map(|n| before.and_then(|b| old.get(n.as_str()).and_then(|&i| b[i])))
-                    .collect()
-            })
-            .collect();
+                    .map(|was| was.and_then(|i| layout.column(j, i))),
+            );
+        }
         layout.columns = columns;
+        layout.counters = counters;
         layout.names = names;
-        layout.signature = signature.to_vec();
+        layout.signature.clear();
+        layout.signature.extend_from_slice(signature);
     }
 
     /// The column of counter `j`, instance `i` of the current layout of definition `d`.
@@ -270,12 +283,16 @@ impl BlgReader {
         i: usize,
         make: impl FnOnce(&str) -> (String, u32, i32),
     ) -> Result<usize, (CaptureErrorKind, String)> {
-        if let Some(c) = self.layouts[d].columns[j][i] {
+        let layout = &self.layouts[d];
+        if let Some(c) = layout.column(j, i) {
             return Ok(c);
         }
-        let key = self.layouts[d].names[i].clone();
+        let at = j * layout.names.len() + i;
+        let key = layout.names.get(i).cloned().unwrap_or_default();
         let c = self.column(d, j, &key, || make(&key))?;
-        self.layouts[d].columns[j][i] = Some(c);
+        if let Some(slot) = self.layouts[d].columns.get_mut(at) {
+            *slot = Some(c);
+        }
         Ok(c)
     }
 
@@ -286,7 +303,7 @@ impl BlgReader {
         k: usize,
         b: &[u8],
     ) -> Result<(), (CaptureErrorKind, String)> {
-        let block = PerfDataBlock::read(b).map_err(|w| {
+        let block = PerfDataBlock::read(b, std::mem::take(&mut self.objects)).map_err(|w| {
             (
                 CaptureErrorKind::BadBlg,
                 format!("the PERF_DATA_BLOCK: {w}"),
@@ -301,65 +318,81 @@ impl BlgReader {
         let mut signature = std::mem::take(&mut self.signature);
         block.signature(object, &mut signature);
         self.relayout(d, &signature, object.counters.len(), || {
-            match &object.instances {
+            match object.instances() {
                 None => vec![String::new()],
-                Some(_) => instance_keys(&block.instance_names(object)),
+                Some(_) => number_instances(block.instance_names(object)),
             }
         });
         self.signature = signature;
-        let has_instances = object.instances.is_some();
+        let has_instances = object.instances().is_some();
+        let n = self.layouts[d].names.len();
         for (j, counter) in object.counters.iter().enumerate() {
             let Some(plan) = block.plan(object, j) else {
                 continue;
             };
-            for i in 0..self.layouts[d].names.len() {
-                let c = match self.layouts[d].columns[j][i] {
-                    Some(c) => c,
-                    None => {
-                        let name =
-                            self.names
-                                .get(&counter.name_index)
-                                .cloned()
-                                .unwrap_or_else(|| {
-                                    self.unnamed.push(counter.name_index);
-                                    format!("Counter {}", counter.name_index)
-                                });
-                        self.cached_column(d, j, i, |key| {
-                            let (parent, inst) = match key.split_once('/') {
-                                Some((p, i)) if has_instances => (Some(p), Some(i)),
-                                _ => (None, has_instances.then_some(key)),
-                            };
-                            (
-                                def.path(parent, inst, &name),
-                                counter.counter_type,
-                                counter.scale,
-                            )
-                        })?
-                    }
-                };
-                self.put(c, k, block.raw(object, &plan, j, i));
+            // Series first seen in this sample are made first, so the loop below only reads and cooks.
+            let mut name: Option<String> = None;
+            for i in 0..n {
+                if self.layouts[d].column(j, i).is_none() {
+                    let name: &str = name.get_or_insert_with(|| {
+                        self.names
+                            .get(&counter.name_index)
+                            .cloned()
+                            .unwrap_or_else(|| {
+                                self.unnamed.push(counter.name_index);
+                                format!("Counter {}", counter.name_index)
+                            })
+                    });
+                    self.cached_column(d, j, i, |key| {
+                        let (parent, inst) = match key.split_once('/') {
+                            Some((p, i)) if has_instances => (Some(p), Some(i)),
+                            _ => (None, has_instances.then_some(key)),
+                        };
+                        (
+                            def.path(parent, inst, name),
+                            counter.counter_type,
+                            counter.scale,
+                        )
+                    })?;
+                }
+            }
+            let layout = &self.layouts[d];
+            let here = layout.columns.get(j * n..(j + 1) * n).unwrap_or_default();
+            for (i, c) in here.iter().enumerate() {
+                if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
+                    column.put(k, block.raw(object, &plan, i));
+                }
             }
         }
+        self.objects = block.into_objects();
         Ok(())
     }
 }
 
 /// Instance names made unique as PDH does: the second "svchost" is "svchost#1", the third "svchost#2".
+#[cfg(test)]
 fn instance_keys(names: &[String]) -> Vec<String> {
+    number_instances(names.to_vec())
+}
+
+/// `instance_keys` on names the caller gives up: each is numbered in place, none is copied.
+fn number_instances(mut names: Vec<String>) -> Vec<String> {
     let mut count: HashMap<&str, usize> = HashMap::new();
-    names
+    let before: Vec<usize> = names
         .iter()
         .map(|n| {
             let c = count.entry(n.as_str()).or_insert(0);
-            let key = if *c == 0 {
-                n.clone()
-            } else {
-                format!("{n}#{c}")
-            };
             *c += 1;
-            key
+            *c - 1
         })
-        .collect()
+        .collect();
+    for (n, c) in names.iter_mut().zip(before) {
+        if c > 0 {
+            n.push('#');
+            n.push_str(&c.to_string());
+        }
+    }
+    names
 }
 
 #[cfg(test)]
