@@ -25,6 +25,8 @@ export {
 } from '../pkg/counterlens.js';
 // Chart units (the viewer's axes and value text).
 export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
+// A big CSV/TSV read by workers side by side, with openCapture's result.
+export { openCaptureParallel } from './parallel.js';
 export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';
 // The viewer (browsers; in Node it throws, having no DOM to build in).
 export { mountViewer } from './viewer/index.js';

@@ -8,6 +8,7 @@ cargo bench -p counterlens --bench cook_series
 node bench/cook-series.mjs
 node bench/analysis.mjs
 node bench/captures.mjs
+node bench/parallel-open.mjs
 node bench/blg.mjs
 node bench/viewer.mjs
 node bench/redraw-vs-uplot.mjs

@@ -1,7 +1,13 @@
 // Reading captures: a Blob is read in a Web Worker (worker.js) through CaptureReader in slices, with
 // progress and cancel, so a large file never blocks the page nor needs a second copy of itself in
-// memory; a URL is fetched from the page's own origin only. Errors become sentences (describeError).
+// memory; a big CSV/TSV (8 MiB and more, on a machine with more than one core) is read in pieces by
+// openCaptureParallel's workers, each reading its own slice of the File. A URL is fetched from the page's
+// own origin only. Errors become sentences (describeError).
 import { Capture } from '../api.js';
+import { openCaptureInPieces, PARALLEL_MIN_BYTES } from '../parallel.js';
+
+/** Cores from which the viewer reads a big text capture in parallel pieces. */
+export const PARALLEL_MIN_CORES = 4;
 
 /** The rejection of a read that a newer one replaced. */
 export const SUPERSEDED = Symbol('superseded');
@@ -36,11 +42,43 @@ export function describeError(err, file) {
 export function createReader({ onProgress }) {
   let current = null; // { worker, reject } while a file is being read
 
-  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
-   *  data), a cancellation, or SUPERSEDED. With `keepRaw` (paths), the capture holds only the series that
-   *  kept their raw samples (explain.js). */
+  /** Reads a Blob: a big CSV/TSV in pieces by parallel workers where the machine has the cores for it,
+   *  anything else in one worker; resolves to { capture, notes }, rejects with the reader's error (as
+   *  data), a cancellation, or SUPERSEDED. With `keepRaw` (paths), always one worker, and the capture
+   *  holds only the series that kept their raw samples (explain.js). */
   function read(blob, name, { keepRaw } = {}) {
     current?.reject(SUPERSEDED);
+    const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+    // On 2 cores the pieces cost more than they save (docs/performance.md: 0.56-0.87x openCapture's
+    // wall time, measured on a busy 2-core machine): from 4 cores on, where the work can spread.
+    if (keepRaw || blob.size < PARALLEL_MIN_BYTES || cores < PARALLEL_MIN_CORES) return readInWorker(blob, name, { keepRaw });
+    return new Promise((resolve, reject) => {
+      let open = true;
+      const done = () => {
+        open = false;
+        current = null;
+        onProgress(null, name);
+      };
+      current = { worker: null, reject: (e) => { if (open) { done(); reject(e); } } };
+      onProgress(0, name);
+      const progress = (f) => { if (open) onProgress(f, name); };
+      openCaptureInPieces(blob, { workers: Math.min(cores, 8), onProgress: progress }).then((capture) => {
+        if (!open) return capture?.free(); // cancelled or superseded meanwhile
+        if (capture) {
+          done();
+          return resolve({ capture, notes: capture.notes() });
+        }
+        // Not a text capture cut at line ends (a .blg, JSON, UTF-16): the one-worker reader.
+        open = false;
+        current = null;
+        readInWorker(blob, name).then(resolve, reject);
+      }, (e) => { if (open) { done(); reject(e); } });
+    });
+  }
+
+  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
+   *  data), a cancellation, or SUPERSEDED. */
+  function readInWorker(blob, name, { keepRaw } = {}) {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
       const done = () => {
@@ -65,7 +103,7 @@ export function createReader({ onProgress }) {
     read,
     cancel: (reason) => current?.reject(reason),
     reading: () => current !== null,
-    stop: () => current?.worker.terminate(),
+    stop: () => current?.worker?.terminate(),
   };
 }
 

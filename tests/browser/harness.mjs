@@ -32,9 +32,11 @@ export async function launch() {
   });
 }
 
-/** A page that records problems: console errors, uncaught exceptions, requests off the origin. */
-export async function openPage(browser, url) {
+/** A page that records problems: console errors, uncaught exceptions, requests off the origin. `init`
+ *  (with `arg`) runs in the page before its own scripts. */
+export async function openPage(browser, url, { init, arg } = {}) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  if (init) await page.addInitScript(init, arg);
   const problems = { console: [], errors: [], foreign: [] };
   const origin = new URL(url).origin;
   page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });

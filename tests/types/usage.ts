@@ -2,7 +2,7 @@
 // package's name, strict mode. Compiled (not run) by tests/node/types.test.mjs.
 import init, {
   counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
-  validateRegistration, openCapture, CaptureReader, Capture, renderChart, renderSeriesChart,
+  validateRegistration, openCapture, openCaptureParallel, CaptureReader, Capture, renderChart, renderSeriesChart,
   CaptureError, CounterTypeError, RegistrationError,
   rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError,
   type RulePack, type Analysis, type Finding, type PalImport,
@@ -28,11 +28,13 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
   const reader = new CaptureReader({ size: bytes.length });
   const pushed: number = reader.push(bytes).bytes;
   const again = Capture.fromParts(reader.finish().toParts());
+  const big: Capture = await openCaptureParallel(bytes, { workers: 4, minBytes: 0, encoding: 'utf-8' });
+  const fromFile: Capture = await openCaptureParallel(new Blob([bytes.slice()]), { onProgress: (f: number) => void f });
   const layout: ChartLayout = renderChart(canvas, again, [0], { offsetMinutes: -(capture.timeZone?.biasMinutes ?? 0), colors: [0] });
   renderSeriesChart(canvas, capture.timestamps(), [{ label: 'x', values: capture.values(0) }]);
   const names: string[] = statusNames();
   return all.length + (name?.length ?? 0) + status.length + (v ?? 0) + text.length + st.count + (firstLine ?? 0) + info.length
-    + pushed + layout.plotWidth + names.length + capture.stats(0, 0).p95;
+    + pushed + big.sampleCount + fromFile.seriesCount + layout.plotWidth + names.length + capture.stats(0, 0).p95;
 }
 
 // @ts-expect-error: the contract says a type is a number or a string

@@ -262,7 +262,7 @@ const STANDARD_WORDS: &[&str] = &[
 ];
 
 /// Some(true) for a daylight-time zone name, Some(false) for a standard-time one, None when it says neither.
-fn zone_is_daylight(name: &str) -> Option<bool> {
+pub(super) fn zone_is_daylight(name: &str) -> Option<bool> {
     let n = name.to_lowercase();
     if DAYLIGHT_WORDS.iter().any(|w| n.contains(w)) {
         Some(true)
@@ -282,9 +282,9 @@ const HOUR_MS: f64 = 3_600_000.0;
 /// (the time after it between 00:00 and 04:59), when the zone name does not rule it out (a log that
 /// started in daylight time cannot enter it); each shifts the bias by an hour from that row on.
 #[derive(Default)]
-struct DstTracker {
+pub(super) struct DstTracker {
     /// Whether the clock is now in daylight time, as far as the name and the changes seen tell.
-    daylight: Option<bool>,
+    pub(super) daylight: Option<bool>,
     /// The previous row's local time, and the interval before it.
     last: Option<f64>,
     interval: Option<f64>,
@@ -294,7 +294,13 @@ struct DstTracker {
 
 impl DstTracker {
     /// Milliseconds to add to the header's bias for the row at local time `local` (line `n`).
-    fn step(&mut self, local: f64, n: u32, notes: &mut Vec<Note>, zone: Option<&TimeZone>) -> f64 {
+    pub(super) fn step(
+        &mut self,
+        local: f64,
+        n: u32,
+        notes: &mut Vec<Note>,
+        zone: Option<&TimeZone>,
+    ) -> f64 {
         if let (Some(p), Some(z)) = (self.last, zone) {
             let small_hours = (local.rem_euclid(MS_PER_DAY) / HOUR_MS) < 5.0;
             let interval = self.interval.unwrap_or(0.0);
@@ -366,6 +372,9 @@ pub(crate) struct CsvParser {
     /// Expected bytes of text in all (from the input's size), and bytes of rows read so far.
     size_hint: Option<usize>,
     read: usize,
+    /// A piece of a file read on its own (`join.rs`): rows keep their local times (no bias, no daylight
+    /// rule, which the join applies across the pieces) and each row's line number is kept here.
+    piece_lines: Option<Vec<u32>>,
 }
 
 /// Rows read before the columns are reserved from their average length.
@@ -387,7 +396,22 @@ impl CsvParser {
             notes: vec![],
             size_hint: None,
             read: 0,
+            piece_lines: None,
         }
+    }
+
+    /// Reads a piece of a file for `join.rs`: local times, each row's line kept, no refusal of no rows.
+    pub(super) fn read_as_piece(&mut self) {
+        self.piece_lines = Some(Vec::new());
+    }
+
+    /// The piece's rows (local times) and the line of each row (`read_as_piece`).
+    pub(super) fn finish_piece(
+        mut self,
+        encoding: &'static str,
+    ) -> Result<(Capture, Vec<u32>), CaptureError> {
+        let lines = self.piece_lines.as_mut().map(std::mem::take);
+        Ok((self.finish(encoding)?, lines.unwrap_or_default()))
     }
 
     /// The expected size of the whole text, in bytes of UTF-8.
@@ -544,11 +568,19 @@ impl CsvParser {
         }
         match parsed {
             Ok(local) => {
-                let t = local
-                    + self.bias_ms
-                    + self
-                        .dst
-                        .step(local, n, &mut self.notes, self.time_zone.as_ref());
+                let t = match &mut self.piece_lines {
+                    Some(lines) => {
+                        lines.push(n);
+                        local
+                    }
+                    None => {
+                        local
+                            + self.bias_ms
+                            + self
+                                .dst
+                                .step(local, n, &mut self.notes, self.time_zone.as_ref())
+                    }
+                };
                 self.timestamps.push(t);
                 self.read += line.len() + 2;
                 if self.timestamps.len() == ROWS_TO_MEASURE {
@@ -715,7 +747,7 @@ impl CsvParser {
                 "expected a PDH-CSV header line, found no complete line".into(),
             ));
         }
-        if self.timestamps.is_empty() {
+        if self.timestamps.is_empty() && self.piece_lines.is_none() {
             // A capture of nothing is refused rather than shown as an empty chart.
             return Err(CaptureError::at_line(
                 CaptureErrorKind::NoRows,

@@ -54,16 +54,23 @@ pub struct CaptureReader {
     bytes: usize,
 }
 
-fn too_long(line: u32) -> CaptureError {
+pub(super) fn too_long(line: u32) -> CaptureError {
     CaptureError::at_line(CaptureErrorKind::TooLarge, line, 1, format!("line {line} is longer than {MAX_LINE} bytes without a line end: this is not a capture counterlens reads"))
 }
 
-fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
+/// `bytes` (whole lines, the first of them line `line`) as text; an invalid byte is reported at its own
+/// line and column, however the input was cut into chunks.
+pub(super) fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
     std::str::from_utf8(bytes).map_err(|e| {
-        let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()])
-            .chars()
-            .count() as u32
-            + 1;
+        let valid = &bytes[..e.valid_up_to()];
+        let (line, start) = match memchr::memrchr(b'\n', valid) {
+            Some(k) => (
+                line + memchr::memchr_iter(b'\n', valid).count() as u32,
+                k + 1,
+            ),
+            None => (line, 0),
+        };
+        let col = String::from_utf8_lossy(&valid[start..]).chars().count() as u32 + 1;
         CaptureError::at_line(
             CaptureErrorKind::BadEncoding,
             line,

@@ -26,7 +26,7 @@ pub fn capture_error(e: CaptureError) -> JsValue {
     err
 }
 
-fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
+pub(crate) fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
     let text = |k: &str| -> Result<Option<String>, JsValue> {
         match get(v, k) {
             x if x.is_undefined() || x.is_null() => Ok(None),

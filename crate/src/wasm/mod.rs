@@ -10,6 +10,7 @@ mod analysis;
 mod capture;
 mod chart;
 mod convert;
+mod parallel;
 mod registration;
 mod text;
 
