@@ -1,8 +1,8 @@
 // The viewer's Analysis panel: choose rule packs (the built-in ones, a pack JSON file, or PAL threshold
 // XML files picked or dropped on the panel), answer their questions (defaults derived from the log filled
-// in), run the analysis in a Worker (worker.js), list the findings in time order and by category, chart
-// a finding's series zoomed to its range with its warning and critical thresholds drawn over the chart,
-// and download analysisReport's self-contained HTML. Everything from a file (counter paths, pack and PAL
+// in), run the analysis in a Worker (worker.js) that keeps the capture between runs, list the findings
+// in time order and by category, chart a finding's series zoomed to its range with its warning and
+// critical thresholds drawn over the chart, and download analysisReport's self-contained HTML. Everything from a file (counter paths, pack and PAL
 // text) is written with textContent.
 import { rulePacks, rulePack, importPalThresholds, analyze } from '../api.js';
 import { el } from './dom.js';
@@ -36,6 +36,11 @@ export function mountAnalysisPanel(root, hooks) {
   const builtins = rulePacks();
   let custom = []; // [{ label, pack, kind: 'json'|'pal' }]
   let running = null; // the Worker while an analysis runs
+  let analyst = null; // { worker, capture }: the Worker holding the capture analysed, kept between runs
+  const endAnalyst = () => {
+    analyst?.worker.terminate();
+    analyst = null;
+  };
   let last = null; // { analysis, report, packs } of the last run
   let focus = null; // the finding charted: { finding, thresholds }
   const cleanups = [];
@@ -198,27 +203,37 @@ export function mountAnalysisPanel(root, hooks) {
   function onRun() {
     const capture = state.capture;
     if (!capture) { status.textContent = 'Open a capture first.'; return; }
-    stopRun();
+    if (running) stopRun();
     const options = { variables: answers() };
     const packs = chosenPacks();
     if (packs) options.packs = packs;
-    const parts = capture.toParts();
-    const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => [s.values, s.reference, ...(s.raw ? [s.raw.value, s.raw.second, s.raw.frequency, s.raw.multi, s.raw.present] : [])]
-      .filter(Boolean).map((a) => a.buffer))];
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    // The worker keeps the capture between runs: its columns are copied over once per capture, and a
+    // run on the same capture (other packs, other answers) sends its options alone.
+    if (analyst?.capture !== capture) endAnalyst();
+    const job = { options, title: `Analysis of ${state.sourceName || 'a capture'}` };
+    let transfer = [];
+    if (!analyst) {
+      analyst = { worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), capture };
+      job.parts = capture.toParts();
+      transfer = [job.parts.timestamps.buffer, ...job.parts.series.flatMap((s) => [s.values, s.reference, ...(s.raw ? [s.raw.value, s.raw.second, s.raw.frequency, s.raw.multi, s.raw.present] : [])]
+        .filter(Boolean).map((a) => a.buffer))];
+    }
+    const worker = analyst.worker;
     running = worker;
+    root.dataset.transfers = String(Number(root.dataset.transfers ?? 0) + (job.parts ? 1 : 0));
     setRunning(true, `Running ${packs ? packs.length : 'the default'} pack${packs?.length === 1 ? '' : 's'} over ${capture.seriesCount} series…`);
     const started = performance.now();
     worker.onmessage = ({ data }) => {
       if (running !== worker) return;
-      stopRun();
+      running = null;
+      setRunning(false);
       if (data.error) { status.textContent = describeAnalysisError(data.error); return; }
       last = { ...data, packs };
       status.textContent = `Done in ${Math.round(performance.now() - started)} ms.`;
       showResults();
     };
     worker.onerror = (e) => { stopRun(); status.textContent = `The analysis stopped: ${e.message || 'worker error'}`; };
-    worker.postMessage({ analyze: { parts, options, title: `Analysis of ${state.sourceName || 'a capture'}` } }, transfer);
+    worker.postMessage({ analyze: job }, transfer);
   }
   function setRunning(on, text) {
     progress.hidden = !on;
@@ -227,8 +242,10 @@ export function mountAnalysisPanel(root, hooks) {
     root.dataset.running = String(on);
     if (text !== undefined) status.textContent = text;
   }
+  /** Ends a run: the worker is ended with it (a run cannot be interrupted otherwise), and the capture it
+   *  held goes with it. */
   function stopRun() {
-    running?.terminate();
+    if (running) endAnalyst();
     running = null;
     setRunning(false);
   }
@@ -394,6 +411,7 @@ export function mountAnalysisPanel(root, hooks) {
     /** A new capture is open: questions re-derived, old results cleared. */
     captureChanged() {
       stopRun();
+      endAnalyst();
       tickApplicable();
       last = null;
       focus = null;
@@ -408,6 +426,7 @@ export function mountAnalysisPanel(root, hooks) {
     },
     destroy() {
       stopRun();
+      endAnalyst();
       redraw.disconnect();
       cleanups.forEach((f) => f());
       overlay.remove();

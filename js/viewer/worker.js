@@ -33,18 +33,23 @@ onmessage = async ({ data: { blob, keepRaw, analyze: job } }) => {
   }
 };
 
-// ---- Analysis (analysis-panel.js): the capture's parts come in transferred, the findings and the
-// report's HTML go back. Errors go back as plain data, with where the pack or variable was wrong.
+// ---- Analysis (analysis-panel.js): the capture's parts come in transferred with the first run and the
+// capture is kept here, so the next runs on it (other packs, other answers) send only their options; the
+// findings and the report's HTML go back. Errors go back as plain data, with where the pack or variable
+// was wrong. The page ends this worker when it cancels a run or another capture opens.
+let held = null;
 function analyzeParts({ parts, options, title }) {
-  let capture = null;
   try {
-    capture = Capture.fromParts(parts);
-    const analysis = analyze(capture, options);
-    return { analysis, report: analysisReport(capture, analysis, { title }) };
+    if (parts) {
+      held?.free();
+      held = null;
+      held = Capture.fromParts(parts);
+    }
+    if (!held) throw new Error('no capture to analyse: the page sends its parts with the first run');
+    const analysis = analyze(held, options);
+    return { analysis, report: analysisReport(held, analysis, { title }) };
   } catch (e) {
     const { name, message, code, field, pointer, line, column, variable, file } = e;
     return { error: { name, message, code, field, pointer, line, column, variable, file } };
-  } finally {
-    capture?.free();
   }
 }

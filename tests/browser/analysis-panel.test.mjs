@@ -231,3 +231,29 @@ test('thresholds written as expressions are drawn as evaluated, also those that 
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('runs on one capture copy its columns to the worker once; another capture sends its own', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  const runOnce = async () => {
+    await page.click(part('analysis-run'));
+    await page.waitForFunction((sel) => /^Done in/.test(document.querySelector(sel).textContent), part('analysis-status'), { timeout: 30000 });
+  };
+  const transfers = () => page.getAttribute(part('analysis'), 'data-transfers');
+  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await runOnce();
+  assert.equal(await transfers(), '1');
+  const first = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
+  // Another answer on the same capture: options alone cross; the result is the analysis of that capture.
+  await page.fill(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, '8');
+  await runOnce();
+  assert.equal(await transfers(), '1');
+  assert.deepEqual(await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent)), first);
+  // Another capture: its columns go to a fresh worker.
+  await page.setInputFiles('#capture-file', { name: 'again.csv', mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('again.csv:'));
+  await runOnce();
+  assert.equal(await transfers(), '2');
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
