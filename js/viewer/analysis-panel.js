@@ -2,8 +2,8 @@
 // XML files picked or dropped on the panel), answer their questions (defaults derived from the log filled
 // in), run the analysis in a Worker (worker.js) that keeps the capture between runs, list the findings
 // in time order and by category, chart a finding's series zoomed to its range with its warning and
-// critical thresholds drawn over the chart, and download analysisReport's self-contained HTML. Everything from a file (counter paths, pack and PAL
-// text) is written with textContent.
+// critical thresholds drawn over the chart, and download analysisReport's self-contained HTML.
+// Everything from a file (counter paths, pack and PAL text) is written with textContent.
 import { rulePacks, rulePack, importPalThresholds, analyze } from '../api.js';
 import { el } from './dom.js';
 import { formatTime } from './state.js';
