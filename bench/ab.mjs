@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pdhCsv, getCounterJson } from './data.mjs';
 
 const [dirA, dirB, roundsArg] = process.argv.slice(2);
 if (!dirA || !dirB) {
@@ -22,45 +23,14 @@ async function load(dir) {
 }
 const builds = { A: await load(dirA), B: await load(dirB) };
 
-// A Get-Counter JSON (as bench/captures.mjs writes it) and a quoted PDH-CSV, both about 30 MB.
-function getCounter(sets, per) {
-  const parts = ['['];
-  let stamp = 134082303080000000n;
-  for (let k = 0; k < sets; k++) {
-    stamp += 10_000_000n + BigInt(k % 13);
-    const samples = [];
-    for (let i = 0; i < per; i++) {
-      const raw = 1_170_374_257_812n + BigInt(k) * 7_500_000n + BigInt(i);
-      samples.push(`{"Path":"\\\\\\\\sql01\\\\process(w3wp#${i})\\\\% processor time","InstanceName":"w3wp#${i}","CookedValue":25,` +
-        `"RawValue":${raw},"SecondValue":${stamp},"MultipleCount":1,"CounterType":542180608,"Timestamp":"/Date(${1763756708000 + k * 1000})/",` +
-        `"Timestamp100NSec":${stamp},"Status":0,"DefaultScale":0,"TimeBase":10000000}`);
-    }
-    parts.push(`${k ? ',' : ''}{"Timestamp":"/Date(${1763756708000 + k * 1000})/","Readings":"","CounterSamples":[${samples.join(',')}]}`);
-  }
-  parts.push(']');
-  return Buffer.from(parts.join(''));
-}
-function pdhCsv(cols, rows) {
-  const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
-  for (let c = 0; c < cols; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
-  const parts = [header.join(',') + '\r\n'];
-  let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let r = 0; r < rows; r++) {
-    const s = String(r % 60).padStart(2, '0'), m = String(Math.floor(r / 60) % 60).padStart(2, '0');
-    const cells = [`"11/22/2026 09:${m}:${s}.000"`];
-    for (let c = 0; c < cols; c++) cells.push(`"${(rand() * 100).toFixed(13)}"`);
-    parts.push(cells.join(',') + '\r\n');
-  }
-  return Buffer.from(parts.join(''));
-}
+// A Get-Counter JSON and a quoted PDH-CSV (bench/data.mjs), both about 30 MB.
 
 const repo = new URL('..', import.meta.url);
 const pal = readFileSync(new URL('tests/vectors/pal/SystemOverview.xml', repo), 'utf8');
 const manifest = readFileSync(new URL('tests/vectors/registration/rich.man', repo));
 
 const inputs = [
-  ['Get-Counter JSON, 100,000 samples', getCounter(500, 200)],
+  ['Get-Counter JSON, 100,000 samples', getCounterJson(500, 200)],
   ['PDH-CSV, 500 counters x 3,000 rows', pdhCsv(500, 3000)],
 ];
 for (const [name, bytes] of inputs) {

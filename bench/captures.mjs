@@ -14,6 +14,7 @@ import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { execFileSync } from 'node:child_process';
 import { time as timed } from './timing.mjs';
+import { pdhCsv, getCounterJson } from './data.mjs';
 import { openCapture, CaptureReader, initSync } from 'counterlens';
 
 const COLS = 500;
@@ -24,24 +25,8 @@ const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const mb = (n) => n / 1e6;
 const memory = initSync({ module: new Uint8Array() }).memory; // already initialised: returns the instance
 
-let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-
 /** `rows` rows; with `gaps`, the first row and 1 % of the other cells are " " (no value). */
-function makeCsv(rows, gaps) {
-  seed = 7;
-  const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
-  for (let c = 0; c < COLS; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
-  const parts = [header.join(',') + '\r\n'];
-  const t0 = Date.UTC(2026, 10, 22, 9, 0, 0);
-  for (let r = 0; r < rows; r++) {
-    const d = new Date(t0 + r * 1000);
-    const cells = [`"11/22/2026 ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}:${String(d.getUTCSeconds()).padStart(2, '0')}.000"`];
-    for (let c = 0; c < COLS; c++) cells.push(gaps && (r === 0 || rand() < 0.01) ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
-    parts.push(cells.join(',') + '\r\n');
-  }
-  return Buffer.from(parts.join(''));
-}
+const makeCsv = (rows, gaps) => pdhCsv(COLS, rows, { gaps, blankFirstRow: gaps });
 
 
 /** Counts the values of `cols` (arrays of columns) that differ from counterlens' (NaN = NaN). */
@@ -140,24 +125,7 @@ if (only) process.exit(0);
 
 // ---- Get-Counter JSON: 5,000 sample sets x 200 counters = 1,000,000 samples --------------------------
 const SETS = 5000, PER = 200;
-function makeGetCounter() {
-  const parts = ['['];
-  let stamp = 134082303080000000n;
-  for (let k = 0; k < SETS; k++) {
-    stamp += 10_000_000n + BigInt(k % 13); // real 100 ns stamps are not multiples of 16 (a double's step there)
-    const samples = [];
-    for (let i = 0; i < PER; i++) {
-      const raw = 1_170_374_257_812n + BigInt(k) * 7_500_000n + BigInt(i);
-      samples.push(`{"Path":"\\\\\\\\sql01\\\\process(w3wp#${i})\\\\% processor time","InstanceName":"w3wp#${i}","CookedValue":25,` +
-        `"RawValue":${raw},"SecondValue":${stamp},"MultipleCount":1,"CounterType":542180608,"Timestamp":"/Date(${1763756708000 + k * 1000})/",` +
-        `"Timestamp100NSec":${stamp},"Status":0,"DefaultScale":0,"TimeBase":10000000}`);
-    }
-    parts.push(`${k ? ',' : ''}{"Timestamp":"/Date(${1763756708000 + k * 1000})/","Readings":"","CounterSamples":[${samples.join(',')}]}`);
-  }
-  parts.push(']');
-  return Buffer.from(parts.join(''));
-}
-const gc = makeGetCounter();
+const gc = getCounterJson(SETS, PER);
 console.log(`\nGet-Counter JSON: ${SETS} sample sets x ${PER} counters = ${SETS * PER} samples, ${mb(gc.length).toFixed(1)} MB`);
 const gcOurs = time('counterlens openCapture (wasm, exact u64)', gc.length, () => columnsOf(openCapture(gc)));
 const gcJs = time('JSON.parse + JS cooking (raw values as doubles)', gc.length, () => {

@@ -10,27 +10,12 @@ import { join } from 'node:path';
 import { openCapture, openCaptureParallel } from '../js/node.js';
 import { joinCapturePieces } from '../pkg/counterlens.js';
 import { readPieces } from '../js/parallel.js';
+import { pdhCsv } from './data.mjs';
 
 const COLS = 500;
 const ROWS = Number(process.argv[2] ?? 20_000);
-let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-
-/** relog's dialect: every value quoted, 1% " " gaps (as bench/captures.mjs), 1 s apart. */
-function makeCsv() {
-  const header = ['"(PDH-CSV 4.0) (Pacific Standard Time)(480)"'];
-  for (let c = 0; c < COLS; c++) header.push(`"\\\\SQL01\\Process(w3wp#${c})\\% Processor Time"`);
-  const parts = [header.join(',') + '\r\n'];
-  const t0 = Date.UTC(2026, 10, 22, 9, 0, 0);
-  for (let r = 0; r < ROWS; r++) {
-    const d = new Date(t0 + r * 1000);
-    const p = (n) => String(n).padStart(2, '0');
-    const cells = [`"${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.000"`];
-    for (let c = 0; c < COLS; c++) cells.push(rand() < 0.01 ? '" "' : `"${(rand() * 100).toFixed(13)}"`);
-    parts.push(cells.join(',') + '\r\n');
-  }
-  return new Uint8Array(Buffer.from(parts.join('')));
-}
+/** relog's dialect: every value quoted, 1% " " gaps (bench/data.mjs), 1 s apart. */
+const makeCsv = () => new Uint8Array(pdhCsv(COLS, ROWS, { gaps: true }));
 
 const csv = makeCsv();
 const MB = csv.length / 1e6;
