@@ -238,6 +238,12 @@ pub struct Stats {
 /// assert!((s.stddev - (8.0f64 / 3.0).sqrt()).abs() < 1e-12);
 /// ```
 pub fn stats(values: &[f64]) -> Stats {
+    stats_with(values, []).0
+}
+
+/// `stats` and, from the same one copy of the values, the nearest-rank percentiles `qs`
+/// (the ceil(q n)-th smallest value; NaN when there is no value): one copy and one pass for all of them.
+pub fn stats_with<const N: usize>(values: &[f64], qs: [f64; N]) -> (Stats, [f64; N]) {
     let mut count = 0usize;
     let (mut min, mut max, mut last) = (f64::INFINITY, f64::NEG_INFINITY, f64::NAN);
     // Welford's running mean and sum of squared deviations: stable for long series of large values.
@@ -255,7 +261,7 @@ pub fn stats(values: &[f64]) -> Stats {
         m2 += delta * (v - mean);
     }
     if count == 0 {
-        return Stats {
+        let stats = Stats {
             count,
             min: f64::NAN,
             max: f64::NAN,
@@ -264,19 +270,26 @@ pub fn stats(values: &[f64]) -> Stats {
             stddev: f64::NAN,
             p95: f64::NAN,
         };
+        return (stats, [f64::NAN; N]);
     }
     let mut finite: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
-    let rank = (0.95 * count as f64).ceil() as usize; // 1-based, 1 <= rank <= count
-    let (_, p95, _) = finite.select_nth_unstable_by(rank.max(1) - 1, f64::total_cmp);
-    Stats {
+    let mut nearest_rank = |q: f64| {
+        let rank = (q * count as f64).ceil() as usize; // 1-based, 1 <= rank <= count
+        *finite
+            .select_nth_unstable_by(rank.clamp(1, count) - 1, f64::total_cmp)
+            .1
+    };
+    let p95 = nearest_rank(0.95);
+    let stats = Stats {
         count,
         min,
         max,
         mean,
         last,
         stddev: (m2 / count as f64).sqrt(),
-        p95: *p95,
-    }
+        p95,
+    };
+    (stats, qs.map(nearest_rank))
 }
 
 #[cfg(test)]

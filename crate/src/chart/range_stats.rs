@@ -2,7 +2,7 @@
 //! max, mean, population standard deviation, p95, last) plus the 99th percentile and the trend per hour (the
 //! least-squares slope of value against time, times 3 600 000 ms).
 
-use crate::series::{stats, Stats};
+use crate::series::{stats_with, Stats};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -32,16 +32,7 @@ pub fn range_stats(
     let lo = from.map_or(0, |f| timestamps[..n].partition_point(|&t| t < f));
     let hi = to.map_or(n, |t| timestamps[..n].partition_point(|&x| x <= t));
     let (ts, vs) = (&timestamps[lo..hi.max(lo)], &values[lo..hi.max(lo)]);
-    let base = stats(vs);
-    let mut finite: Vec<f64> = vs.iter().copied().filter(|v| !v.is_nan()).collect();
-    let p99 = if finite.is_empty() {
-        f64::NAN
-    } else {
-        let rank = (0.99 * finite.len() as f64).ceil() as usize; // 1-based
-        *finite
-            .select_nth_unstable_by(rank.max(1) - 1, f64::total_cmp)
-            .1
-    };
+    let (base, [p99]) = stats_with(vs, [0.99]);
     let Stats {
         count,
         min,
