@@ -81,7 +81,7 @@ for (const [workers, input, kind] of [[2, csv], [4, csv], [8, csv], [2, blob, 'B
   const p = parts[times.indexOf(ms)];
   row(`openCaptureParallel${kind ? ` (${kind})` : ''}, ${workers} workers`, ms, `  ${(whole / ms).toFixed(2)}x openCapture; first call ${cold.toFixed(0)} ms (${Math.max(0, workers - started)} workers started); equal: ${ok}`);
   started = Math.max(started, workers);
-  console.log(`    cut+copy ${p.cut.toFixed(0)} ms; then all loaded+counted at ${p.load.toFixed(0)} ms, first piece read at ` +
+  console.log(`    cut ${p.cut.toFixed(0)} ms; then all copied, loaded and counted at ${p.load.toFixed(0)} ms, first piece read at ` +
     `${p.firstPiece.toFixed(0)} ms, all read at ${p.read.toFixed(0)} ms; join ${p.join.toFixed(0)} ms; CPU ${p.cpu.toFixed(0)} ms (all threads)`);
 }
 rmSync(file);

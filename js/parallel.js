@@ -111,8 +111,9 @@ async function lineEnd(src, from) {
 /**
  * Cuts `input` (Uint8Array or Blob) into pieces and reads them in workers: `{ plan, results, timings }`,
  * `results` being each piece's read (for joinCapturePieces) in file order, or null when the input is read
- * whole. Timings (ms): `cut` (finding the line ends to cut at, and copying a Uint8Array's pieces); then,
- * from the end of the cut, `load` (until every worker holds its piece and has counted its lines),
+ * whole. Timings (ms): `cut` (finding the line ends to cut at); then, from the end of the cut, `load`
+ * (copying a Uint8Array's pieces, each handed over as soon as it is copied, until every worker holds its
+ * piece and has counted its lines),
  * `firstPiece` and `read` (until the first and the slowest piece is read). `options.onProgress(fraction)`
  * is told as pieces are read. Used by openCaptureParallel, the viewer (reading.js) and the benchmark.
  */
@@ -144,19 +145,22 @@ export async function readPieces(input, options = {}) {
   const ranges = [];
   for (let k = 0; k + 1 < cuts.length; k++) if (cuts[k + 1] > cuts[k] || (ranges.length === 0 && k + 2 === cuts.length)) ranges.push([cuts[k], cuts[k + 1]]);
   const header = head.slice(0, headerEnd);
-  // Node 20 aborts when a worker reads a file-backed Blob (fs.openAsBlob): there the page reads each
-  // slice (file I/O off the JS thread) and transfers the bytes.
-  const pieces = isBlob && host.readBlobsHere
-    ? await Promise.all(ranges.map(async ([a, b]) => new Uint8Array(await input.slice(a, b).arrayBuffer())))
-    : ranges.map(([a, b]) => src.piece(a, b));
   const t1 = performance.now();
-  while (pool.length < pieces.length) pool.push(startWorker());
-  const ws = pool.slice(0, pieces.length);
+  while (pool.length < ranges.length) pool.push(startWorker());
+  const ws = pool.slice(0, ranges.length);
   const id = nextJob++;
   for (const w of ws) setBusy(w, true);
   try {
-    const loads = pieces.map((p, k) =>
-      call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size }, p instanceof Uint8Array ? [p.buffer] : []));
+    // Each piece goes to its worker as soon as it is cut (a Uint8Array's piece copied, a Blob's sliced),
+    // so worker k takes its piece into wasm while the page copies piece k + 1. Node 20 aborts when a
+    // worker reads a file-backed Blob (fs.openAsBlob): there the page reads each slice (file I/O off the
+    // JS thread) and transfers the bytes.
+    const load = (k, p) => call(ws[k], { op: 'load', id, header, body: p, plan, last: ranges[k][1] === src.size },
+      p instanceof Uint8Array ? [p.buffer] : []);
+    // Posted in the same turn as the copy (not after an await), or every copy would come first.
+    const loads = ranges.map(([a, b], k) => (isBlob && host.readBlobsHere
+      ? input.slice(a, b).arrayBuffer().then((buf) => load(k, new Uint8Array(buf)))
+      : load(k, src.piece(a, b))));
     let t2 = NaN;
     Promise.all(loads).then(() => { t2 = performance.now(); }, () => {});
     // Piece k starts at line 2 (after the header) plus the line ends of the pieces before it. Each is read
