@@ -301,7 +301,7 @@ export class CaptureError extends Error {
 // ---- Analysis (docs/analysis.md; packs: docs/rule-packs.md, schema counterlens/rule-pack.schema.json) --
 
 export type Severity = "warning" | "critical";
-export type Operator = "gt" | "ge" | "lt" | "le" | "eq";
+export type Operator = "gt" | "ge" | "lt" | "le" | "eq" | "ne";
 export type SliceStat = "min" | "avg" | "max" | "trend";
 
 /** A rule pack: rules selecting series by Perfmon wildcard paths, with thresholds over variables. */

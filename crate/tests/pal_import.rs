@@ -630,7 +630,7 @@ proptest! {
 
     /// Snippets built from the translated forms always translate, to the threshold computed by hand.
     #[test]
-    fn generated_one_liners_translate(n in 0u32..100000, unit in prop::sample::select(vec!["", "KB", "MB", "GB"]), op in prop::sample::select(vec!["gt", "ge", "lt", "le", "eq"]), trend: bool) {
+    fn generated_one_liners_translate(n in 0u32..100000, unit in prop::sample::select(vec!["", "KB", "MB", "GB"]), op in prop::sample::select(vec!["gt", "ge", "lt", "le", "eq", "ne"]), trend: bool) {
         let code = format!(
             "StaticThreshold -CollectionOfCounterInstances $P -Operator '{op}' -Threshold {n}{unit}{}",
             if trend { " -IsTrendOnly $True" } else { "" }

@@ -370,7 +370,7 @@ export function mountAnalysisPanel(root, hooks) {
       const y = yOf(t.threshold);
       if (!Number.isFinite(y) || y < T || y > T + H) { drawn.push(`${t.severity}:${t.operator}:${t.threshold}:off`); continue; }
       const above = t.operator === 'gt' || t.operator === 'ge';
-      if (t.operator !== 'eq') items.push(svg('rect', { x: L, y: above ? T : y, width: W, height: above ? y - T : T + H - y, class: `band ${t.severity}` }));
+      if (t.operator !== 'eq' && t.operator !== 'ne') items.push(svg('rect', { x: L, y: above ? T : y, width: W, height: above ? y - T : T + H - y, class: `band ${t.severity}` }));
       items.push(svg('line', { x1: L, y1: y, x2: L + W, y2: y, class: `threshold ${t.severity}` }),
         svg('text', { x: L + 4, y: Math.min(Math.max(y - 3, T + 11), T + H - 2), class: `threshold ${t.severity}` }, `${t.severity} ${t.operator} ${t.threshold}`));
       drawn.push(`${t.severity}:${t.operator}:${t.threshold}:${Math.round(y)}`);

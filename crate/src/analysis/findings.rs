@@ -49,12 +49,13 @@ fn bit(s: Stat) -> u8 {
     }
 }
 
-/// Whether `a` is worse than `b` for `op`: further past the threshold.
-fn worse(op: Operator, a: f64, b: f64) -> bool {
+/// Whether `a` is worse than `b` for `op` and `threshold`: further past it (for `ne`, further from it).
+fn worse(op: Operator, threshold: f64, a: f64, b: f64) -> bool {
     match op {
         Operator::Gt | Operator::Ge => a > b,
         Operator::Lt | Operator::Le => a < b,
         Operator::Eq => false,
+        Operator::Ne => (a - threshold).abs() > (b - threshold).abs(),
     }
 }
 
@@ -104,7 +105,7 @@ pub fn breaks(
                                     (Operator::Gt | Operator::Ge, Stat::Max)
                                         | (Operator::Lt | Operator::Le, Stat::Min)
                                 );
-                            if worse(op, v, b.worst) || tie_break {
+                            if worse(op, threshold, v, b.worst) || tie_break {
                                 b.worst = v;
                                 b.worst_stat = s;
                             }
@@ -151,7 +152,12 @@ pub fn apply_priority(group: &mut [(Severity, Vec<Option<Break>>)]) {
 /// Consecutive broken slices, merged: `(first, last, stats bits, worst, worst stat)`. A slice without
 /// any value (`count[i] == 0`: a gap in the log, or slices shorter than its sampling interval) neither
 /// breaks nor ends a run: no data is no sign of recovery. A run ends at its last broken slice.
-pub fn merge(op: Operator, breaks: &[Option<Break>], count: &[u32]) -> Vec<(usize, usize, Break)> {
+pub fn merge(
+    op: Operator,
+    threshold: f64,
+    breaks: &[Option<Break>],
+    count: &[u32],
+) -> Vec<(usize, usize, Break)> {
     let mut out: Vec<(usize, usize, Break)> = Vec::new();
     let mut open = false;
     for (i, b) in breaks.iter().enumerate() {
@@ -160,7 +166,7 @@ pub fn merge(op: Operator, breaks: &[Option<Break>], count: &[u32]) -> Vec<(usiz
                 Some(last) => {
                     last.1 = i;
                     last.2.stats |= b.stats;
-                    if worse(op, b.worst, last.2.worst) {
+                    if worse(op, threshold, b.worst, last.2.worst) {
                         last.2.worst = b.worst;
                         last.2.worst_stat = b.worst_stat;
                     }
@@ -234,7 +240,7 @@ pub fn findings(
                 .collect();
             apply_priority(&mut broken);
             for (p, (_, b)) in members.iter().zip(&broken) {
-                for (first, last, br) in merge(p.rule.operator, b, &st.count) {
+                for (first, last, br) in merge(p.rule.operator, p.threshold, b, &st.count) {
                     let start = slicing.slices[first].start;
                     let end = slicing.slices[last].end;
                     let broke: Vec<Stat> = ORDER

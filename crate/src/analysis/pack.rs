@@ -150,6 +150,9 @@ pub enum Operator {
     Lt,
     Le,
     Eq,
+    /// Not equal: a state counter that should hold one value (PAL's `-Operator 'ne'`, HyperV30.xml's
+    /// "CSV Volume Cache State").
+    Ne,
 }
 
 impl Operator {
@@ -162,6 +165,8 @@ impl Operator {
             Operator::Lt => value < threshold,
             Operator::Le => value <= threshold,
             Operator::Eq => value == threshold,
+            // NaN != x is true in IEEE 754: a missing value is not a value that differs.
+            Operator::Ne => !value.is_nan() && value != threshold,
         }
     }
 
@@ -173,6 +178,7 @@ impl Operator {
             Operator::Lt => "below",
             Operator::Le => "at or below",
             Operator::Eq => "equal to",
+            Operator::Ne => "not equal to",
         }
     }
 
@@ -183,6 +189,7 @@ impl Operator {
             Operator::Lt => "lt",
             Operator::Le => "le",
             Operator::Eq => "eq",
+            Operator::Ne => "ne",
         }
     }
 }
@@ -584,5 +591,11 @@ mod tests {
         assert!(Operator::Lt.holds(1.0, 2.0));
         assert!(!Operator::Le.holds(f64::NAN, 2.0));
         assert!(Operator::Eq.holds(0.0, -0.0));
+        // ne: 2 differs from 1; 1 does not; NaN (no value) is not a difference; -0 equals 0.
+        assert!(Operator::Ne.holds(2.0, 1.0));
+        assert!(!Operator::Ne.holds(1.0, 1.0));
+        assert!(!Operator::Ne.holds(f64::NAN, 1.0));
+        assert!(!Operator::Ne.holds(-0.0, 0.0));
+        assert_eq!(Operator::Ne.name(), "ne");
     }
 }

@@ -1690,9 +1690,10 @@ impl Parser<'_, '_> {
                                 "lt" => Operator::Lt,
                                 "le" => Operator::Le,
                                 "eq" => Operator::Eq,
+                                "ne" => Operator::Ne,
                                 other => {
                                     return Err(format!(
-                                        "-Operator {other:?} is not gt, ge, lt, le or eq"
+                                        "-Operator {other:?} is not gt, ge, lt, le, eq or ne"
                                     ))
                                 }
                             });

@@ -310,7 +310,8 @@ fn chart(
             let (y0, y1) = match f.operator {
                 Operator::Gt | Operator::Ge => (TOP, ty),
                 Operator::Lt | Operator::Le => (ty, TOP + ph),
-                Operator::Eq => (ty - 1.0, ty + 1.0),
+                // A band of one value (eq), or of every value but one (ne): the line, thickened.
+                Operator::Eq | Operator::Ne => (ty - 1.0, ty + 1.0),
             };
             let color = if sev == Severity::Critical {
                 "#d32f2f"

@@ -494,3 +494,37 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_state_counter_that_leaves_its_value_breaks_ne() {
+    // A cache state that should read 1: 1 everywhere but minutes 10..=13 (state 4, then 0, 4, 2) and
+    // minute 30 (NaN: no value, which is not a different state).
+    let values: Vec<f64> = (0..=60)
+        .map(|m| match m {
+            10 | 12 => 4.0,
+            11 => 0.0,
+            13 => 2.0,
+            30 => f64::NAN,
+            _ => 1.0,
+        })
+        .collect();
+    let c = capture(vec![series(
+        r"\\SRV\Cluster CSV Volume Cache(C1)\Cache State",
+        values,
+    )]);
+    let rule = r#"{ "id": "state", "title": "Cache not enabled", "counter": "\\Cluster CSV Volume Cache(*)\\Cache State",
+        "kind": "static", "severity": "warning", "operator": "ne", "threshold": 1 }"#;
+    let a = run(&c, pack(rule), &[]).unwrap();
+    // Slices of 2 minutes: slice 5 = minutes 10, 11 (min 0, avg 2, max 4), slice 6 = minutes 12, 13
+    // (min 2, avg 3, max 4): every statistic differs from 1 in both; one finding from 10:10 to 10:14.
+    // Slice 15 (minutes 30, 31: one value, 1) breaks nothing.
+    assert_eq!(a.findings.len(), 1, "{:?}", a.findings);
+    let f = &a.findings[0];
+    assert_eq!(f.operator, Operator::Ne);
+    assert_eq!((f.start - T0) / MIN, 10.0);
+    assert_eq!((f.end - T0) / MIN, 14.0);
+    assert_eq!(f.broke, vec![Stat::Min, Stat::Avg, Stat::Max]);
+    // The worst is the statistic furthest from 1: |4 - 1| = 3 beats |0 - 1| = 1 and |3 - 1| = 2.
+    assert_eq!(f.worst, 4.0);
+    assert!(f.message.contains("not equal to 1"), "{}", f.message);
+}
