@@ -7,6 +7,7 @@
 
 use counterlens::analysis::pal::import_pal;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,7 +30,10 @@ fn main() {
             std::process::exit(1);
         }
     };
-    println!(
+    // Written at once, and a closed pipe (`| head`) ends the output quietly instead of panicking.
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "{}: translated {} / {} (missing files: {:?})",
         imp.pack.source, imp.translated, imp.total, imp.missing_files
     );
@@ -41,24 +45,22 @@ fn main() {
             .push(format!("{} / {}", u.analysis, u.threshold));
     }
     for (reason, list) in &by_reason {
-        println!("  {} x {reason}", list.len());
+        let _ = writeln!(out, "  {} x {reason}", list.len());
         for t in list {
-            println!("      {t}");
+            let _ = writeln!(out, "      {t}");
         }
     }
     if show_notes {
-        println!("  {} bands; notes:", imp.bands.len());
+        let _ = writeln!(out, "  {} bands; notes:", imp.bands.len());
         for n in &imp.notes {
-            println!("  note: {n}");
+            let _ = writeln!(out, "  note: {n}");
         }
     }
     if show_rules {
         for r in &imp.pack.rules {
-            println!(
-                "  rule {}: {}",
-                r.id,
-                serde_json::to_string(r).unwrap_or_default()
-            );
+            let rule = serde_json::to_string(r).unwrap_or_default();
+            let _ = writeln!(out, "  rule {}: {rule}", r.id);
         }
     }
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
 }
