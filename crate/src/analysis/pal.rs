@@ -1624,13 +1624,17 @@ impl Parser<'_, '_> {
     /// A numeric answer set in some branches only (`If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1}`)
     /// keeps the answer in the others.
     fn answers_before(&mut self, cases: &mut [State], default: &mut State) {
-        let mut keys: Vec<String> = cases
+        // Distinct without sorting: a sort of strings costs the wasm module about 13 KB.
+        let mut keys: Vec<String> = Vec::new();
+        for k in cases
             .iter()
             .chain(std::iter::once(&*default))
-            .flat_map(|s| s.env.keys().cloned())
-            .collect();
-        keys.sort();
-        keys.dedup();
+            .flat_map(|s| s.env.keys())
+        {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
         for k in keys {
             let Some(q) = self
                 .imp
@@ -2168,9 +2172,12 @@ fn combine(
     compared: Option<&(Cmp, Expr, Expr)>,
 ) -> Result<(), String> {
     let all: Vec<&State> = cases.iter().chain(std::iter::once(&default)).collect();
-    let mut keys: Vec<&String> = all.iter().flat_map(|s| s.env.keys()).collect();
-    keys.sort();
-    keys.dedup();
+    let mut keys: Vec<&String> = Vec::new();
+    for k in all.iter().flat_map(|s| s.env.keys()) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
     let mut env = HashMap::new();
     for k in keys {
         let vals: Vec<Option<&Result<Expr, String>>> = all.iter().map(|s| s.env.get(k)).collect();
