@@ -338,7 +338,9 @@ export interface Rule {
   stats?: ("min" | "avg" | "max")[];
   severity: Severity;
   operator: Operator;
-  /** A number, or an expression: numbers (KB MB GB TB, 1024-based), variables, + - * / ( ), min(), max(). */
+  /** A number, or an expression: numbers (KB MB GB TB, 1024-based), variables, + - * / ( ), min(), max(),
+   *  gt() ge() lt() le() eq() ne() (1 or 0), is(v, 'text') startsWith(v, 'text') at(v, start, 'text')
+   *  (tests of a string variable, ignoring case: 1 or 0). */
   threshold: number | string;
   thresholdMin?: number;
   thresholdMax?: number;
@@ -413,7 +415,7 @@ export interface PalImport {
 export function importPalThresholds(files: string | Record<string, string>): PalImport;
 
 /** Thrown by the analysis: code "bad-pack" (with `pointer`, `line`, `column`), "unknown-pack",
- *  "bad-expression", "unknown-variable" / "non-numeric-variable" (with `variable`), "invalid-option",
+ *  "bad-expression", "unknown-variable" / "non-numeric-variable" / "non-text-variable" (with `variable`), "invalid-option",
  *  "invalid-argument" (with `field`), "bad-pal-xml" (with `file`, `line`, `column`). */
 export class AnalysisError extends Error {
   name: "AnalysisError";

@@ -372,30 +372,27 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     assert_eq!(r.threshold, expr("max(logicalProcessors, 1) * 2"));
 
     // If/Else on the string answer: $SixtyFourBit = $OS.substring(0,2); If ($SixtyFourBit -eq '32').
-    // A 0/1 variable stands for the test; PAL's default answer "Windows Server" starts with "Wi", so 0.
-    // Thresholds: 0.60 * 2GB = 0.6 * 2147483648 = 1288490188.8; 0.60 * 8TB = 0.6 * 8796093022208
-    // = 5277655813324.8.
+    // The answer itself drives the branch: startsWith(OS, '32') is 1 or 0 (PAL's default answer
+    // "Windows Server" starts with "Wi": 0). No variable stands for the test: the pack asks only PAL's
+    // questions. Thresholds: 0.60 * 2GB = 0.6 * 2147483648 = 1288490188.8; 0.60 * 8TB
+    // = 0.6 * 8796093022208 = 5277655813324.8.
     let r = rule(&imp, "process-virtual-bytes-1");
     assert_eq!(
         r.threshold,
-        expr("OS_starts_32 * 1288490188.8 + (1 - OS_starts_32) * 5277655813324.8")
+        expr("startsWith(OS, '32') * 1288490188.8 + (1 - startsWith(OS, '32')) * 5277655813324.8")
     );
-    let sel = imp
-        .pack
-        .variables
-        .iter()
-        .find(|v| v.name == "OS_starts_32")
-        .unwrap();
-    assert_eq!(sel.default, Value::Number(0.0));
-    assert!(
-        sel.question.contains("starts with '32'"),
-        "{}",
-        sel.question
-    );
+    for v in &imp.pack.variables {
+        assert!(
+            ["logicalProcessors", "NetworkBandwidth"].contains(&v.name.as_str())
+                || imp.variables.iter().any(|q| q.name == v.name),
+            "{} is not a PAL question",
+            v.name
+        );
+    }
     // 0.75 * 2GB = 1610612736; 0.75 * 8TB = 6597069766656.
     assert_eq!(
         rule(&imp, "process-virtual-bytes-2").threshold,
-        expr("OS_starts_32 * 1610612736 + (1 - OS_starts_32) * 6597069766656")
+        expr("startsWith(OS, '32') * 1610612736 + (1 - startsWith(OS, '32')) * 6597069766656")
     );
 
     // A Generated % Network Utilization Sent of PAL's shape (bytes * 8 / Current Bandwidth * 100) is
@@ -443,24 +440,40 @@ fn with_the_inherited_file_every_form_and_every_reason() {
 }
 
 #[test]
-fn a_32_bit_default_answer_selects_the_32_bit_branch() {
-    // Same files, but the OS question's default is a 32-bit system: the selector defaults to 1.
-    let quick = QUICK.replace(
-        r#"DEFAULTVALUE="Windows Server""#,
-        r#"DEFAULTVALUE="32-bit Windows Server 2003""#,
-    );
+fn the_answer_drives_the_branch() {
+    // The OS answer, not a variable derived from PAL's default, picks the branch: the threshold of
+    // process-virtual-bytes-1 with the default "Windows Server" ("Wi" is not "32") is 0.6 * 8TB
+    // = 5277655813324.8; with an answer starting "32" (any case, PowerShell's -eq) 0.6 * 2GB
+    // = 1288490188.8.
     let imp = import_pal(&files(&[
         ("SystemOverview.xml", &fixture()),
-        ("QuickSystemOverview.xml", &quick),
+        ("QuickSystemOverview.xml", QUICK),
     ]))
     .unwrap();
-    let sel = imp
-        .pack
-        .variables
-        .iter()
-        .find(|v| v.name == "OS_starts_32")
-        .unwrap();
-    assert_eq!(sel.default, Value::Number(1.0));
+    let t = |os: Option<&str>| {
+        let e = match &rule(&imp, "process-virtual-bytes-1").threshold {
+            Threshold::Expression(e) => counterlens::analysis::expr::Expr::parse(e).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        let pack_default = imp
+            .pack
+            .variables
+            .iter()
+            .find(|v| v.name == "OS")
+            .map(|v| v.default.clone());
+        e.evaluate(&|n| match (n, os) {
+            ("OS", Some(os)) => Some(Value::Text(os.into())),
+            ("OS", None) => pack_default.clone(),
+            _ => None,
+        })
+        .unwrap()
+    };
+    assert_eq!(t(None), 5_277_655_813_324.8);
+    assert_eq!(t(Some("32-bit Windows Server 2003")), 1_288_490_188.8);
+    assert_eq!(t(Some("32-BIT")), 1_288_490_188.8);
+    assert_eq!(t(Some("64-bit Windows Server 2008")), 5_277_655_813_324.8);
+    // Shorter than 2 characters: PowerShell's substring(0,2) would fail; the test is 0.
+    assert_eq!(t(Some("3")), 5_277_655_813_324.8);
 }
 
 #[test]
@@ -511,7 +524,14 @@ fn other_spellings_of_the_one_liner() {
         reason("StaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt")
             .contains("closing quote")
     );
-    assert!(reason("$v = 3\nIf ($v -gt 2) { $v = 9 }\nStaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold $v").contains("another value than the bound"));
+    // An If on numbers that is not a clamp: 3 > 2, so 9 (the condition folds, both sides known).
+    let imp = one("$v = 3\nIf ($v -gt 2) { $v = 9 }\nStaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold $v");
+    assert_eq!(imp.pack.rules[0].threshold, Threshold::Number(9.0));
+    // Conditions other than one comparison of two numbers or of a string answer with a literal.
+    assert!(reason("$v = 3\nIf ($v -gt 2 -and $v -lt 5) { $v = 9 }\nStaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold $v").contains("not a translated form"));
+    assert!(reason("$v = 3\nIf ($v -like 2) { $v = 9 }\nStaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold $v").contains("not a translated form"));
+    // A local set in one branch only, with no value before: an error where it is used.
+    assert!(reason("$v = 3\nIf ($v -gt 2) { $w = 9 }\nStaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold $w").contains("$w is set in only some branches"));
     assert!(reason(
         "StaticThreshold -CollectionOfCounterInstances $Pages -Operator 'gt' -Threshold (1 / 0)"
     )
@@ -668,7 +688,7 @@ fn a_regular_expression_on_the_object_becomes_a_wildcard() {
 fn hostile_snippets_end_in_a_reason_not_a_crash() {
     let pal = |code: &str| {
         format!(
-            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OS" DEFAULTVALUE="Windows">?</QUESTION><ANALYSIS NAME="A" ID="1">
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OS" DEFAULTVALUE="Windows">?</QUESTION><QUESTION QUESTIONVARNAME="N" DEFAULTVALUE="3">?</QUESTION><ANALYSIS NAME="A" ID="1">
 <DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\Memory\Pages/sec"/>
 <THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[{code}]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
         )
@@ -686,13 +706,44 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
     let long = format!("$m = 2\n$x = $m{}\n{call} $x", " * $m".repeat(100_000));
     // $m is a literal 2, so the product folds to a number... 2^100000 is not finite: kept as a tree.
     assert!(reason(long).contains("deeper than 32"));
-    // 1,000 nested Ifs on a string answer.
+    // 1,000 nested Ifs on a string answer, 1,000 nested switches.
     let ifs = format!(
         "{}{call} 1{}",
         "If ($OS -eq 'x') {\n".repeat(1000),
         "\n}".repeat(1000)
     );
-    assert!(reason(ifs).contains("If statements"));
+    assert!(reason(ifs).contains("nests deeper than 32"));
+    let switches = format!(
+        "{}{call} 1{}",
+        "switch ($OS) { 'a' {\n".repeat(1000),
+        "\n} }".repeat(1000)
+    );
+    assert!(reason(switches).contains("nests deeper than 32"));
+    // 1,000 Ifs one after the other, each doubling $t: bounded by the count of branches.
+    let ifs = format!(
+        "$t = 1\n{}{call} $t",
+        "If ($OS -eq 'x') { $t = $t + 1 } Else { $t = $t * 2 }\n".repeat(1000)
+    );
+    assert!(reason(ifs).contains("more than 128 If statements and switch cases"));
+    // A switch of 1,000 cases on a number that repeats a large subject: bounded too.
+    let cases: String = (0..1000).map(|i| format!("{i} {{ $t = {i} }}\n")).collect();
+    let big = format!(
+        "$x = $N{}\nswitch ($x) {{\n{cases}}}\n{call} $t",
+        " + $N".repeat(20)
+    );
+    let r = reason(big);
+    assert!(
+        r.contains("more than 128") || r.contains("more than 4096"),
+        "{r}"
+    );
+    // Each If/Else on numbers doubles its condition: terms are bounded (a clamp is not doubled).
+    let m = "$m = $N\n$t = $m * 3 + $m\n".to_string()
+        + &"If ($t -gt $m) { $t = $t + $t } Else { $t = $t - $m }\n".repeat(20);
+    let r = reason(format!("{m}{call} $t"));
+    assert!(
+        r.contains("more than 4096 terms") || r.contains("deeper than 32"),
+        "{r}"
+    );
 }
 
 /// Forms measured in PAL's real files (tests/vectors/pal, docs/rule-packs.md's table): `[Math]::Round`
@@ -756,14 +807,65 @@ fn forms_from_pals_real_files() {
             .starts_with("uses [Math]")
     );
     assert!(reason(&format!("$T = [Math] 5\n{call}")).starts_with("uses [Math] other than"));
-    // A guard on an answer that is not -eq 0 -> 1 is not a clamp.
+    // A guard on an answer that is not -eq 0 -> 1 is a general If: the answer compared.
+    assert_eq!(
+        threshold(&format!(
+            "If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 2}}\n$T = $PhysicalMemory\n{call}"
+        )),
+        expr("eq(PhysicalMemory, 0) * 2 + (1 - eq(PhysicalMemory, 0)) * PhysicalMemory")
+    );
+    // A mirrored clamp, If ($b -lt $v) { $v = $b }, is min(v, b) (QuickSystemOverview.xml's kernel VA).
+    assert_eq!(
+        threshold(&format!(
+            "$v = $PhysicalMemory * 2\n$b = 100 - $PhysicalMemory\nIf ($b -lt $v) {{$v = $b}}\n$T = $v\n{call}"
+        )),
+        expr("min(100 - PhysicalMemory, PhysicalMemory * 2)")
+    );
+    // `switch` on the string answer (QuickSystemOverview.xml's per-OS pool sizes), after
+    // `$OS = [string] $OS.ToUpper()`: case-insensitive tests of the answer; 1 * is(...) is is(...).
+    assert_eq!(
+        threshold(&format!("$OS = [string] $OS.ToUpper()\nswitch ($OS)\n{{\n 'WINDOWS XP 32-BIT' {{ $T = 1 }}\n default {{ $T = 2 }}\n}}\n{call}")),
+        expr("is(OS, 'WINDOWS XP 32-BIT') + (1 - is(OS, 'WINDOWS XP 32-BIT')) * 2")
+    );
+    // Cases with the same result share one condition; a case equal to the default drops out; a
+    // quote inside a literal is doubled.
+    assert_eq!(
+        threshold(&format!("switch ($OS) {{ 'A' {{ $T = 5 }} 'B' {{ $T = 7 }} 'C''s' {{ $T = 5 }} 'D' {{ $T = 9 }} default {{ $T = 9 }} }}\n{call}")),
+        expr("(is(OS, 'A') + is(OS, 'C''s')) * 5 + (1 - (is(OS, 'A') + is(OS, 'C''s'))) * (is(OS, 'B') * 7 + (1 - is(OS, 'B')) * 9)")
+    );
+    // A switch on a number (the RAM in GB), number cases; no default keeps the value before.
+    assert_eq!(
+        threshold(&format!(
+            "$T = 0\nswitch ($($PhysicalMemory)) {{ 1 {{ $T = 3 }} 2 {{ $T = 3 }} }}\n{call}"
+        )),
+        expr("(eq(PhysicalMemory, 1) + eq(PhysicalMemory, 2)) * 3")
+    );
+    // Left out: duplicate literals (PowerShell runs both), two defaults, a script-block case, a text
+    // case on a number, options, a switch on an unknown name.
+    let sw = |body: &str| reason(&format!("$T = 1\nswitch ($OS) {{ {body} }}\n{call}"));
+    assert!(sw("'a' { $T = 2 } 'A' { $T = 3 }").contains("'A' twice"));
+    assert!(sw("default { $T = 2 } default { $T = 3 }").contains("two `default`"));
+    assert!(sw("{ $_ -like 'W*' } { $T = 2 }").contains("not a literal"));
+    assert!(sw("5 { $T = 2 }").contains("not a literal"));
     assert!(reason(&format!(
-        "If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 2}}\n$T = $PhysicalMemory\n{call}"
+        "switch ($PhysicalMemory) {{ 'a' {{ $T = 2 }} }}\n{call}"
     ))
-    .contains("guard"));
-    // `switch` is named as such (QuickSystemOverview.xml's per-OS pool sizes).
-    let r = reason(&format!("$OS = [string] $OS.ToUpper()\nswitch ($OS)\n{{\n 'WINDOWS XP 32-BIT' {{ $T = 1 }}\n default {{ $T = 2 }}\n}}\n{call}"));
-    assert!(r.starts_with("a `switch` statement"), "{r}");
+    .contains("not a literal"));
+    assert!(reason(&format!(
+        "switch -regex ($OS) {{ 'a' {{ $T = 2 }} }}\n{call}"
+    ))
+    .contains("switch -regex"));
+    assert!(reason(&format!("switch ($Nope) {{ 'a' {{ $T = 2 }} }}\n{call}")).contains("$Nope"));
+    // A case sets $T, the others do not and it had no value: an error when used.
+    assert!(
+        reason(&format!("switch ($OS) {{ 'a' {{ $T = 2 }} }}\n{call}"))
+            .contains("$t is set in only some branches")
+    );
+    // A case-sensitive comparison is not what the tests do.
+    assert!(
+        reason(&format!("$T = 1\nIf ($OS -ceq 'a') {{ $T = 2 }}\n{call}"))
+            .contains("case-sensitive")
+    );
 
     // `=` right after a name is still an assignment (only `==>`, `#` and `&` before a name character
     // continue a collection name).

@@ -43,6 +43,15 @@ pub enum AnalysisError {
     /// A variable used in a threshold whose value is not a number.
     #[error("variable {name:?} is {value:?}, not a number")]
     NonNumericVariable { name: String, value: String },
+    /// A number given for a variable a threshold tests as text (`is(OS, 'Windows Server')`).
+    #[error("threshold {expression:?} of rule {rule}: variable {name:?} (at byte {offset}) is the number {value}, but is(), startsWith() and at() test text")]
+    NonTextVariable {
+        name: String,
+        value: f64,
+        offset: usize,
+        rule: String,
+        expression: String,
+    },
     /// A slice length or a time range that cannot cut the capture.
     #[error("{0}")]
     Options(String),
@@ -65,6 +74,7 @@ impl AnalysisError {
             AnalysisError::Expression { .. } => "bad-expression",
             AnalysisError::UnknownVariable { .. } => "unknown-variable",
             AnalysisError::NonNumericVariable { .. } => "non-numeric-variable",
+            AnalysisError::NonTextVariable { .. } => "non-text-variable",
             AnalysisError::Options(_) => "invalid-option",
             AnalysisError::PalXml { .. } => "bad-pal-xml",
         }

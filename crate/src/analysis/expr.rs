@@ -1,24 +1,38 @@
-//! Threshold expressions: `PhysicalMemoryGB * 1024 * 0.10`, `max(logicalProcessors * 2, 4)`, `100MB`.
+//! Threshold expressions: `PhysicalMemoryGB * 1024 * 0.10`, `max(logicalProcessors * 2, 4)`, `100MB`,
+//! `is(OS, 'Windows XP 32-bit') * 128MB + (1 - is(OS, 'Windows XP 32-bit')) * 2GB`.
 //!
 //! Numbers (with the size suffixes KB, MB, GB, TB, 1024-based as PAL and PowerShell read them), variables,
-//! `+ - * /`, parentheses, unary minus, `min(a, b)` and `max(a, b)`. Parsed once into a tree, evaluated
-//! per analysis; parsing never panics (nesting is bounded) and every error says where and what was
+//! `+ - * /`, parentheses, unary minus, `min(a, b)` and `max(a, b)`; comparisons that give 1 or 0:
+//! `gt(a, b)`, `ge`, `lt`, `le`, `eq`, `ne`; and tests of a text variable that give 1 or 0, ignoring case
+//! as PowerShell's `-eq` does: `is(v, 'text')`, `startsWith(v, 'text')`, `at(v, start, 'text')` (the
+//! characters of v from `start`, counted from 0, are `text`: PowerShell's `$v.substring(start, n) -eq
+//! 'text'`; 0 when v is shorter). Text is quoted with `'` or `"`, the quote doubled inside. An If/Else of
+//! PAL's is `c * A + (1 - c) * B` with such a c. Parsed once into a tree, evaluated per analysis; parsing
+//! never panics (nesting and the tree's depth are bounded) and every error says where and what was
 //! expected.
 
 use super::error::AnalysisError;
+use super::pack::Value;
 
-/// How deep parentheses, unary minus and function calls may nest: far beyond any threshold, and bounded so
-/// a hostile expression cannot exhaust the stack (a panic in wasm kills the page).
+/// How deep parentheses, unary minus and function calls may nest, and how deep the tree may be (a chain
+/// `a + b + c` is as deep as it has operators): far beyond any threshold, and bounded so a hostile
+/// expression cannot exhaust the stack when it is parsed, evaluated or dropped (a panic in wasm kills
+/// the page).
 const MAX_DEPTH: usize = 64;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Number(f64),
-    Variable(String),
+    /// A variable and the byte offset where it is written (errors name both).
+    Variable(String, usize),
     Neg(Box<Expr>),
     Binary(Op, Box<Expr>, Box<Expr>),
     Min(Box<Expr>, Box<Expr>),
     Max(Box<Expr>, Box<Expr>),
+    /// `gt(a, b)` ...: 1 when the comparison holds, else 0.
+    Compare(Cmp, Box<Expr>, Box<Expr>),
+    /// `is`, `startsWith`, `at`: a test of a text variable (name, offset), 1 or 0.
+    Text(TextTest, String, usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +41,124 @@ pub enum Op {
     Sub,
     Mul,
     Div,
+}
+
+/// The comparisons, named as PowerShell's operators (`-gt` ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Eq,
+    Ne,
+}
+
+impl Cmp {
+    pub const ALL: [(Cmp, &'static str); 6] = [
+        (Cmp::Gt, "gt"),
+        (Cmp::Ge, "ge"),
+        (Cmp::Lt, "lt"),
+        (Cmp::Le, "le"),
+        (Cmp::Eq, "eq"),
+        (Cmp::Ne, "ne"),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Cmp::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("eq", |(_, n)| n)
+    }
+
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+}
+
+/// A test of a text variable's value, ignoring case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextTest {
+    /// `is(v, 'text')`: the whole value.
+    Is(String),
+    /// `startsWith(v, 'text')`.
+    StartsWith(String),
+    /// `at(v, start, 'text')`: the characters from `start` (counted from 0).
+    At(usize, String),
+}
+
+impl TextTest {
+    /// Whether `value` passes: compared ignoring case (Unicode lower case, character by character).
+    pub fn holds(&self, value: &str) -> bool {
+        let (start, text) = match self {
+            TextTest::Is(t) => return lower(value) == lower(t),
+            TextTest::StartsWith(t) => (0, t),
+            TextTest::At(s, t) => (*s, t),
+        };
+        // PowerShell's substring(start, n) needs start + n characters.
+        let n = text.chars().count();
+        if value.chars().count() < start.saturating_add(n) {
+            return false;
+        }
+        let part: String = value.chars().skip(start).take(n).collect();
+        lower(&part) == lower(text)
+    }
+}
+
+fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// Why an expression could not be evaluated: a variable (name, byte offset) that is unknown, text where a
+/// number is needed, or a number where a text test needs text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub name: String,
+    pub offset: usize,
+    pub kind: EvalErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalErrorKind {
+    Unknown,
+    /// The text value used as a number.
+    NotANumber(String),
+    /// The number given to a text test.
+    NotText(f64),
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, at) = (&self.name, self.offset);
+        match &self.kind {
+            EvalErrorKind::Unknown => write!(f, "unknown variable {name:?} at byte {at}"),
+            EvalErrorKind::NotANumber(v) => {
+                write!(f, "variable {name:?} at byte {at} is {v:?}, not a number")
+            }
+            EvalErrorKind::NotText(n) => write!(
+                f,
+                "variable {name:?} at byte {at} is the number {n}, where a text test (is, startsWith, at) needs text"
+            ),
+        }
+    }
+}
+
+/// Text that reads as a number is a number (a user's `"64"`).
+fn as_number(v: &Value) -> Result<f64, String> {
+    match v {
+        Value::Number(n) => Ok(*n),
+        Value::Text(t) => match t.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => Ok(n),
+            _ => Err(t.clone()),
+        },
+    }
 }
 
 impl Expr {
@@ -38,7 +170,7 @@ impl Expr {
             pos: 0,
             depth: 0,
         };
-        let e = p.sum()?;
+        let (e, _) = p.sum()?;
         p.skip_space();
         if p.pos < p.bytes.len() {
             return Err(p.error("expected an operator (+ - * /) or the end"));
@@ -51,13 +183,16 @@ impl Expr {
         fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a str>) {
             match e {
                 Expr::Number(_) => {}
-                Expr::Variable(v) => {
+                Expr::Variable(v, _) | Expr::Text(_, v, _) => {
                     if !out.contains(&v.as_str()) {
                         out.push(v)
                     }
                 }
                 Expr::Neg(a) => walk(a, out),
-                Expr::Binary(_, a, b) | Expr::Min(a, b) | Expr::Max(a, b) => {
+                Expr::Binary(_, a, b)
+                | Expr::Min(a, b)
+                | Expr::Max(a, b)
+                | Expr::Compare(_, a, b) => {
                     walk(a, out);
                     walk(b, out)
                 }
@@ -68,15 +203,35 @@ impl Expr {
         out
     }
 
-    /// Evaluates with `lookup` giving each variable's number; `Err(name)` for the first variable it
-    /// cannot give.
-    pub fn eval<'a>(&'a self, lookup: &dyn Fn(&str) -> Option<f64>) -> Result<f64, &'a str> {
+    /// Evaluates with `lookup` giving each variable's number (no text: a text test's variable is then
+    /// an error, `NotText` with NaN). Errors name the first variable it cannot use.
+    pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> Result<f64, EvalError> {
+        self.evaluate(&|n| lookup(n).map(Value::Number))
+    }
+
+    /// Evaluates with `lookup` giving each variable's value: numbers for arithmetic (text that reads as
+    /// a number counts), text for the text tests. Errors name the first variable it cannot use and where
+    /// it is written.
+    pub fn evaluate(&self, lookup: &dyn Fn(&str) -> Option<Value>) -> Result<f64, EvalError> {
+        let fail = |name: &str, offset: usize, kind| EvalError {
+            name: name.to_string(),
+            offset,
+            kind,
+        };
         Ok(match self {
             Expr::Number(n) => *n,
-            Expr::Variable(v) => lookup(v).ok_or(v.as_str())?,
-            Expr::Neg(a) => -a.eval(lookup)?,
+            Expr::Variable(v, at) => {
+                let value = lookup(v).ok_or_else(|| fail(v, *at, EvalErrorKind::Unknown))?;
+                as_number(&value).map_err(|t| fail(v, *at, EvalErrorKind::NotANumber(t)))?
+            }
+            Expr::Text(test, v, at) => match lookup(v) {
+                None => return Err(fail(v, *at, EvalErrorKind::Unknown)),
+                Some(Value::Number(n)) => return Err(fail(v, *at, EvalErrorKind::NotText(n))),
+                Some(Value::Text(t)) => f64::from(u8::from(test.holds(&t))),
+            },
+            Expr::Neg(a) => -a.evaluate(lookup)?,
             Expr::Binary(op, a, b) => {
-                let (a, b) = (a.eval(lookup)?, b.eval(lookup)?);
+                let (a, b) = (a.evaluate(lookup)?, b.evaluate(lookup)?);
                 match op {
                     Op::Add => a + b,
                     Op::Sub => a - b,
@@ -84,8 +239,11 @@ impl Expr {
                     Op::Div => a / b,
                 }
             }
-            Expr::Min(a, b) => a.eval(lookup)?.min(b.eval(lookup)?),
-            Expr::Max(a, b) => a.eval(lookup)?.max(b.eval(lookup)?),
+            Expr::Min(a, b) => a.evaluate(lookup)?.min(b.evaluate(lookup)?),
+            Expr::Max(a, b) => a.evaluate(lookup)?.max(b.evaluate(lookup)?),
+            Expr::Compare(c, a, b) => {
+                f64::from(u8::from(c.holds(a.evaluate(lookup)?, b.evaluate(lookup)?)))
+            }
         })
     }
 }
@@ -96,6 +254,9 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
 }
+
+/// A parsed subtree and its depth.
+type Node = (Expr, usize);
 
 impl<'a> Parser<'a> {
     fn error(&self, expected: &str) -> AnalysisError {
@@ -134,7 +295,15 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn sum(&mut self) -> Result<Expr, AnalysisError> {
+    /// A node over subtrees of depth `d`: an error past MAX_DEPTH (a long chain of operators too).
+    fn node(&self, e: Expr, d: usize) -> Result<Node, AnalysisError> {
+        if d + 1 > MAX_DEPTH {
+            return Err(self.error(&format!("an expression deeper than {MAX_DEPTH} levels")));
+        }
+        Ok((e, d + 1))
+    }
+
+    fn sum(&mut self) -> Result<Node, AnalysisError> {
         let mut left = self.product()?;
         loop {
             let op = if self.eat(b'+') {
@@ -145,11 +314,12 @@ impl<'a> Parser<'a> {
                 return Ok(left);
             };
             let right = self.product()?;
-            left = Expr::Binary(op, Box::new(left), Box::new(right));
+            let d = left.1.max(right.1);
+            left = self.node(Expr::Binary(op, Box::new(left.0), Box::new(right.0)), d)?;
         }
     }
 
-    fn product(&mut self) -> Result<Expr, AnalysisError> {
+    fn product(&mut self) -> Result<Node, AnalysisError> {
         let mut left = self.unary()?;
         loop {
             let op = if self.eat(b'*') {
@@ -160,16 +330,17 @@ impl<'a> Parser<'a> {
                 return Ok(left);
             };
             let right = self.unary()?;
-            left = Expr::Binary(op, Box::new(left), Box::new(right));
+            let d = left.1.max(right.1);
+            left = self.node(Expr::Binary(op, Box::new(left.0), Box::new(right.0)), d)?;
         }
     }
 
-    fn unary(&mut self) -> Result<Expr, AnalysisError> {
+    fn unary(&mut self) -> Result<Node, AnalysisError> {
         if self.eat(b'-') {
             self.enter()?;
-            let e = self.unary()?;
+            let (e, d) = self.unary()?;
             self.depth -= 1;
-            return Ok(Expr::Neg(Box::new(e)));
+            return self.node(Expr::Neg(Box::new(e)), d);
         }
         if self.eat(b'+') {
             self.enter()?;
@@ -180,7 +351,7 @@ impl<'a> Parser<'a> {
         self.atom()
     }
 
-    fn atom(&mut self) -> Result<Expr, AnalysisError> {
+    fn atom(&mut self) -> Result<Node, AnalysisError> {
         self.skip_space();
         let start = self.pos;
         match self.bytes.get(self.pos) {
@@ -194,61 +365,151 @@ impl<'a> Parser<'a> {
                 self.depth -= 1;
                 Ok(e)
             }
-            Some(b) if b.is_ascii_digit() || *b == b'.' => {
-                while self
-                    .bytes
-                    .get(self.pos)
-                    .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
-                {
-                    self.pos += 1;
-                }
-                let n: f64 = self.text[start..self.pos].parse().map_err(|_| {
-                    self.pos = start;
-                    self.error("expected a number")
-                })?;
-                // A size suffix written right after the number: 100MB.
-                let word = self.word();
-                let scale = match word.to_ascii_uppercase().as_str() {
-                    "" => 1.0,
-                    "KB" => 1024.0,
-                    "MB" => 1024.0 * 1024.0,
-                    "GB" => 1024.0 * 1024.0 * 1024.0,
-                    "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-                    _ => {
-                        self.pos -= word.len();
-                        return Err(self.error("expected a size suffix KB, MB, GB or TB"));
-                    }
-                };
-                Ok(Expr::Number(n * scale))
-            }
+            Some(b) if b.is_ascii_digit() || *b == b'.' => Ok((Expr::Number(self.number()?), 1)),
             Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
                 let name = self.word();
-                let func = name.eq_ignore_ascii_case("min") || name.eq_ignore_ascii_case("max");
-                if func && self.eat(b'(') {
+                let f = name.to_ascii_lowercase();
+                let known = matches!(f.as_str(), "min" | "max" | "is" | "startswith" | "at")
+                    || Cmp::ALL.iter().any(|(_, n)| *n == f);
+                if known && self.eat(b'(') {
                     self.enter()?;
-                    let a = self.sum()?;
-                    if !self.eat(b',') {
-                        return Err(self.error("expected ',' between the two arguments"));
-                    }
-                    let b = self.sum()?;
+                    let e = self.call(&f)?;
                     if !self.eat(b')') {
                         return Err(self.error("expected ')'"));
                     }
                     self.depth -= 1;
-                    let (a, b) = (Box::new(a), Box::new(b));
-                    return Ok(if name.eq_ignore_ascii_case("min") {
-                        Expr::Min(a, b)
-                    } else {
-                        Expr::Max(a, b)
-                    });
+                    return Ok(e);
                 }
-                Ok(Expr::Variable(name.to_string()))
+                Ok((Expr::Variable(name.to_string(), start), 1))
             }
             _ => Err(self.error("expected a number, a variable, '(' or '-'")),
         }
     }
 
-    /// `[A-Za-z_][A-Za-z0-9_]*` at the position (possibly empty).
+    /// The arguments of function `f` (lower case), after its `(`.
+    fn call(&mut self, f: &str) -> Result<Node, AnalysisError> {
+        if matches!(f, "is" | "startswith" | "at") {
+            // The first argument is the text variable.
+            self.skip_space();
+            let at = self.pos;
+            let name = self.word();
+            if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+                self.pos = at;
+                return Err(self.error(&format!(
+                    "expected the name of a text variable as the first argument of {f}()"
+                )));
+            }
+            self.comma()?;
+            let test = if f == "at" {
+                self.skip_space();
+                let s = self.pos;
+                let n = match self.bytes.get(self.pos) {
+                    Some(b) if b.is_ascii_digit() => self.number()?,
+                    _ => f64::NAN,
+                };
+                if !(n.fract() == 0.0 && (0.0..=1e9).contains(&n)) {
+                    self.pos = s;
+                    return Err(
+                        self.error("expected the start, a whole number of characters from 0")
+                    );
+                }
+                self.comma()?;
+                TextTest::At(n as usize, self.quoted()?)
+            } else if f == "is" {
+                TextTest::Is(self.quoted()?)
+            } else {
+                TextTest::StartsWith(self.quoted()?)
+            };
+            return Ok((Expr::Text(test, name.to_string(), at), 1));
+        }
+        let (a, da) = self.sum()?;
+        self.comma()?;
+        let (b, db) = self.sum()?;
+        let (a, b) = (Box::new(a), Box::new(b));
+        let e = match f {
+            "min" => Expr::Min(a, b),
+            "max" => Expr::Max(a, b),
+            _ => {
+                let c = Cmp::ALL
+                    .iter()
+                    .find(|(_, n)| *n == f)
+                    .map_or(Cmp::Eq, |(c, _)| *c);
+                Expr::Compare(c, a, b)
+            }
+        };
+        self.node(e, da.max(db))
+    }
+
+    fn comma(&mut self) -> Result<(), AnalysisError> {
+        if self.eat(b',') {
+            Ok(())
+        } else {
+            Err(self.error("expected ',' between the arguments"))
+        }
+    }
+
+    /// `'text'` or `"text"`, the quote doubled inside.
+    fn quoted(&mut self) -> Result<String, AnalysisError> {
+        self.skip_space();
+        let q = match self.bytes.get(self.pos) {
+            Some(&q @ (b'\'' | b'"')) => q,
+            _ => return Err(self.error("expected text in quotes ('...')")),
+        };
+        let open = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let rest = &self.text[self.pos..];
+            match rest.find(q as char) {
+                None => {
+                    self.pos = open;
+                    return Err(self.error("expected the closing quote of this text"));
+                }
+                Some(i) => {
+                    out.push_str(&rest[..i]);
+                    self.pos += i + 1;
+                    if self.bytes.get(self.pos) == Some(&q) {
+                        out.push(q as char);
+                        self.pos += 1;
+                    } else {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A number at the position, with its size suffix.
+    fn number(&mut self) -> Result<f64, AnalysisError> {
+        let start = self.pos;
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+        {
+            self.pos += 1;
+        }
+        let n: f64 = self.text[start..self.pos].parse().map_err(|_| {
+            self.pos = start;
+            self.error("expected a number")
+        })?;
+        // A size suffix written right after the number: 100MB.
+        let word = self.word();
+        let scale = match word.to_ascii_uppercase().as_str() {
+            "" => 1.0,
+            "KB" => 1024.0,
+            "MB" => 1024.0 * 1024.0,
+            "GB" => 1024.0 * 1024.0 * 1024.0,
+            "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+            _ => {
+                self.pos -= word.len();
+                return Err(self.error("expected a size suffix KB, MB, GB or TB"));
+            }
+        };
+        Ok(n * scale)
+    }
+
+    /// `[A-Za-z0-9_]*` at the position (possibly empty).
     fn word(&mut self) -> &'a str {
         let start = self.pos;
         while self
@@ -270,7 +531,21 @@ mod tests {
     fn eval(text: &str, vars: &[(&str, f64)]) -> Result<f64, String> {
         let e = Expr::parse(text).map_err(|e| e.to_string())?;
         e.eval(&|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-            .map_err(|n| format!("unknown {n}"))
+            .map_err(|e| match e.kind {
+                EvalErrorKind::Unknown => format!("unknown {}", e.name),
+                _ => e.to_string(),
+            })
+    }
+
+    /// Evaluates with text and number variables.
+    fn eval_v(text: &str, vars: &[(&str, Value)]) -> Result<f64, EvalError> {
+        Expr::parse(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .evaluate(&|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone()))
+    }
+
+    fn text(s: &str) -> Value {
+        Value::Text(s.into())
     }
 
     #[test]
@@ -304,6 +579,95 @@ mod tests {
     }
 
     #[test]
+    fn comparisons_give_one_or_zero() {
+        let v = [("UserVa", 3072.0), ("m", 2.0)];
+        // 3072 > 2048 -> 1; 3072 >= 3072 -> 1; 3072 < 2048 -> 0; 3072 <= 3071 -> 0.
+        assert_eq!(eval("gt(UserVa, 2048)", &v), Ok(1.0));
+        assert_eq!(eval("ge(UserVa, 3072)", &v), Ok(1.0));
+        assert_eq!(eval("lt(UserVa, 2048)", &v), Ok(0.0));
+        assert_eq!(eval("LE(UserVa, 3071)", &v), Ok(0.0));
+        // eq(2, 1 + 1) = 1; ne(2, 2) = 0; eq(2 * 1GB, 2GB) = 1.
+        assert_eq!(eval("eq(m, 1 + 1)", &v), Ok(1.0));
+        assert_eq!(eval("ne(m, 2)", &v), Ok(0.0));
+        assert_eq!(eval("eq(m * 1GB, 2GB)", &v), Ok(1.0));
+        // An If/Else as c * A + (1 - c) * B: UserVa 3072 > 2048 picks 128MB = 134217728;
+        // UserVa 2048 picks 256MB = 268435456.
+        let ifelse = "gt(UserVa, 2048) * 128MB + (1 - gt(UserVa, 2048)) * 256MB";
+        assert_eq!(eval(ifelse, &v), Ok(134_217_728.0));
+        assert_eq!(eval(ifelse, &[("UserVa", 2048.0)]), Ok(268_435_456.0));
+        // A variable named like a function, without `(`, is a variable.
+        assert_eq!(eval("gt + 1", &[("gt", 1.0)]), Ok(2.0));
+    }
+
+    #[test]
+    fn text_tests_ignore_case() {
+        let os = [("OS", text("Windows XP 32-bit")), ("n", Value::Number(2.0))];
+        // is: the whole answer, any case.
+        assert_eq!(eval_v("is(OS, 'WINDOWS XP 32-BIT')", &os), Ok(1.0));
+        assert_eq!(eval_v("is(OS, 'windows xp 32-bit')", &os), Ok(1.0));
+        assert_eq!(eval_v("is(OS, 'Windows XP')", &os), Ok(0.0));
+        // startsWith: "Windows XP 32-bit" starts with "win", not with "32".
+        assert_eq!(eval_v("startsWith(OS, 'win')", &os), Ok(1.0));
+        assert_eq!(eval_v("STARTSWITH(OS, \"32\")", &os), Ok(0.0));
+        // at: characters 11 and 12 (from 0) of "Windows XP 32-bit" are "32"; 0 past the end.
+        assert_eq!(eval_v("at(OS, 11, '32')", &os), Ok(1.0));
+        assert_eq!(eval_v("at(OS, 10, '32')", &os), Ok(0.0));
+        assert_eq!(eval_v("at(OS, 16, 'T')", &os), Ok(1.0));
+        assert_eq!(eval_v("at(OS, 16, 'tx')", &os), Ok(0.0));
+        assert_eq!(eval_v("at(OS, 1000, 'x')", &os), Ok(0.0));
+        // A quote doubled inside the text; the other quote as is.
+        let q = [("Q", text("it's \"x\""))];
+        assert_eq!(eval_v("is(Q, 'it''s \"x\"')", &q), Ok(1.0));
+        // Non-ASCII text: characters, not bytes. "Système" has 'è' at 4 and 'm' at 5 (from 0; 'è' is
+        // two bytes, so 'm' is byte 6).
+        let s = [("S", text("Système"))];
+        assert_eq!(eval_v("at(S, 4, 'È')", &s), Ok(1.0));
+        assert_eq!(eval_v("at(S, 5, 'M')", &s), Ok(1.0));
+        assert_eq!(eval_v("is(S, 'SYSTÈME')", &s), Ok(1.0));
+        // In arithmetic: 2 * 1 + 3 = 5.
+        assert_eq!(eval_v("n * is(OS, 'windows xp 32-bit') + 3", &os), Ok(5.0));
+        assert_eq!(
+            Expr::parse("is(OS, 'a') + startsWith(T, 'b') * at(OS, 1, 'c')")
+                .unwrap()
+                .variables(),
+            vec!["OS", "T"]
+        );
+    }
+
+    #[test]
+    fn text_and_numbers_in_the_wrong_place_name_the_variable_and_where() {
+        let os = [("OS", text("Windows Server")), ("n", Value::Number(2.0))];
+        // OS is text used as a number: named, at byte 4 ("1 + OS").
+        let e = eval_v("1 + OS", &os).unwrap_err();
+        assert_eq!(
+            e,
+            EvalError {
+                name: "OS".into(),
+                offset: 4,
+                kind: EvalErrorKind::NotANumber("Windows Server".into())
+            }
+        );
+        assert!(e.to_string().contains("\"OS\" at byte 4"), "{e}");
+        // A number given to a text test: named, at byte 3 ("is(n, ...)").
+        let e = eval_v("is(n, '2')", &os).unwrap_err();
+        assert_eq!((e.name.as_str(), e.offset), ("n", 3));
+        assert_eq!(e.kind, EvalErrorKind::NotText(2.0));
+        assert!(e.to_string().contains("text test"), "{e}");
+        // Unknown, in a text test: "startsWith(OS, 'W')" is 19 bytes, " + at(" 6 more: x at byte 25.
+        let e = eval_v("startsWith(OS, 'W') + at(x, 0, 'a')", &os).unwrap_err();
+        assert_eq!((e.name.as_str(), e.offset), ("x", 25));
+        assert_eq!(e.kind, EvalErrorKind::Unknown);
+        // Text that reads as a number is a number: "64" * 2 = 128.
+        assert_eq!(eval_v("v * 2", &[("v", text(" 64 "))]), Ok(128.0));
+        // The numeric-only eval: a text test's variable given as a number is NotText.
+        let e = Expr::parse("is(OS, 'x')")
+            .unwrap()
+            .eval(&|_| Some(1.0))
+            .unwrap_err();
+        assert_eq!(e.kind, EvalErrorKind::NotText(1.0));
+    }
+
+    #[test]
     fn errors_say_where_and_what() {
         let e = Expr::parse("2 * (3 + ").unwrap_err();
         assert!(
@@ -322,6 +686,44 @@ mod tests {
         assert!(Expr::parse("").is_err());
         assert!(Expr::parse(&"(".repeat(10_000)).is_err());
         assert!(Expr::parse(&"-".repeat(10_000)).is_err());
+        let at = |text: &str| match Expr::parse(text) {
+            Err(AnalysisError::Expression {
+                offset, message, ..
+            }) => (offset, message),
+            other => panic!("{text}: {other:?}"),
+        };
+        // The text tests: a variable first (byte 3), quoted text (byte 7), the closing quote (byte 7),
+        // a whole start from 0 (byte 7), two arguments for gt (byte 7).
+        assert!(at("is(1, 'a')").1.contains("name of a text variable"));
+        assert_eq!(at("is(1, 'a')").0, 3);
+        let (o, m) = at("is(OS, a)");
+        assert_eq!(o, 7);
+        assert!(m.contains("text in quotes"), "{m}");
+        let (o, m) = at("is(OS, 'a)");
+        assert_eq!(o, 7);
+        assert!(m.contains("closing quote"), "{m}");
+        let (o, m) = at("at(OS, 1.5, 'a')");
+        assert_eq!(o, 7);
+        assert!(m.contains("whole number"), "{m}");
+        assert!(at("at(OS, -1, 'a')").1.contains("whole number"));
+        let (o, m) = at("gt(1)");
+        assert_eq!(o, 4);
+        assert!(m.contains("','"), "{m}");
+        assert!(at("is(OS, 'a', 'b')").1.contains("')'"));
+        // Text is only an argument of a text test.
+        assert!(Expr::parse("'a' + 1").is_err());
+    }
+
+    #[test]
+    fn trees_are_bounded_so_nothing_overflows_the_stack() {
+        // A chain of 64 operators is 65 levels deep: an error, not a tree that evaluating or dropping
+        // would recurse through; 60 is fine (1 * 61 = 61).
+        let long = format!("1{}", " + 1".repeat(64));
+        let e = Expr::parse(&long).unwrap_err();
+        assert!(e.to_string().contains("deeper than 64"), "{e}");
+        assert!(Expr::parse(&format!("1{}", " + 1".repeat(200_000))).is_err());
+        assert_eq!(eval(&format!("1{}", " + 1".repeat(60)), &[]), Ok(61.0));
+        assert!(Expr::parse(&format!("{}1{}", "gt(".repeat(100), ", 0)".repeat(100))).is_err());
     }
 
     proptest! {
@@ -333,6 +735,56 @@ mod tests {
         #[test]
         fn never_panics_on_expression_alphabet(s in "[0-9a-zA-Z_ .+*/()-,]{0,60}") {
             if let Ok(e) = Expr::parse(&s) { let _ = e.eval(&|_| Some(2.0)); }
+        }
+
+        #[test]
+        fn never_panics_on_functions_and_text(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just("is(".to_string()), Just("startsWith(".to_string()), Just("at(".to_string()),
+                    Just("gt(".to_string()), Just("eq(".to_string()), Just("min(".to_string()),
+                    Just("OS".to_string()), Just("n".to_string()), Just(", ".to_string()),
+                    Just(")".to_string()), Just("'".to_string()), Just("\"".to_string()),
+                    Just(" + ".to_string()), Just(" * ".to_string()), Just("1".to_string()),
+                    Just("é".to_string()), Just("''".to_string()), Just("-".to_string()),
+                    "\\PC{0,3}",
+                ],
+                0..24,
+            ),
+            text_os in any::<bool>(),
+        ) {
+            let s = parts.concat();
+            if let Ok(e) = Expr::parse(&s) {
+                let os = if text_os { Value::Text("32-bit É".into()) } else { Value::Number(3.0) };
+                let _ = e.evaluate(&|name| match name {
+                    "OS" => Some(os.clone()),
+                    "n" => Some(Value::Text("x".into())),
+                    _ => None,
+                });
+            }
+        }
+
+        #[test]
+        fn text_tests_agree_with_lower_case_comparison(value in "[a-zA-Z0-9 ]{0,12}", lit in "[a-zA-Z0-9]{0,4}", start in 0usize..14) {
+            // is = equal lower case; startsWith = lower-case prefix; at = lower-case slice from start.
+            let v = [("v", Value::Text(value.clone()))];
+            let quoted = format!("'{lit}'");
+            let (lv, ll) = (value.to_lowercase(), lit.to_lowercase());
+            prop_assert_eq!(eval_v(&format!("is(v, {quoted})"), &v), Ok(f64::from(u8::from(lv == ll))));
+            prop_assert_eq!(eval_v(&format!("startsWith(v, {quoted})"), &v), Ok(f64::from(u8::from(lv.starts_with(&ll)))));
+            let at = lv.get(start..).is_some_and(|r| r.starts_with(&ll));
+            prop_assert_eq!(eval_v(&format!("at(v, {start}, {quoted})"), &v), Ok(f64::from(u8::from(at))));
+        }
+
+        #[test]
+        fn comparisons_agree_with_rust(a in -1000i32..1000, b in -1000i32..1000) {
+            let (x, y) = (f64::from(a), f64::from(b));
+            for (c, name) in Cmp::ALL {
+                let text = format!("{name}({a}, {b})");
+                prop_assert_eq!(eval(&text, &[]), Ok(f64::from(u8::from(c.holds(x, y)))));
+            }
+            prop_assert_eq!(eval(&format!("gt({a}, {b})"), &[]), Ok(f64::from(u8::from(a > b))));
+            prop_assert_eq!(eval(&format!("le({a}, {b})"), &[]), Ok(f64::from(u8::from(a <= b))));
         }
 
         #[test]

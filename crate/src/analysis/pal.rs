@@ -6,12 +6,15 @@
 //! PowerShell snippet calling `StaticThreshold`, CHART bands (`StaticChartThreshold`) and
 //! `<INHERITANCE FILEPATH="..."/>`. The snippet is read symbolically: literal one-liners, sizes (`100MB`),
 //! `-IsTrendOnly $True`, assignments from QUESTION variables, `If ($v -lt 64) { $v = 64 }` clamps,
-//! `$CollectionOfProcessor... .Count - 1` (logical processors), `[Math]::Round` and If/Else on a
-//! string answer become threshold expressions; collection names are matched as PAL substitutes them
+//! `$CollectionOfProcessor... .Count - 1` (logical processors), `[Math]::Round`, If/Else (on a
+//! string answer, `$OS.substring(0,2) -eq '32'`, or on numbers, `$UserVa -gt 2048`) and `switch` with
+//! literal cases become threshold expressions (`is(OS, '...')`, `gt(UserVa, 2048)`: the answer itself
+//! drives the branch); collection names are matched as PAL substitutes them
 //! (`$CollectionOf...==>...`); anything else is reported untranslated with the reason. docs/rule-packs.md
 //! lists the forms and the rates measured on PAL's own files (tests/vectors/pal).
 
 use super::error::AnalysisError;
+use super::expr::{Cmp, TextTest};
 use super::pack::{
     Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Threshold, Value,
     Variable, VariableType,
@@ -72,8 +75,16 @@ pub struct ChartBand {
 /// builds may be: far beyond PAL's files, and bounded so that hostile input cannot exhaust the stack
 /// (a panic in wasm kills the page). The core's threshold parser allows 64 levels.
 const MAX_DEPTH: usize = 32;
-/// If statements per snippet (each If/Else on a string answer can double an expression's size).
-const MAX_IFS: usize = 16;
+/// If statements and switch cases per snippet. Each branch can duplicate an expression (an If/Else
+/// repeats its condition; a switch its subject, once per case), so they are bounded; MAX_NODES bounds
+/// what they build. QuickSystemOverview.xml's Pool Paged snippets need the most: 13 If statements (the
+/// guard, the clamps and the /3GB tests of the 32-bit OS cases) and 13 + 2 * 33 switch cases (the OS
+/// cases with default, and in the 64-bit XP and 2003 cases a switch on the RAM with 32 cases and a
+/// default): 92. 128 leaves room for a file a little larger, not for an exponential one.
+const MAX_BRANCHES: usize = 128;
+/// Nodes of an expression the importer builds (those Pool Paged thresholds have about 600: 3,882
+/// characters printed).
+const MAX_NODES: usize = 4096;
 
 /// The pack variable logical processors are read into (derived from the capture).
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
@@ -223,7 +234,6 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
             derive: None,
         });
     }
-    variables.extend(imp.selectors.iter().map(|s| s.variable.clone()));
     let file_names: Vec<&str> = order.iter().map(|&i| base_name(&docs[i].0)).collect();
     let pack = RulePack {
         id: slug(&format!("pal-{stem}")),
@@ -352,12 +362,6 @@ struct Question {
     used: bool,
 }
 
-struct Selector {
-    /// (question, substring, comparison, literal) -> one 0/1 variable.
-    key: String,
-    variable: Variable,
-}
-
 #[derive(Clone)]
 struct DataSource {
     generated: bool,
@@ -371,7 +375,6 @@ struct DataSource {
 #[derive(Default)]
 struct Importer {
     questions: Vec<Question>,
-    selectors: Vec<Selector>,
     uses_logical_processors: bool,
     /// A % Network Utilization series was derived: the pack asks for `NetworkBandwidth`.
     uses_bandwidth: bool,
@@ -629,7 +632,7 @@ impl Importer {
             toks: &toks,
             i: 0,
             depth: 0,
-            ifs: 0,
+            branches: 0,
             imp: self,
             sources,
         };
@@ -719,82 +722,27 @@ impl Importer {
             .find(|q| q.variable.name.eq_ignore_ascii_case(name))
     }
 
-    /// The 0/1 variable that stands for a test of a string answer (`$OS.substring(0,2) -eq '32'`).
-    fn selector(&mut self, test: &StringTest) -> Result<Expr, String> {
+    /// The test of a string answer (`$OS.substring(0,2) -eq '32'`) as a 1/0 expression over the answer
+    /// itself: `is(OS, '...')`, `startsWith(OS, '32')`, `at(OS, 4, 'x')`, or 1 minus it for `-ne`.
+    fn text_test(&mut self, test: &StringTest) -> Result<Expr, String> {
         let q = self
             .question(&test.question)
             .ok_or_else(|| format!("${} is not a QUESTION", test.question))?;
         q.used = true;
-        let qname = q.variable.name.clone();
-        let qtext = q.variable.question.clone();
-        let default = q.pal_default.clone();
-        let key = format!(
-            "{}|{:?}|{}",
-            qname.to_ascii_lowercase(),
-            test.substring,
-            test.literal.to_ascii_lowercase()
-        );
-        if let Some(s) = self.selectors.iter().find(|s| s.key == key) {
-            let v = Expr::Var(s.variable.name.clone());
-            return Ok(if test.negated {
-                Expr::sub(Expr::Num(1.0), v)
-            } else {
-                v
-            });
-        }
-        let lit_slug: String = test
-            .literal
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        let (name, what, subject) = match test.substring {
-            Some((0, _)) => (
-                format!("{qname}_starts_{lit_slug}"),
-                format!("starts with '{}'", test.literal),
-                default
-                    .chars()
-                    .take(test.literal.chars().count())
-                    .collect::<String>(),
-            ),
-            Some((start, len)) => (
-                format!("{qname}_at{start}_{lit_slug}"),
-                format!(
-                    "has '{}' at character {start} (PAL's substring({start},{len}))",
-                    test.literal
-                ),
-                default.chars().skip(start).take(len).collect::<String>(),
-            ),
-            None => (
-                format!("{qname}_is_{lit_slug}"),
-                format!("is '{}'", test.literal),
-                default.clone(),
-            ),
+        let name = q.variable.name.clone();
+        let lit = test.literal.clone();
+        let t = match test.substring {
+            None => Some(TextTest::Is(lit)),
+            // substring(start, len) has len characters: never equal to a literal of another length.
+            Some((_, len)) if len != lit.chars().count() => None,
+            Some((0, _)) => Some(TextTest::StartsWith(lit)),
+            Some((start, _)) => Some(TextTest::At(start, lit)),
         };
-        let mut name = name;
-        while self.selectors.iter().any(|s| s.variable.name == name)
-            || self.questions.iter().any(|q| q.variable.name == name)
-        {
-            name.push('_');
-        }
-        // PowerShell's -eq on strings ignores case.
-        let yes = subject.to_lowercase() == test.literal.to_lowercase();
-        self.selectors.push(Selector {
-            key,
-            variable: Variable {
-                name: name.clone(),
-                question: format!(
-                    "1 if the answer to {qname} ({qtext}) {what}, otherwise 0. The PAL rule branches on it; the default follows PAL's default answer {default:?}."
-                ),
-                kind: VariableType::Number,
-                default: Value::Number(if yes { 1.0 } else { 0.0 }),
-                derive: None,
-            },
-        });
-        let v = Expr::Var(name);
+        let t = t.map_or(Expr::Num(0.0), |t| Expr::Test(t, name));
         Ok(if test.negated {
-            Expr::sub(Expr::Num(1.0), v)
+            Expr::sub(Expr::Num(1.0), t)
         } else {
-            v
+            t
         })
     }
 }
@@ -924,6 +872,10 @@ enum Expr {
     Neg(Box<Expr>),
     Max(Box<Expr>, Box<Expr>),
     Min(Box<Expr>, Box<Expr>),
+    /// `gt(a, b)` ...: 1 or 0.
+    Cmp(Cmp, Box<Expr>, Box<Expr>),
+    /// `is(OS, '...')` ...: a test of a string answer, 1 or 0.
+    Test(TextTest, String),
 }
 
 impl Expr {
@@ -957,6 +909,10 @@ impl Expr {
                 return a;
             }
             (Expr::Num(x), _) if (*x == 1.0 && op == '*') || (*x == 0.0 && op == '+') => return b,
+            // A branch that is never taken: (1 - c) * 0 is 0.
+            (Expr::Num(z), _) | (_, Expr::Num(z)) if *z == 0.0 && op == '*' => {
+                return Expr::Num(0.0)
+            }
             _ => {}
         }
         Expr::Bin(op, Box::new(a), Box::new(b))
@@ -964,25 +920,48 @@ impl Expr {
     fn sub(a: Expr, b: Expr) -> Expr {
         Expr::bin('-', a, b)
     }
+    /// A comparison, 1 or 0; folded when both sides are numbers.
+    fn cmp(c: Cmp, a: Expr, b: Expr) -> Expr {
+        match (a.value(), b.value()) {
+            (Some(x), Some(y)) => Expr::Num(f64::from(u8::from(c.holds(x, y)))),
+            _ => Expr::Cmp(c, Box::new(a), Box::new(b)),
+        }
+    }
     /// Whether the tree is deeper than `n` levels; recursion never goes deeper than `n`.
     fn deeper_than(&self, n: usize) -> bool {
         if n == 0 {
             return true;
         }
         match self {
-            Expr::Num(_) | Expr::Var(_) => false,
+            Expr::Num(_) | Expr::Var(_) | Expr::Test(..) => false,
             Expr::Neg(a) => a.deeper_than(n - 1),
-            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) => {
+            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) | Expr::Cmp(_, a, b) => {
                 a.deeper_than(n - 1) || b.deeper_than(n - 1)
+            }
+        }
+    }
+    /// Whether the tree has more than `*budget` nodes; counts no further than that.
+    fn larger_than(&self, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        match self {
+            Expr::Num(_) | Expr::Var(_) | Expr::Test(..) => false,
+            Expr::Neg(a) => a.larger_than(budget),
+            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) | Expr::Cmp(_, a, b) => {
+                a.larger_than(budget) || b.larger_than(budget)
             }
         }
     }
     fn has_var(&self) -> bool {
         match self {
             Expr::Num(_) => false,
-            Expr::Var(_) => true,
+            Expr::Var(_) | Expr::Test(..) => true,
             Expr::Neg(a) => a.has_var(),
-            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) => a.has_var() || b.has_var(),
+            Expr::Bin(_, a, b) | Expr::Max(a, b) | Expr::Min(a, b) | Expr::Cmp(_, a, b) => {
+                a.has_var() || b.has_var()
+            }
         }
     }
     fn value(&self) -> Option<f64> {
@@ -1013,6 +992,15 @@ impl Expr {
             }
             Expr::Max(a, b) => format!("max({}, {})", a.print(), b.print()),
             Expr::Min(a, b) => format!("min({}, {})", a.print(), b.print()),
+            Expr::Cmp(c, a, b) => format!("{}({}, {})", c.name(), a.print(), b.print()),
+            Expr::Test(t, v) => {
+                let q = |s: &str| format!("'{}'", s.replace('\'', "''"));
+                match t {
+                    TextTest::Is(l) => format!("is({v}, {})", q(l)),
+                    TextTest::StartsWith(l) => format!("startsWith({v}, {})", q(l)),
+                    TextTest::At(n, l) => format!("at({v}, {n}, {})", q(l)),
+                }
+            }
             Expr::Bin(op, a, b) => {
                 let p = self.prec();
                 let l = if a.prec() < p {
@@ -1040,11 +1028,15 @@ fn fmt_num(n: f64) -> String {
     }
 }
 
-/// An expression no deeper than MAX_DEPTH, or why not.
+/// An expression no deeper than MAX_DEPTH and of at most MAX_NODES nodes, or why not.
 fn bounded(e: Expr) -> Result<Expr, String> {
     if e.deeper_than(MAX_DEPTH) {
         Err(format!(
             "builds an expression deeper than {MAX_DEPTH} levels"
+        ))
+    } else if e.larger_than(&mut { MAX_NODES }) {
+        Err(format!(
+            "builds an expression of more than {MAX_NODES} terms"
         ))
     } else {
         Ok(e)
@@ -1298,6 +1290,9 @@ struct State {
     calls: Vec<Call>,
 }
 
+/// A string answer, or the part of it `substring(start, length)` takes: (question, substring).
+type TextSubject = (String, Option<(usize, usize)>);
+
 struct StringTest {
     question: String,
     substring: Option<(usize, usize)>,
@@ -1310,8 +1305,8 @@ struct Parser<'t, 'm> {
     i: usize,
     /// Nesting of parentheses, unary operators and If blocks, bounded by MAX_DEPTH.
     depth: usize,
-    /// If statements read, bounded by MAX_IFS (each If/Else can double an expression).
-    ifs: usize,
+    /// If statements and switch cases read, bounded by MAX_BRANCHES.
+    branches: usize,
     imp: &'m mut Importer,
     sources: &'m HashMap<String, DataSource>,
 }
@@ -1380,9 +1375,7 @@ impl Parser<'_, '_> {
                     "for" | "foreach" | "while" | "do" | "foreach-object" => {
                         Err(format!("loops over instances or values (`{w}`)"))
                     }
-                    "switch" => Err(
-                        "a `switch` statement (a value per case, as PAL's per-OS pool sizes), which is not a translated form".into(),
-                    ),
+                    "switch" => self.switch_statement(st),
                     _ => Err(format!("calls `{w}`, which is not StaticThreshold")),
                 }
             }
@@ -1395,8 +1388,13 @@ impl Parser<'_, '_> {
                 match (self.toks.get(self.i).cloned(), self.toks.get(self.i + 1)) {
                     (Some(Tok::Var(name, None)), Some(Tok::Punct('='))) => {
                         self.i += 2;
-                        // `$SixtyFourBit = $OS.substring(0,2)`: a string answer (or part of it) kept as
-                        // an alias, for an If that compares it with a literal.
+                        let rhs = self.i;
+                        // `$SixtyFourBit = $OS.substring(0,2)`, `$OS = [string] $OS.ToUpper()`: a string
+                        // answer (or part of it) kept as an alias, for an If or a switch that compares it
+                        // with literals (ignoring case, so ToUpper and ToLower change nothing).
+                        if self.peek() == Some(&Tok::Cast("string".into())) {
+                            self.i += 1;
+                        }
                         if let (Some(Tok::Var(q, member)), true) = (
                             self.peek().cloned(),
                             matches!(
@@ -1407,30 +1405,38 @@ impl Parser<'_, '_> {
                             // A string answer, or a variable no file given defines (a question of a
                             // missing inherited file): the If that uses it says which.
                             let qkey = q.to_ascii_lowercase();
+                            let case = member.as_ref().is_some_and(|(m, a)| {
+                                (m == "toupper" || m == "tolower") && a.is_empty()
+                            });
+                            let alias = st.aliases.get(&qkey).cloned();
                             let is_string_question = match self.imp.question(&q) {
+                                _ if alias.is_some() => member.is_none() || case,
                                 Some(x) => x.variable.kind == VariableType::String,
                                 None => {
                                     !st.env.contains_key(&qkey)
-                                        && !st.aliases.contains_key(&qkey)
                                         && !self.sources.contains_key(&qkey)
                                         && member.as_ref().is_some_and(|(m, _)| m == "substring")
+                                        || case
                                 }
                             };
-                            let sub = match &member {
-                                None => Some(None),
-                                Some((m, a)) if m == "substring" && a.len() == 2 => {
-                                    Some(Some((a[0] as usize, a[1] as usize)))
+                            let target = match (&member, alias) {
+                                (_, Some(a)) => Some(a),
+                                (None, None) => Some((q.clone(), None)),
+                                (Some((m, a)), None) if m == "substring" && a.len() == 2 => {
+                                    Some((q.clone(), Some((a[0] as usize, a[1] as usize))))
                                 }
+                                _ if case => Some((q.clone(), None)),
                                 _ => None,
                             };
-                            if let (true, Some(sub)) = (is_string_question, sub) {
+                            if let (true, Some(target)) = (is_string_question, target) {
                                 self.i += 1;
                                 let key = name.to_ascii_lowercase();
                                 st.env.remove(&key);
-                                st.aliases.insert(key, (q, sub));
+                                st.aliases.insert(key, target);
                                 return self.end_of_statement();
                             }
                         }
+                        self.i = rhs;
                         let v = self.expr(st);
                         // A value that does not translate is kept as its reason: it only matters if used.
                         let v = match v {
@@ -1470,11 +1476,19 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn if_statement(&mut self, st: &mut State) -> Result<(), String> {
-        self.ifs += 1;
-        if self.ifs > MAX_IFS {
-            return Err(format!("more than {MAX_IFS} If statements"));
+    /// One more If statement or switch case: an error past MAX_BRANCHES.
+    fn branch(&mut self, what: &str) -> Result<(), String> {
+        self.branches += 1;
+        if self.branches > MAX_BRANCHES {
+            return Err(format!(
+                "more than {MAX_BRANCHES} If statements and switch cases ({what})"
+            ));
         }
+        Ok(())
+    }
+
+    fn if_statement(&mut self, st: &mut State) -> Result<(), String> {
+        self.branch("an If")?;
         self.enter()?;
         let r = self.if_statement_inner(st);
         self.depth -= 1;
@@ -1492,132 +1506,269 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
+    /// The string answer (question, substring) a `$name` or `$name.substring(s, n)` stands for, if it
+    /// is one: a string QUESTION, a local alias of one, or (`Err`) a name no file read defines.
+    fn text_subject(
+        &mut self,
+        st: &State,
+        name: &str,
+        member: Option<&(String, Vec<f64>)>,
+    ) -> Option<Result<TextSubject, String>> {
+        // Err(name): the answer it stands for is no QUESTION of the files read.
+        let key = name.to_ascii_lowercase();
+        let substring = match member {
+            None => None,
+            Some((m, args)) if m == "substring" && args.len() == 2 => {
+                Some((args[0] as usize, args[1] as usize))
+            }
+            Some(_) => return None,
+        };
+        let (question, substring) = match st.aliases.get(&key) {
+            Some(a) if member.is_none() => a.clone(),
+            Some(_) => return None,
+            None if st.env.contains_key(&key) || self.sources.contains_key(&key) => return None,
+            None => (name.to_string(), substring),
+        };
+        match self.imp.question(&question).map(|x| x.variable.kind) {
+            Some(VariableType::String) => Some(Ok((question, substring))),
+            Some(VariableType::Number) => None,
+            None => Some(Err(question)),
+        }
+    }
+
     fn if_statement_inner(&mut self, st: &mut State) -> Result<(), String> {
-        self.i += 1; // If
+        self.i += 1; // If (or ElseIf)
         self.expect(Tok::Punct('('))?;
         let cond_start = self.i;
-        // The two forms: a numeric clamp of a local variable, or a test of a string answer.
-        let left = self.peek().cloned();
-        self.i += 1;
-        let op = match self.peek() {
-            Some(Tok::Dash(o)) => o.clone(),
-            _ => return Err(self.condition_error(cond_start)),
-        };
-        self.i += 1;
-        // A clamp applies to a local, or to a numeric answer the snippet sets again
-        // (`If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1}` in QuickSystemOverview.xml).
-        let clampable = match &left {
-            Some(Tok::Var(v, None)) => {
-                st.env.contains_key(&v.to_ascii_lowercase())
-                    || self
-                        .imp
-                        .question(v)
-                        .is_some_and(|q| q.variable.kind == VariableType::Number)
+        // A string answer compared with a literal: `If ($SixtyFourBit -eq '32')`.
+        if let (Some(Tok::Var(q, member)), Some(Tok::Dash(op)), Some(Tok::Str(literal))) = (
+            self.peek().cloned(),
+            self.toks.get(self.i + 1).cloned(),
+            self.toks.get(self.i + 2).cloned(),
+        ) {
+            if matches!(op.as_str(), "ceq" | "cne") {
+                return Err(format!(
+                    "a case-sensitive comparison (-{op}): the translated tests ignore case, as -eq does"
+                ));
             }
-            _ => false,
-        };
-        match (left, op.as_str()) {
-            (Some(Tok::Var(v, None)), "lt" | "le" | "gt" | "ge" | "eq") if clampable => {
-                let bound = self.expr(st)?;
-                self.expect(Tok::Punct(')'))?;
-                // The block must be exactly `$v = <the same bound>`.
-                self.skip_seps();
-                self.expect(Tok::Punct('{'))?;
-                self.skip_seps();
-                let ok = matches!(self.peek(), Some(Tok::Var(x, None)) if x.eq_ignore_ascii_case(&v))
-                    && self.toks.get(self.i + 1) == Some(&Tok::Punct('='));
-                if !ok {
-                    return Err(format!(
-                        "an If on ${v} that does more than clamp it (`If ($v -{op} x) {{ $v = x }}` is the translated form)"
-                    ));
-                }
-                self.i += 2;
-                let set = self.expr(st)?;
-                // `If ($n -eq 0) { $n = 1 }` on a count (PAL's guard for a processor count of 0) is
-                // max(n, 1) for the whole numbers a count takes; other -eq forms are not clamps.
-                let guard = op == "eq";
-                if guard && (bound != Expr::Num(0.0) || set != Expr::Num(1.0)) {
-                    return Err(format!(
-                        "an If (${v} -eq ...) that is not the guard `If ($n -eq 0) {{ $n = 1 }}` of a count"
-                    ));
-                }
-                if !guard && set != bound {
-                    return Err(format!(
-                        "an If on ${v} that sets it to another value than the bound it tests"
-                    ));
-                }
-                self.skip_seps();
-                self.expect(Tok::Punct('}'))?;
-                if self.else_follows() {
-                    return Err(format!("an If/Else on ${v} that is not a clamp"));
-                }
-                let key = v.to_ascii_lowercase();
-                let cur = match st.env.get(&key) {
-                    Some(value) => value.clone()?,
-                    // A numeric answer: from here on the snippet's $v is the clamped answer.
-                    None => self.variable(st, &v, None)?,
-                };
-                let clamped = if guard {
-                    Expr::Max(Box::new(cur), Box::new(Expr::Num(1.0)))
-                } else if op == "lt" || op == "le" {
-                    Expr::Max(Box::new(cur), Box::new(bound))
-                } else {
-                    Expr::Min(Box::new(cur), Box::new(bound))
-                };
-                st.env.insert(key, bounded(clamped));
-                Ok(())
-            }
-            (Some(Tok::Var(q, member)), "eq" | "ieq" | "ceq" | "ne" | "ine" | "cne") => {
-                let substring = match &member {
-                    None => None,
-                    Some((m, args)) if m == "substring" && args.len() == 2 => {
-                        Some((args[0] as usize, args[1] as usize))
-                    }
-                    Some(_) => return Err(self.condition_error(cond_start)),
-                };
-                // $Local = $OS.substring(0,2) then If ($Local -eq '32'): follow the alias.
-                let (question, substring) = match st.aliases.get(&q.to_ascii_lowercase()) {
-                    Some((a, sub)) if member.is_none() => (a.clone(), *sub),
-                    Some(_) => return Err(self.condition_error(cond_start)),
-                    None if st.env.contains_key(&q.to_ascii_lowercase()) => {
-                        return Err(self.condition_error(cond_start))
-                    }
-                    None => (q.clone(), substring),
-                };
-                let literal = match self.peek() {
-                    Some(Tok::Str(s)) => s.clone(),
-                    _ => return Err(self.condition_error(cond_start)),
-                };
-                match self.imp.question(&question).map(|x| x.variable.kind) {
-                    Some(VariableType::String) => {}
-                    Some(VariableType::Number) => return Err(self.condition_error(cond_start)),
-                    None => {
+            if matches!(op.as_str(), "eq" | "ieq" | "ne" | "ine") {
+                match self.text_subject(st, &q, member.as_ref()) {
+                    Some(Err(q)) => {
                         return Err(format!(
-                            "compares ${question} with '{literal}', but ${question} is not a QUESTION of the files read{}",
+                            "compares ${q} with '{literal}', but ${q} is not a QUESTION of the files read{}",
                             self.imp.missing_hint()
                         ))
                     }
+                    Some(Ok((question, substring))) => {
+                        self.i += 3;
+                        self.expect(Tok::Punct(')'))?;
+                        let test = self.imp.text_test(&StringTest {
+                            question,
+                            substring,
+                            literal,
+                            negated: op.ends_with("ne"),
+                        })?;
+                        return self.branches_of(st, test, None);
+                    }
+                    None => {}
                 }
-                self.i += 1;
-                self.expect(Tok::Punct(')'))?;
-                let sel = self.imp.selector(&StringTest {
-                    question,
-                    substring,
-                    literal,
-                    negated: op.ends_with("ne"),
-                })?;
-                let mut yes = st.clone();
-                self.braced(&mut yes)?;
-                let mut no = st.clone();
-                if self.else_follows() {
-                    self.skip_seps();
-                    self.i += 1; // Else
-                    self.braced(&mut no)?;
-                }
-                merge(st, &sel, yes, no)
             }
-            _ => Err(self.condition_error(cond_start)),
         }
+        // Numbers: `If ($UserVa -gt 2048)`, `If ($iKernelVa -lt $iMemPoolMax)`, `If ($n -eq 0)`.
+        let left = self.expr(st)?;
+        let op = match self.peek() {
+            Some(Tok::Dash(o)) => o.trim_start_matches('i').to_string(),
+            _ => return Err(self.condition_error(cond_start)),
+        };
+        let Some(&(cmp, _)) = Cmp::ALL.iter().find(|(_, n)| *n == op) else {
+            return Err(self.condition_error(cond_start));
+        };
+        self.i += 1;
+        let right = self.expr(st)?;
+        if self.peek() != Some(&Tok::Punct(')')) {
+            return Err(self.condition_error(cond_start));
+        }
+        self.i += 1;
+        let cond = Expr::cmp(cmp, left.clone(), right.clone());
+        self.branches_of(st, cond, Some((cmp, left, right)))
+    }
+
+    /// The blocks of an If whose condition (1 or 0) is `cond`: `{ ... }`, then `Else { ... }` or
+    /// `ElseIf (...) { ... }` if they follow; the state after them is `cond * yes + (1 - cond) * no`.
+    fn branches_of(
+        &mut self,
+        st: &mut State,
+        cond: Expr,
+        compared: Option<(Cmp, Expr, Expr)>,
+    ) -> Result<(), String> {
+        let mut yes = st.clone();
+        self.braced(&mut yes)?;
+        let mut no = st.clone();
+        if self.else_follows() {
+            self.skip_seps();
+            let elseif =
+                matches!(self.peek(), Some(Tok::Word(w)) if w.eq_ignore_ascii_case("elseif"));
+            if elseif {
+                // ElseIf (...) { ... } is Else { If (...) { ... } }.
+                self.if_statement(&mut no)?;
+            } else {
+                self.i += 1; // Else
+                self.braced(&mut no)?;
+            }
+        }
+        let mut cases = vec![yes];
+        self.answers_before(&mut cases, &mut no);
+        combine(st, &[cond], cases, no, compared.as_ref())
+    }
+
+    /// A numeric answer set in some branches only (`If ($PhysicalMemory -eq 0) {$PhysicalMemory = 1}`)
+    /// keeps the answer in the others.
+    fn answers_before(&mut self, cases: &mut [State], default: &mut State) {
+        // Distinct without sorting: a sort of strings costs the wasm module about 13 KB.
+        let mut keys: Vec<String> = Vec::new();
+        for k in cases
+            .iter()
+            .chain(std::iter::once(&*default))
+            .flat_map(|s| s.env.keys())
+        {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        for k in keys {
+            let Some(q) = self
+                .imp
+                .question(&k)
+                .filter(|q| q.variable.kind == VariableType::Number)
+            else {
+                continue;
+            };
+            let answer = Expr::Var(q.variable.name.clone());
+            for s in cases.iter_mut().chain(std::iter::once(&mut *default)) {
+                s.env.entry(k.clone()).or_insert_with(|| Ok(answer.clone()));
+            }
+        }
+    }
+
+    /// `switch (<subject>) { <literal> { ... } ... default { ... } }` on a string answer (text cases) or
+    /// a number (number cases). PowerShell runs every case whose literal equals the subject (`-eq`,
+    /// ignoring case), and `default` when none does; with distinct literals at most one case runs, so
+    /// the switch is a chain of If/ElseIf. Duplicate literals, script-block or variable cases and
+    /// switch options (-regex, -wildcard, ...) are reported.
+    fn switch_statement(&mut self, st: &mut State) -> Result<(), String> {
+        self.enter()?;
+        let r = self.switch_inner(st);
+        self.depth -= 1;
+        r
+    }
+
+    fn switch_inner(&mut self, st: &mut State) -> Result<(), String> {
+        self.i += 1; // switch
+        if let Some(Tok::Dash(o)) = self.peek() {
+            return Err(format!(
+                "a `switch -{o}`: only a switch comparing a value with literal cases is translated"
+            ));
+        }
+        self.expect(Tok::Punct('('))?;
+        let text = match (self.peek().cloned(), self.toks.get(self.i + 1)) {
+            (Some(Tok::Var(q, member)), Some(Tok::Punct(')'))) => {
+                match self.text_subject(st, &q, member.as_ref()) {
+                    Some(Err(q)) => {
+                        return Err(format!(
+                            "a switch on ${q}, but ${q} is not a QUESTION of the files read{}",
+                            self.imp.missing_hint()
+                        ))
+                    }
+                    Some(Ok(subject)) => {
+                        self.i += 1;
+                        Some(subject)
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        let number = match text {
+            Some(_) => None,
+            None => Some(self.expr(st)?),
+        };
+        self.expect(Tok::Punct(')'))?;
+        self.skip_seps();
+        self.expect(Tok::Punct('{'))?;
+        let mut conds = Vec::new();
+        let mut cases = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut default = None;
+        loop {
+            self.skip_seps();
+            let case = match self.peek().cloned() {
+                Some(Tok::Punct('}')) => {
+                    self.i += 1;
+                    break;
+                }
+                None => return Err("a `switch` without `}`".into()),
+                Some(Tok::Word(w)) if w.eq_ignore_ascii_case("default") => {
+                    if default.is_some() {
+                        return Err("a switch with two `default` cases".into());
+                    }
+                    self.i += 1;
+                    None
+                }
+                Some(Tok::Str(lit)) if text.is_some() => {
+                    self.i += 1;
+                    Some((lit.to_lowercase(), format!("'{lit}'"), Err(lit)))
+                }
+                Some(Tok::Num(n)) if number.is_some() => {
+                    self.i += 1;
+                    Some((fmt_num(n), fmt_num(n), Ok(n)))
+                }
+                Some(Tok::Punct('-')) if number.is_some() => match self.toks.get(self.i + 1) {
+                    Some(&Tok::Num(n)) => {
+                        self.i += 2;
+                        Some((fmt_num(-n), fmt_num(-n), Ok(-n)))
+                    }
+                    _ => return Err(self.case_error()),
+                },
+                Some(_) => return Err(self.case_error()),
+            };
+            self.branch("a switch case")?;
+            let mut state = st.clone();
+            self.braced(&mut state)?;
+            let Some((key, shown, lit)) = case else {
+                default = Some(state);
+                continue;
+            };
+            if seen.contains(&key) {
+                return Err(format!(
+                    "a switch with the case {shown} twice (PowerShell runs both)"
+                ));
+            }
+            seen.push(key);
+            let cond = match (lit, &text, &number) {
+                (Ok(n), _, Some(x)) => Expr::cmp(Cmp::Eq, x.clone(), Expr::Num(n)),
+                (Err(literal), Some((question, substring)), _) => {
+                    self.imp.text_test(&StringTest {
+                        question: question.clone(),
+                        substring: *substring,
+                        literal,
+                        negated: false,
+                    })?
+                }
+                _ => return Err(self.case_error()),
+            };
+            conds.push(cond);
+            cases.push(state);
+        }
+        let mut default = default.unwrap_or_else(|| st.clone());
+        self.answers_before(&mut cases, &mut default);
+        combine(st, &conds, cases, default, None)
+    }
+
+    fn case_error(&self) -> String {
+        format!(
+            "a switch case {} that is not a literal of the subject's kind (text for a string answer, a number for a number); script-block and variable cases are not translated",
+            self.peek().map_or("at the end".into(), Tok::show)
+        )
     }
 
     fn else_follows(&self) -> bool {
@@ -1640,7 +1791,7 @@ impl Parser<'_, '_> {
             .map_or(self.toks.len(), |p| start + p);
         let text: Vec<String> = self.toks[start..end].iter().map(Tok::show).collect();
         format!(
-            "the condition `{}` is not a translated form (a clamp of a number, or a string answer compared with a literal)",
+            "the condition `{}` is not a translated form (two numbers compared with -lt -le -gt -ge -eq -ne, or a string answer compared with a literal)",
             text.join(" ")
         )
     }
@@ -1947,48 +2098,146 @@ impl Parser<'_, '_> {
     }
 }
 
-/// After an If/Else on a 0/1 selector s: every variable and call becomes s * yes + (1 - s) * no.
-fn merge(st: &mut State, s: &Expr, yes: State, no: State) -> Result<(), String> {
-    let pick = |a: &Expr, b: &Expr| -> Expr {
-        if a == b {
-            return a.clone();
+/// `c * a + (1 - c) * b` for a 1/0 condition c (just a when a and b are the same).
+fn pick(c: &Expr, a: &Expr, b: &Expr) -> Expr {
+    if a == b {
+        return a.clone();
+    }
+    Expr::bin(
+        '+',
+        Expr::bin('*', c.clone(), a.clone()),
+        Expr::bin('*', Expr::sub(Expr::Num(1.0), c.clone()), b.clone()),
+    )
+}
+
+/// c1 + c2 + ... as a balanced tree (shallow however many cases share a value).
+fn any_of(cs: &[&Expr]) -> Expr {
+    match cs {
+        [] => Expr::Num(0.0),
+        [c] => (*c).clone(),
+        _ => {
+            let (l, r) = cs.split_at(cs.len() / 2);
+            Expr::bin('+', any_of(l), any_of(r))
         }
-        Expr::bin(
-            '+',
-            Expr::bin('*', s.clone(), a.clone()),
-            Expr::bin('*', Expr::sub(Expr::Num(1.0), s.clone()), b.clone()),
-        )
-    };
-    let keys: HashSet<String> = yes.env.keys().chain(no.env.keys()).cloned().collect();
+    }
+}
+
+/// The value of mutually exclusive branches (at most one condition is 1): branches whose value is the
+/// default's drop out, branches with the same value share one condition (`(is(OS, 'A') + is(OS, 'B'))
+/// * X + (1 - (...)) * rest`), the rest chain as If/ElseIf.
+fn choose(conds: &[Expr], values: &[&Expr], default: &Expr) -> Result<Expr, String> {
+    let mut groups: Vec<(&Expr, Vec<&Expr>)> = Vec::new();
+    for (c, v) in conds.iter().zip(values) {
+        if *v == default {
+            continue;
+        }
+        match groups.iter_mut().find(|(g, _)| g == v) {
+            Some(g) => g.1.push(c),
+            None => groups.push((v, vec![c])),
+        }
+    }
+    let mut rest = default.clone();
+    for (v, cs) in groups.into_iter().rev() {
+        rest = bounded(pick(&any_of(&cs), v, &rest))?;
+    }
+    Ok(rest)
+}
+
+/// `If (L op R) { $v = R }` where $v was L (and the mirrored forms) is max(L, R) or min(L, R): PAL's
+/// clamps; `If ($n -eq 0) { $n = 1 }` on a count is max(n, 1) for the whole numbers a count takes.
+fn clamp(compared: &(Cmp, Expr, Expr), yes: &Expr, no: &Expr) -> Option<Expr> {
+    let (c, l, r) = compared;
+    let max = |a: &Expr, b: &Expr| Expr::Max(Box::new(a.clone()), Box::new(b.clone()));
+    let min = |a: &Expr, b: &Expr| Expr::Min(Box::new(a.clone()), Box::new(b.clone()));
+    match c {
+        Cmp::Lt | Cmp::Le if yes == r && no == l => Some(max(l, r)),
+        Cmp::Gt | Cmp::Ge if yes == r && no == l => Some(min(l, r)),
+        Cmp::Lt | Cmp::Le if yes == l && no == r => Some(min(l, r)),
+        Cmp::Gt | Cmp::Ge if yes == l && no == r => Some(max(l, r)),
+        Cmp::Eq if *r == Expr::Num(0.0) && *yes == Expr::Num(1.0) && no == l => {
+            Some(max(l, &Expr::Num(1.0)))
+        }
+        _ => None,
+    }
+}
+
+/// After mutually exclusive branches (an If/Else: one condition; a switch: one per case) and the
+/// default (the Else, or the state before when there is none): every variable and call is chosen by
+/// the conditions. A variable set in some branches only keeps its earlier value in the others, or is
+/// an error (used later, it fails the rule) if it had none.
+fn combine(
+    st: &mut State,
+    conds: &[Expr],
+    cases: Vec<State>,
+    default: State,
+    compared: Option<&(Cmp, Expr, Expr)>,
+) -> Result<(), String> {
+    let all: Vec<&State> = cases.iter().chain(std::iter::once(&default)).collect();
+    let mut keys: Vec<&String> = Vec::new();
+    for k in all.iter().flat_map(|s| s.env.keys()) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mut env = HashMap::new();
     for k in keys {
-        let a = yes.env.get(&k);
-        let b = no.env.get(&k);
-        let v = match (a, b) {
-            (Some(Ok(a)), Some(Ok(b))) => bounded(pick(a, b)),
-            (Some(Err(r)), _) | (_, Some(Err(r))) => Err(r.clone()),
-            _ => Err(format!("${k} is set in only one branch of an If/Else")),
+        let vals: Vec<Option<&Result<Expr, String>>> = all.iter().map(|s| s.env.get(k)).collect();
+        let v = if vals.iter().all(|v| *v == vals[0]) {
+            match vals[0] {
+                Some(v) => v.clone(),
+                None => continue,
+            }
+        } else if vals.iter().any(Option::is_none) {
+            Err(format!(
+                "${k} is set in only some branches of an If/Else or switch, and had no value before"
+            ))
+        } else if let Some(Err(r)) = vals.iter().flatten().find(|v| v.is_err()) {
+            Err(r.clone())
+        } else {
+            let vals: Vec<&Expr> = vals
+                .iter()
+                .flatten()
+                .flat_map(|v| v.as_ref().ok())
+                .collect();
+            let (last, values) = vals.split_last().ok_or("no branch")?;
+            match (compared, values) {
+                (Some(c), [yes]) => match clamp(c, yes, last) {
+                    Some(e) => bounded(e),
+                    None => choose(conds, values, last),
+                },
+                _ => choose(conds, values, last),
+            }
         };
-        st.env.insert(k, v);
+        env.insert(k.clone(), v);
     }
+    st.env = env;
     let before = st.calls.len();
-    let (ya, na) = (&yes.calls[before..], &no.calls[before..]);
-    if ya.len() != na.len() {
-        return Err("the If/Else branches make a different number of threshold calls".into());
+    let n = default.calls.len();
+    if n < before || all.iter().any(|s| s.calls.len() != n) {
+        return Err(
+            "the branches of an If/Else or switch make a different number of threshold calls"
+                .into(),
+        );
     }
-    for (a, b) in ya.iter().zip(na) {
-        if a.command != b.command
-            || !a.collection.eq_ignore_ascii_case(&b.collection)
-            || a.operator != b.operator
-            || a.trend != b.trend
-        {
+    for i in before..n {
+        let calls: Vec<&Call> = cases.iter().map(|s| &s.calls[i]).collect();
+        let d = &default.calls[i];
+        if calls.iter().any(|a| {
+            a.command != d.command
+                || !a.collection.eq_ignore_ascii_case(&d.collection)
+                || a.operator != d.operator
+                || a.trend != d.trend
+        }) {
             return Err(
-                "the If/Else branches call StaticThreshold on different collections or operators"
+                "the branches of an If/Else or switch call StaticThreshold on different collections or operators"
                     .into(),
             );
         }
-        let mut c = a.clone();
-        c.threshold = bounded(pick(&a.threshold, &b.threshold))?;
-        c.band_min = bounded(pick(&a.band_min, &b.band_min))?;
+        let mut c = d.clone();
+        let thresholds: Vec<&Expr> = calls.iter().map(|a| &a.threshold).collect();
+        c.threshold = choose(conds, &thresholds, &d.threshold)?;
+        let mins: Vec<&Expr> = calls.iter().map(|a| &a.band_min).collect();
+        c.band_min = choose(conds, &mins, &d.band_min)?;
         st.calls.push(c);
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! the counter path and instance filter select, or why the rule cannot run.
 
 use super::error::AnalysisError;
-use super::expr::Expr;
+use super::expr::{EvalErrorKind, Expr};
 use super::pack::{Rule, RulePack, Threshold};
 use super::variables::Variables;
 use crate::capture::names::fold;
@@ -26,23 +26,27 @@ pub fn threshold(rule: &Rule, vars: &Variables) -> Result<f64, AnalysisError> {
         Threshold::Number(n) => *n,
         Threshold::Expression(text) => {
             let e = Expr::parse(text)?;
-            // A variable that is text but not a number is an error naming it; one unknown, too.
-            for name in e.variables() {
-                if vars.number(name)?.is_none() {
-                    return Err(AnalysisError::UnknownVariable {
-                        name: name.to_string(),
+            // The first variable it cannot use is an error naming it: unknown, text used as a number,
+            // or a number given to a text test (is, startsWith, at).
+            e.evaluate(&|n| vars.values.get(n).cloned())
+                .map_err(|err| match err.kind {
+                    EvalErrorKind::Unknown => AnalysisError::UnknownVariable {
+                        name: err.name,
                         rule: rule.id.clone(),
                         expression: text.clone(),
-                    });
-                }
-            }
-            e.eval(&|n| vars.number(n).ok().flatten()).map_err(|name| {
-                AnalysisError::UnknownVariable {
-                    name: name.to_string(),
-                    rule: rule.id.clone(),
-                    expression: text.clone(),
-                }
-            })?
+                    },
+                    EvalErrorKind::NotANumber(value) => AnalysisError::NonNumericVariable {
+                        name: err.name,
+                        value,
+                    },
+                    EvalErrorKind::NotText(value) => AnalysisError::NonTextVariable {
+                        name: err.name,
+                        value,
+                        offset: err.offset,
+                        rule: rule.id.clone(),
+                        expression: text.clone(),
+                    },
+                })?
         }
     };
     let t = rule.threshold_min.map_or(t, |m| t.max(m));

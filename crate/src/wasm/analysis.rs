@@ -19,9 +19,9 @@ fn analysis_error(e: AnalysisError) -> JsValue {
     // The JS argument at fault, where one is.
     let field = match &e {
         AnalysisError::UnknownPack(_) => Some("packs"),
-        AnalysisError::UnknownVariable { .. } | AnalysisError::NonNumericVariable { .. } => {
-            Some("variables")
-        }
+        AnalysisError::UnknownVariable { .. }
+        | AnalysisError::NonNumericVariable { .. }
+        | AnalysisError::NonTextVariable { .. } => Some("variables"),
         AnalysisError::PalXml { .. } => Some("files"),
         _ => None,
     };
@@ -42,7 +42,8 @@ fn analysis_error(e: AnalysisError) -> JsValue {
         }
         AnalysisError::PackContent { pointer, .. } => set("pointer", pointer.into()),
         AnalysisError::UnknownVariable { name, .. }
-        | AnalysisError::NonNumericVariable { name, .. } => set("variable", name.into()),
+        | AnalysisError::NonNumericVariable { name, .. }
+        | AnalysisError::NonTextVariable { name, .. } => set("variable", name.into()),
         AnalysisError::PalXml {
             file, line, column, ..
         } => {
