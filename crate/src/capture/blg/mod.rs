@@ -54,6 +54,9 @@ struct Layout {
     counters: usize,
     /// The column of counter `j`, instance `i` at `j * names.len() + i`, once it is known.
     columns: Vec<Option<usize>>,
+    /// The object's counter types once every series of every counter with values exists in `columns`
+    /// (none then needs looking for while the layout and the types stay).
+    complete: Option<Vec<u32>>,
 }
 
 impl Layout {
