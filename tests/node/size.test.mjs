@@ -15,8 +15,12 @@ import { gzipSync } from 'node:zlib';
 // samples kept for the series asked for, so the viewer can explain a .blg point) about 5 KB, and
 // openCaptureParallel's pieces and join 23.8 KB (1,184,498 -> 1,208,308 bytes). With both and the PAL
 // importer's forms from PAL's real files: 1,218,701 bytes, 542,504 by Node's zlib (538,019 by gzip -9).
-const MAX_BYTES = 1_222_000;
-const MAX_GZIP = 544_000;
+// Raised again (2026-11-26) for threshold expressions that test the user's answers (comparisons, is /
+// startsWith / at) and the PAL importer's switch and numeric If/Else: 17.8 KB (1,219,877 -> 1,237,683,
+// 542,883 -> 550,605 by Node's zlib, the branch and its parent built in one run); with the .blg layout
+// caching (2.3 KB less) and the `ne` operator: 1,235,861 bytes, 551,149 by Node's zlib.
+const MAX_BYTES = 1_240_000;
+const MAX_GZIP = 555_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));
