@@ -43,45 +43,9 @@ pub enum Op {
     Div,
 }
 
-/// The comparisons, named as PowerShell's operators (`-gt` ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Gt,
-    Ge,
-    Lt,
-    Le,
-    Eq,
-    Ne,
-}
-
-impl Cmp {
-    pub const ALL: [(Cmp, &'static str); 6] = [
-        (Cmp::Gt, "gt"),
-        (Cmp::Ge, "ge"),
-        (Cmp::Lt, "lt"),
-        (Cmp::Le, "le"),
-        (Cmp::Eq, "eq"),
-        (Cmp::Ne, "ne"),
-    ];
-
-    pub fn name(self) -> &'static str {
-        Cmp::ALL
-            .iter()
-            .find(|(c, _)| *c == self)
-            .map_or("eq", |(_, n)| n)
-    }
-
-    pub fn holds(self, a: f64, b: f64) -> bool {
-        match self {
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-        }
-    }
-}
+/// The comparisons of `gt(a, b)` ...: a rule's operators (PowerShell's `-gt` ...), one enum for both, so a
+/// function and an operator of one name compare alike (NaN satisfies none, `ne` included).
+pub use super::pack::Operator as Cmp;
 
 /// A test of a text variable's value, ignoring case.
 #[derive(Clone, Debug, PartialEq)]

@@ -156,6 +156,16 @@ pub enum Operator {
 }
 
 impl Operator {
+    /// Every operator with its name.
+    pub const ALL: [(Operator, &'static str); 6] = [
+        (Operator::Gt, "gt"),
+        (Operator::Ge, "ge"),
+        (Operator::Lt, "lt"),
+        (Operator::Le, "le"),
+        (Operator::Eq, "eq"),
+        (Operator::Ne, "ne"),
+    ];
+
     /// `value operator threshold`; false for NaN.
     #[inline]
     pub fn holds(self, value: f64, threshold: f64) -> bool {
