@@ -176,7 +176,7 @@ impl Operator {
             Operator::Le => value <= threshold,
             Operator::Eq => value == threshold,
             // NaN != x is true in IEEE 754: a missing value is not a value that differs.
-            Operator::Ne => !value.is_nan() && value != threshold,
+            Operator::Ne => !value.is_nan() && !threshold.is_nan() && value != threshold,
         }
     }
 
@@ -605,6 +605,7 @@ mod tests {
         assert!(Operator::Ne.holds(2.0, 1.0));
         assert!(!Operator::Ne.holds(1.0, 1.0));
         assert!(!Operator::Ne.holds(f64::NAN, 1.0));
+        assert!(!Operator::Ne.holds(1.0, f64::NAN));
         assert!(!Operator::Ne.holds(-0.0, 0.0));
         assert_eq!(Operator::Ne.name(), "ne");
     }
