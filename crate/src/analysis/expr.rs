@@ -114,17 +114,6 @@ impl std::fmt::Display for EvalError {
     }
 }
 
-/// Text that reads as a number is a number (a user's `"64"`).
-fn as_number(v: &Value) -> Result<f64, String> {
-    match v {
-        Value::Number(n) => Ok(*n),
-        Value::Text(t) => match t.trim().parse::<f64>() {
-            Ok(n) if n.is_finite() => Ok(n),
-            _ => Err(t.clone()),
-        },
-    }
-}
-
 impl Expr {
     /// Parses `text`; errors name the byte offset and what was expected.
     pub fn parse(text: &str) -> Result<Expr, AnalysisError> {
@@ -186,7 +175,9 @@ impl Expr {
             Expr::Number(n) => *n,
             Expr::Variable(v, at) => {
                 let value = lookup(v).ok_or_else(|| fail(v, *at, EvalErrorKind::Unknown))?;
-                as_number(&value).map_err(|t| fail(v, *at, EvalErrorKind::NotANumber(t)))?
+                value
+                    .as_number()
+                    .map_err(|t| fail(v, *at, EvalErrorKind::NotANumber(t.to_string())))?
             }
             Expr::Text(test, v, at) => match lookup(v) {
                 None => return Err(fail(v, *at, EvalErrorKind::Unknown)),

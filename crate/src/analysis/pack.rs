@@ -64,6 +64,20 @@ pub enum Value {
     Text(String),
 }
 
+impl Value {
+    /// The number it is; text that reads as a finite number is a number (a user's `"64"`); other text is
+    /// given back as the error.
+    pub fn as_number(&self) -> Result<f64, &str> {
+        match self {
+            Value::Number(n) => Ok(*n),
+            Value::Text(t) => match t.trim().parse::<f64>() {
+                Ok(n) if n.is_finite() => Ok(n),
+                _ => Err(t),
+            },
+        }
+    }
+}
+
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -74,17 +74,16 @@ impl Variables {
     /// The number a variable stands for: `Ok(None)` when it is unknown, an error when its value is text
     /// that is not a number.
     pub fn number(&self, name: &str) -> Result<Option<f64>, AnalysisError> {
-        match self.values.get(name) {
-            None => Ok(None),
-            Some(Value::Number(n)) => Ok(Some(*n)),
-            Some(Value::Text(t)) => match t.trim().parse::<f64>() {
-                Ok(n) if n.is_finite() => Ok(Some(n)),
-                _ => Err(AnalysisError::NonNumericVariable {
-                    name: name.to_string(),
-                    value: t.clone(),
-                }),
-            },
-        }
+        self.values
+            .get(name)
+            .map(|v| {
+                v.as_number()
+                    .map_err(|t| AnalysisError::NonNumericVariable {
+                        name: name.to_string(),
+                        value: t.to_string(),
+                    })
+            })
+            .transpose()
     }
 }
 
