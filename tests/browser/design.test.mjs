@@ -65,3 +65,26 @@ test('bar, drop zone, alerts, empty states', async () => {
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test("the Perfmon-scale axis title is drawn whole, not cut at the canvas's edge", async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.selectOption('#theme', 'light');
+  await page.selectOption('#chart-scale', 'perfmon');
+  // The band above the plot holds the title "scaled (factor in legend)": text pixels (dark on white) start
+  // inside the canvas, past its 10 px margin, and none touch its left edge (the cut title did, from x = 0).
+  const ink = await page.$eval('#chart', (c) => {
+    const ratio = c.width / c.clientWidth;
+    const top = Math.floor(Number(c.dataset.plotTop) * ratio);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, top).data;
+    let first = Infinity;
+    for (let y = 0; y < top; y++) for (let x = 0; x < c.width; x++) {
+      const i = 4 * (y * c.width + x);
+      if (d[i] < 128 && d[i + 1] < 128 && d[i + 2] < 128) first = Math.min(first, x / ratio);
+    }
+    return first;
+  });
+  assert.ok(ink >= 8 && ink < 80, `the title's first ink at x = ${ink} CSS px`);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
