@@ -20,6 +20,7 @@ async function compose(page) {
   if (disk >= 0) await page.selectOption(`#chart-legend tbody tr:nth-child(${disk + 1}) select`, 'new');
   for (const [k, r] of rows.entries()) if (k > disk && r.includes('PhysicalDisk')) await page.selectOption(`#chart-legend tbody tr:nth-child(${k + 1}) select`, { value: '1' });
   await page.mouse.move(0, 0);
+  await page.evaluate(() => document.activeElement?.blur());
 }
 
 const { page } = await openPage(browser, server.url);

@@ -539,7 +539,7 @@ export function mountViewer(element, options = {}) {
     // The legend's entries as shown (with Perfmon's factor where scaled), the full path and the unit.
     const factor = (i) => /\(x[^)]*\)$/.exec($['chart-legend'].querySelector(`button[data-index="${i}"]`)?.textContent ?? '')?.[0];
     const rows = [...state.selected].sort((a, b) => a - b).filter((i) => !state.hidden.has(i))
-      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
+      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${state.info[i].englishPath ? ` (${state.info[i].englishPath})` : ''}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
     exportPng($.chart, state, rows, $['chart-range'].textContent);
   }
   on($['export-png'], 'click', onExportPng);
