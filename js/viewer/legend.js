@@ -1,7 +1,7 @@
 // The legend, outside the plot: one row per selected series with its colour, its name (the factor of
 // Perfmon's scale beside it), its value at the crosshair (or its last value in the range) and the range's
 // min, max and mean. Clicking a row's name hides or shows the series; hovering highlights it.
-import { seriesColor } from '../api.js';
+import { seriesColor } from '../core.js';
 import { el } from './dom.js';
 import { selection, formatSeriesValue, formatTime } from './state.js';
 
