@@ -23,7 +23,7 @@ import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile,
 import { exportPng, exportCsv, download, baseName } from './export.js';
 import { mountAnalysisPanel } from './analysis-panel.js';
 import { createExplainer } from './explain.js';
-import { Capture, seriesColor } from '../api.js';
+import { seriesColor } from '../core.js';
 import { changeRows, renderChangeTable, changeCsv, overlaysFor, overlayLegend, runsOverlap } from './compare.js';
 import { renderMultiples } from './multiples.js';
 
@@ -543,7 +543,7 @@ export function mountViewer(element, options = {}) {
     exportPng($.chart, state, rows, $['chart-range'].textContent);
   }
   on($['export-png'], 'click', onExportPng);
-  on($['export-csv'], 'click', () => exportCsv(state, Capture));
+  on($['export-csv'], 'click', () => exportCsv(state));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
   on(dark, 'change', () => pane.draw());

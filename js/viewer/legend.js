@@ -4,7 +4,7 @@
 // order after a Top N (file order otherwise). Compared with a second capture, B's lines drawn over the chart
 // have rows of their own (dashed swatch). Clicking a row's name hides or shows the series; hovering
 // highlights it.
-import { seriesColor } from '../api.js';
+import { seriesColor } from '../core.js';
 import { el } from './dom.js';
 import { selection, formatSeriesValue, formatTime } from './state.js';
 

@@ -2,7 +2,7 @@
 // on shared axes (the same time range and the same value range), so the machines compare at a glance.
 // Chosen in the chart toolbar (View: a chart per machine) when the selection is one counter on several
 // machines (index.js); each chart is the core's renderChart, as the main chart is.
-import { renderChart } from '../api.js';
+import { renderChart } from '../core.js';
 import { el } from './dom.js';
 import { offsetMinutes } from './state.js';
 

@@ -2,7 +2,7 @@
 // core), with the crosshair readout over it and a click sent to explain.js (pointer, wheel and keys in
 // chart-interact.js). A stack of panes shares the time axis: one range (zoom and pan move them all) and
 // one crosshair (hovering one pane shows the same time in the others), as uPlot's cursor sync does.
-import { renderChart, seriesColor } from '../api.js';
+import { renderChart, seriesColor } from '../core.js';
 import { el } from './dom.js';
 import { mountInteractions } from './chart-interact.js';
 import { renderLegend, showLegendAt, displayName, legendOrder } from './legend.js';

@@ -1,7 +1,7 @@
 // The viewer's state, shared by its modules: the open capture, what is selected (with each series'
 // palette slot), the visible range, the time zone of the labels. Plain data and small helpers; each
 // module reads it and the viewer (index.js) changes it through these functions.
-import { formatValue, formatInUnit, counterUnit } from '../api.js';
+import { formatValue, formatInUnit, counterUnit } from '../core.js';
 
 export function createState() {
   return {

@@ -9,9 +9,8 @@ pub mod compose;
 pub mod m4;
 pub mod range_stats;
 pub mod time_axis;
-pub mod units;
 
-use units::{Measure, Unit};
+use crate::units::{self, Measure, Unit};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
