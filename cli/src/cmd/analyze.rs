@@ -248,7 +248,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
     let options = AnalyzeOptions {
         packs: crate::packs::packs(&args.pack, &mut notes)?,
         variables: args.vars.iter().cloned().collect(),
-        slice: args.slice.clone(),
+        slice: args.slice,
         from: None,
         to: None,
     };

@@ -436,6 +436,10 @@ fn one_parquet(
     ))
 }
 
+/// One input read for a merge: the log, what the selection keeps of it, whether it lost data, its size
+/// and the bytes counted as read.
+type ReadForMerge = (Loaded, Capture, bool, u64, u64);
+
 /// CSV, TSV or JSON: every input merged into one table, series by path, rows by time.
 fn one_table(
     args: &Args,
@@ -446,7 +450,7 @@ fn one_table(
     failed: &mut Vec<(PathBuf, String)>,
 ) -> Result<(Done, String), CliError> {
     use rayon::prelude::*;
-    let results: Vec<Result<(Loaded, Capture, bool, u64, u64), CliError>> = args
+    let results: Vec<Result<ReadForMerge, CliError>> = args
         .files
         .par_iter()
         .zip(names)
