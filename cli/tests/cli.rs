@@ -703,6 +703,27 @@ fn same_named_logs_of_two_servers_never_collide_and_are_never_overwritten_silent
         "WEB01's file is untouched"
     );
     assert_eq!(files_under(&out).len(), 2);
+    // A directory in another format: a file per input, named alike.
+    let csvs = dir.join("csv/");
+    let o = run(bin()
+        .args(["convert", "--to", "csv"])
+        .args([&web01, &web02])
+        .arg("-o")
+        .arg(&csvs));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        files_under(&csvs),
+        [
+            "WEB01/fleet_11160000.blg.csv",
+            "WEB02/fleet_11160000.blg.csv"
+        ]
+    );
+    assert_eq!(
+        model(&csvs.join("WEB02/fleet_11160000.blg.csv"))
+            .timestamps
+            .len(),
+        model(&web02).timestamps.len()
+    );
     // One file: parent folders are made; a second run refuses to overwrite it.
     let one = dir.join("merged/2026-w47.parquet");
     for expected in [Some(0), Some(1)] {
