@@ -2,7 +2,7 @@
 //! its magic bytes, not the name), many files at once on rayon's pool, progress on a terminal only.
 
 use crate::error::CliError;
-use counterlens::capture::{Capture, CaptureReader, OpenOptions};
+use counterlens::capture::{Capture, CaptureErrorKind, CaptureReader, OpenOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Read};
@@ -38,8 +38,21 @@ pub fn source_name(path: &Path) -> String {
     )
 }
 
-/// Reads one file; `bar` advances by the bytes read from disk.
-pub fn read(path: &Path, bar: &ProgressBar) -> Result<Loaded, CliError> {
+/// Reads the part of one file that `part` asks for (its `series`, `from_ms`, `to_ms`: the core's
+/// reader skips the rest without storing it; `OpenOptions::default()` for all of it); `bar` advances by
+/// the bytes read from disk.
+pub fn read_part(path: &Path, bar: &ProgressBar, part: &OpenOptions) -> Result<Loaded, CliError> {
+    match read_options(path, bar, part) {
+        // Nothing of this file is in the part (no series matches, no sample in the window): read it
+        // whole, as before the core could skip, and the selection leaves it empty.
+        Err(CliError::Capture { source, .. }) if source.kind == CaptureErrorKind::InvalidOption => {
+            read_options(path, bar, &OpenOptions::default())
+        }
+        r => r,
+    }
+}
+
+fn read_options(path: &Path, bar: &ProgressBar, part: &OpenOptions) -> Result<Loaded, CliError> {
     let io = |e| CliError::Io {
         file: path.to_path_buf(),
         source: e,
@@ -60,7 +73,7 @@ pub fn read(path: &Path, bar: &ProgressBar) -> Result<Loaded, CliError> {
     let options = OpenOptions {
         // A gzip file's size says little about the text inside.
         size_hint: (!gzip).then_some(size as usize),
-        ..OpenOptions::default()
+        ..part.clone()
     };
     let capture_error = |source| CliError::Capture {
         file: path.to_path_buf(),
@@ -133,8 +146,17 @@ pub fn total_size(files: &[PathBuf]) -> u64 {
 
 /// Reads every file on rayon's pool (one file per thread), results in the order given.
 pub fn read_all(files: &[PathBuf], quiet: bool) -> Vec<Result<Loaded, CliError>> {
+    read_all_part(files, quiet, &OpenOptions::default())
+}
+
+/// `read_all`, each file read as `read_part` reads it.
+pub fn read_all_part(
+    files: &[PathBuf],
+    quiet: bool,
+    part: &OpenOptions,
+) -> Vec<Result<Loaded, CliError>> {
     let bar = progress(total_size(files), quiet);
-    let out = files.par_iter().map(|f| read(f, &bar)).collect();
+    let out = files.par_iter().map(|f| read_part(f, &bar, part)).collect();
     bar.finish_and_clear();
     out
 }

@@ -405,6 +405,8 @@ fn selection(args: &ConvertArgs) -> Result<Selection, CliError> {
 
 fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
     let sel = selection(args)?;
+    // The core skips what the selection leaves out while reading; `sel.apply` then cuts it exactly.
+    let part = sel.open_options();
     let format = out_format(args);
     if args.files.iter().any(|f| f == &args.output) {
         return Err(CliError::Usage(format!(
@@ -431,7 +433,7 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
             .par_iter()
             .zip(&names)
             .map(|(f, name)| {
-                let l = input::read(f, &bar)?;
+                let l = input::read_part(f, &bar, &part)?;
                 let c = sel.apply(&l.capture);
                 let mut writer = parquet_out::LongWriter::create(&args.output.join(name))?;
                 writer.write(&l.source, &c)?;
@@ -472,8 +474,9 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
                 let tx = tx.clone();
                 let bar = &bar;
                 let sel = &sel;
+                let part = &part;
                 scope.spawn(move |_| {
-                    let r = input::read(f, bar).map(|l| {
+                    let r = input::read_part(f, bar, part).map(|l| {
                         let c = sel.apply(&l.capture);
                         (l.source, c)
                     });
@@ -506,7 +509,7 @@ fn convert(args: &ConvertArgs, quiet: bool) -> Result<ExitCode, CliError> {
             args.files.len() - failed.len()
         ));
     } else {
-        let results = input::read_all(&args.files, quiet);
+        let results = input::read_all_part(&args.files, quiet, &part);
         let mut kept = Vec::new();
         for (path, r) in args.files.iter().zip(results) {
             match r {
