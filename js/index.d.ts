@@ -182,6 +182,25 @@ export interface OpenOptions {
    *  Get-Counter captures keep theirs whatever this says. A pattern that is not a counter path throws
    *  CaptureError `invalid-option`. */
   keepRaw?: boolean | string[];
+  /** Read only the series whose path matches one of these counter paths or Perfmon wildcard paths (the
+   *  CLI's `-c` matcher: `"\\*\Process(sql*)\*"`, names compared case-insensitively, a localized path
+   *  also by its English names). The others are skipped as they are read, never stored; a `part` note
+   *  says what was read. A pattern that is not a counter path, or patterns that match no series of the
+   *  log, throw CaptureError `invalid-option` (field "series"). Absent: every series. */
+  series?: string[];
+  /** Read only the samples at or after this time (ms since 1970, UTC). */
+  from?: number;
+  /** Read only the samples at or before this time (ms since 1970, UTC). `to < from`, a time that is not a
+   *  finite number, or a window that holds no sample of the log: CaptureError `invalid-option`. */
+  to?: number;
+  /** Read every Nth sample of those in the window, from the first (a .blg cooks each against the sample
+   *  just before it, read or not): a whole number >= 1; absent or 1: every sample. */
+  every?: number;
+  /** The most bytes the columns may take (timestamps and one f64 per series and sample read). Past it,
+   *  reading stops with CaptureError `too-large` saying how many series and samples were read, how many
+   *  fit, and how to read less (series, from/to, every); the module stays usable. Default: 3 GiB in
+   *  WebAssembly (its memory ends at 4 GiB). */
+  maxColumnBytes?: number;
 }
 
 export interface SeriesInfo {

@@ -123,8 +123,10 @@ export async function readPieces(input, options = {}) {
   const t0 = performance.now();
   const headerEnd = await lineEnd(src, 0);
   if (headerEnd < 0) return null;
-  const head = await src.read(0, Math.min(src.size, Math.max(headerEnd + 1, 65536)));
-  const plan = planCapturePieces(head, open, src.size <= 65536);
+  // The header line and 64 KiB more: the encoding is detected around the first non-ASCII byte, which in
+  // a header of thousands of ASCII paths can be the last cell's (a collector set's description).
+  const head = await src.read(0, Math.min(src.size, headerEnd + 1 + 65536));
+  const plan = planCapturePieces(head, open, head.length === src.size);
   if (!plan) return null;
   // Cut after the header at the first line end at or after each equal share (never inside a line).
   const cuts = [headerEnd + 1];
@@ -192,7 +194,10 @@ export const poolSize = () => pool.length;
  *  less than `minBytes`, one worker): the viewer then reads it as before, in one worker. */
 export async function openCaptureInPieces(input, options = {}) {
   const read = await readPieces(input, options);
-  return read && joinCapturePieces(read.results);
+  const { workers, minBytes, onProgress, ...open } = options ?? {};
+  // The series asked for are read by each piece (they travel with the plan); the rows (from, to,
+  // every) are picked at the join, over the whole file's times.
+  return read && joinCapturePieces(read.results, open);
 }
 
 /** openCapture's result for a big PDH-CSV/TSV (a Uint8Array, or a Blob/File that each worker reads its

@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::progress::{FileProgress, Progress};
-use counterlens::capture::{Capture, CaptureReader, Note, OpenOptions};
+use counterlens::capture::{Capture, CaptureErrorKind, CaptureReader, Note, OpenOptions};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,8 +46,31 @@ pub fn log_format(path: &Path) -> Option<&'static str> {
         .map(|c| c.format)
 }
 
-/// Reads one file as `source`; `progress` counts the bytes read from disk.
-pub fn read(path: &Path, source: &str, progress: &FileProgress<'_>) -> Result<Loaded, CliError> {
+/// Reads the part of one file that `part` asks for (its `series`, `from_ms`, `to_ms`: the core's
+/// reader skips the rest without storing it; `OpenOptions::default()` for all of it) as `source`;
+/// `progress` counts the bytes read from disk.
+pub fn read(
+    path: &Path,
+    source: &str,
+    progress: &FileProgress<'_>,
+    part: &OpenOptions,
+) -> Result<Loaded, CliError> {
+    match read_options(path, source, progress, part) {
+        // Nothing of this file is in the part (no series matches, no sample in the window): read it
+        // whole, as before the core could skip, and the selection leaves it empty (with its warning).
+        Err(CliError::Capture { source: e, .. }) if e.kind == CaptureErrorKind::InvalidOption => {
+            read_options(path, source, progress, &OpenOptions::default())
+        }
+        r => r,
+    }
+}
+
+fn read_options(
+    path: &Path,
+    source: &str,
+    progress: &FileProgress<'_>,
+    part: &OpenOptions,
+) -> Result<Loaded, CliError> {
     let io = |e| CliError::Io {
         file: path.to_path_buf(),
         source: e,
@@ -71,7 +94,7 @@ pub fn read(path: &Path, source: &str, progress: &FileProgress<'_>) -> Result<Lo
     let options = OpenOptions {
         // A gzip file's size says little about the text inside.
         size_hint: (!gzip).then_some(size as usize),
-        ..OpenOptions::default()
+        ..part.clone()
     };
     let capture_error = |source| CliError::Capture {
         file: path.to_path_buf(),
@@ -148,6 +171,6 @@ pub fn read_all(
     files
         .par_iter()
         .zip(names)
-        .map(|(f, name)| read(f, name, &progress.file(size(f))))
+        .map(|(f, name)| read(f, name, &progress.file(size(f)), &OpenOptions::default()))
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::time::{iso_utc, TimeSpec};
-use counterlens::capture::{Capture, FoldedPath, PathPattern, Series};
+use counterlens::capture::{Capture, FoldedPath, OpenOptions, PathPattern, Series};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -38,6 +38,25 @@ pub fn read_pattern_file(path: &Path) -> Result<Vec<PathPattern>, CliError> {
 }
 
 impl Selection {
+    /// What the core's reader can leave out while reading (`-c`/`-cf`, `--begin`/`--end`): the series
+    /// matched, and a time window in UTC; a time given without a zone is the log's own local time,
+    /// unknown before its header is read, so the window is widened by a day either way (no bias is
+    /// larger) and `apply` cuts it exactly. Every Nth sample is picked by `apply` (it counts within the
+    /// exact window).
+    pub fn open_options(&self) -> OpenOptions {
+        const DAY: f64 = 86_400_000.0;
+        let widened = |t: &TimeSpec, by: f64| match t.offset_minutes {
+            Some(east) => t.local_ms - f64::from(east) * 60_000.0,
+            None => t.local_ms + by,
+        };
+        OpenOptions {
+            series: (!self.patterns.is_empty()).then(|| self.patterns.clone()),
+            from_ms: self.begin.as_ref().map(|b| widened(b, -DAY)),
+            to_ms: self.end.as_ref().map(|e| widened(e, DAY)),
+            ..OpenOptions::default()
+        }
+    }
+
     /// Whether a series is kept: by its path as written, or by its English names when it is localized.
     pub fn keeps_series(&self, s: &Series) -> bool {
         if self.patterns.is_empty() {

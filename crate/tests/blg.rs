@@ -1117,3 +1117,159 @@ proptest::proptest! {
         }
     }
 }
+
+/// A Windows Server 2019 (build 17763) Data Collector Set log, built byte for byte as such logs are laid
+/// out, around Basic's definitions and samples: in buffer 0, the logger's system header event of 536
+/// bytes at +0x48 (Basic's 482 bytes and zeros for the longer names), then at +0x260 an 80-byte system
+/// event (version 0, header type 0x02, marker 0xC0, size 80, hook 0x0002) that repeats the buffer's size
+/// fields and the start time, then 0xFF fill to the end of the buffer; the counter definitions and the
+/// samples in the later buffers (Basic's, unchanged). `data_end` is buffer 0's +0x30 (end of data):
+/// 0x2B0 where the 80-byte event ends, or 0x10000 where the logger counts the fill as data.
+/// `extra` are more events put after the 80-byte one (each already a multiple of 8 bytes).
+fn server_2019(data_end: u32, extra: &[Vec<u8>]) -> Vec<u8> {
+    let basic = bytes("BasicPerfCounters.blg");
+    let mut b = basic.clone();
+    let n = 0x1_0000;
+    assert_eq!(
+        u16::from_le_bytes([b[0x4C], b[0x4D]]),
+        482,
+        "Basic's header"
+    );
+    assert!(b[0x230..n].iter().all(|&x| x == 0xFF), "Basic's fill");
+    b[0x4C..0x4E].copy_from_slice(&536u16.to_le_bytes());
+    b[0x48 + 482..0x260].fill(0);
+    // TRACE_LOGFILE_HEADER at 0x68: version 10.0 at +4, +5, build at +8.
+    b[0x6C] = 10;
+    b[0x6D] = 0;
+    b[0x70..0x74].copy_from_slice(&17763u32.to_le_bytes());
+    let mut ev = vec![0u8; 80];
+    ev[..8].copy_from_slice(&[0x00, 0x00, 0x02, 0xC0, 80, 0, 0x02, 0x00]);
+    ev[8..12].copy_from_slice(&0x0b18u32.to_le_bytes()); // thread
+    ev[12..16].copy_from_slice(&0x0dfcu32.to_le_bytes()); // process
+    ev[16..24].copy_from_slice(&b[0x10..0x18]); // the buffer's time stamp
+    ev[32..36].copy_from_slice(&(n as u32).to_le_bytes()); // BufferSize
+    ev[36..40].copy_from_slice(&(n as u32).to_le_bytes()); // the buffer size again
+    ev[40..48].copy_from_slice(&b[0x68 + 0x18..0x68 + 0x20]); // StartTime
+    let mut at = 0x260;
+    for e in std::iter::once(&ev).chain(extra) {
+        assert_eq!(e.len() % 8, 0);
+        b[at..at + e.len()].copy_from_slice(e);
+        at += e.len();
+    }
+    b[0x30..0x34].copy_from_slice(&data_end.max(at as u32).to_le_bytes());
+    b
+}
+
+/// The values of `c` as relog writes them to CSV, with the columns in another order (relog orders a
+/// log's columns differently from the log's definitions): every second column first, then the others.
+fn relog_csv_reordered(c: &Capture) -> String {
+    let order: Vec<usize> = (0..c.series.len())
+        .step_by(2)
+        .chain((1..c.series.len()).step_by(2))
+        .collect();
+    write_csv(c, Some(&order))
+}
+
+fn assert_same_as_csv(log: &Capture, csv: &Capture) {
+    assert_eq!(log.timestamps, csv.timestamps);
+    assert_eq!(log.series.len(), csv.series.len());
+    for s in &log.series {
+        let other = series(csv, &s.path);
+        assert!(
+            s.values
+                .iter()
+                .zip(other)
+                .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())),
+            "{}",
+            s.path
+        );
+    }
+}
+
+#[test]
+fn a_windows_server_2019_log_reads_whole() {
+    // The relog CSV of the same samples: Basic's values (checked against Windows PDH above), written
+    // as relog writes them and read back.
+    let basic = open(&bytes("BasicPerfCounters.blg"));
+    let csv = open(relog_csv_reordered(&basic).as_bytes());
+    assert_ne!(csv.series[1].path, basic.series[1].path, "reordered");
+    for data_end in [0x2B0, 0x1_0000] {
+        let b = server_2019(data_end, &[]);
+        let c = open(&b);
+        // 10 counters, 601 samples (600 values each), every value the CSV's.
+        assert_eq!((c.series.len(), c.timestamps.len()), (10, 601));
+        assert_same_as_csv(&c, &csv);
+        let blg = c.notes.iter().find(|n| n.code == "blg").unwrap();
+        assert!(
+            blg.message
+                .starts_with("binary perfmon log from Windows 10.0 build 17763 (64-bit logger)"),
+            "{}",
+            blg.message
+        );
+        // The skipped event is named once, at its byte: buffer 0, +0x260 = 608.
+        let note = c.notes.iter().find(|n| n.code == "logger-events").unwrap();
+        assert!(
+            note.message
+                .contains("1 x header type 0x02 hook 0x0002 (first at byte 608)"),
+            "{}",
+            note.message
+        );
+        // Streamed in chunks, across the event and the fill, the same.
+        for size in [1usize, 13, 0x260, 0x2B0, 65_535, 65_537] {
+            let mut r = CaptureReader::new(&OpenOptions::default()).unwrap();
+            for chunk in b.chunks(size) {
+                r.push(chunk).unwrap();
+            }
+            assert_same_as_csv(&r.finish().unwrap(), &csv);
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_logger_event_is_skipped_by_its_size() {
+    // Besides the system event (header type 0x02) of the log above: a COMPACT64 system event (0x04,
+    // u16 size at +4: 24 bytes of header and 8 of data), a 32-bit system event (0x01, 40 bytes, hook
+    // 0x0005), a PERFINFO64 one (0x11, 16 bytes... rounded to the 24 of its header) and a manifest
+    // event (EVENT_HEADER64, 0x13, u16 size at +0: 80 bytes of header and 16 of data).
+    let sys = |t: u8, size: u16, hook: u16| {
+        let mut e = vec![0u8; (usize::from(size) + 7) & !7];
+        e[2] = t;
+        e[3] = 0xC0;
+        e[4..6].copy_from_slice(&size.to_le_bytes());
+        e[6..8].copy_from_slice(&hook.to_le_bytes());
+        e
+    };
+    let mut manifest = vec![0x5Au8; 96];
+    manifest[..4].copy_from_slice(&[96, 0, 0x13, 0xC0]);
+    let extra = [
+        sys(0x04, 32, 0x0040),
+        sys(0x01, 40, 0x0005),
+        sys(0x11, 24, 0x0524),
+        manifest,
+        sys(0x02, 80, 0x0002),
+    ];
+    let b = server_2019(0x2B0, &extra);
+    let c = open(&b);
+    let basic = open(&bytes("BasicPerfCounters.blg"));
+    assert_same_as_csv(&c, &basic);
+    let note = c.notes.iter().find(|n| n.code == "logger-events").unwrap();
+    // Byte of each first: 0x260 + 80 = 688, + 32 = 720, + 40 = 760, + 24 = 784, then the manifest event.
+    assert_eq!(
+        note.message,
+        "events of the trace's logger that hold no counter data were skipped: 2 x header type 0x02 hook 0x0002 (first at byte 608), 1 x header type 0x04 hook 0x0040 (first at byte 688), 1 x header type 0x01 hook 0x0005 (first at byte 720), 1 x header type 0x11 hook 0x0524 (first at byte 760), 1 x header type 0x13 (first at byte 784) (Windows Server 2019 writes one after the log header)"
+    );
+    // An unknown header type stays an error naming it and its place; so does a size the buffer
+    // cannot hold, and a size below a system header's 24 bytes.
+    let mut bad = server_2019(0x2B0, &[]);
+    bad[0x262] = 0x0F;
+    let e = error(&bad);
+    assert_eq!((e.code(), e.offset), ("bad-blg", Some(0x260)));
+    assert!(e.message.contains("found type 0x0f marker 0xc0"), "{e}");
+    for size in [8u16, 0x4000] {
+        let mut bad = server_2019(0x2B0, &[]);
+        bad[0x264..0x266].copy_from_slice(&size.to_le_bytes());
+        let e = error(&bad);
+        assert_eq!((e.code(), e.offset), ("bad-blg", Some(0x260)), "{e}");
+        assert!(e.message.contains(&format!("found size {size}")), "{e}");
+    }
+}

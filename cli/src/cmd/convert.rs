@@ -247,7 +247,7 @@ fn per_input(
         .zip(names)
         .map(|(f, name)| {
             let fp = progress.file(input::size(f));
-            let l = input::read(f, name, &fp)?;
+            let l = input::read(f, name, &fp, &sel.open_options())?;
             let lost = report_losses(&l, progress) > 0;
             let c = select_one(&l, sel, progress);
             let mut on_rows = |done: u64, total: u64| fp.written(done, total);
@@ -384,7 +384,7 @@ fn one_parquet(
                 let size = input::size(f);
                 // The file's share is handed to the writer with its capture: it is done when written.
                 let fp = progress.file(size);
-                let r = input::read(f, name, &fp).map(|l| {
+                let r = input::read(f, name, &fp, &sel.open_options()).map(|l| {
                     let lost = report_losses(&l, progress) > 0;
                     let c = select_one(&l, sel, progress);
                     (l.source, c, lost)
@@ -457,7 +457,7 @@ fn one_table(
         .map(|(f, name)| {
             let size = input::size(f);
             let fp = progress.file(size);
-            let l = input::read(f, name, &fp)?;
+            let l = input::read(f, name, &fp, &sel.open_options())?;
             let lost = report_losses(&l, progress) > 0;
             let c = select_one(&l, sel, progress);
             Ok((l, c, lost, size, fp.detach()))

@@ -37,11 +37,13 @@ pub enum CaptureErrorKind {
     RegistrationInvalid,
     /// A .blg whose layout is broken: the message names the buffer and event offset.
     BadBlg,
+    /// An option of `OpenOptions` that cannot be used (`CaptureError::field` names it).
+    InvalidOption,
 }
 
 impl CaptureErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [CaptureErrorKind; 15] = [
+    pub const ALL: [CaptureErrorKind; 16] = [
         Self::NotACapture,
         Self::BadHeader,
         Self::WrongCellCount,
@@ -57,6 +59,7 @@ impl CaptureErrorKind {
         Self::BadRawCapture,
         Self::RegistrationInvalid,
         Self::BadBlg,
+        Self::InvalidOption,
     ];
 
     /// The stable code of the kind, as JS sees it in `CaptureError.code`.
@@ -83,6 +86,7 @@ impl CaptureErrorKind {
             Self::BadRawCapture => "bad-raw-capture",
             Self::RegistrationInvalid => "registration-invalid",
             Self::BadBlg => "bad-blg",
+            Self::InvalidOption => "invalid-option",
         }
     }
 }
@@ -110,6 +114,9 @@ pub struct CaptureError {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub offset: Option<usize>,
+    /// The option at fault (`invalid-option`: "series", "from", "to", ...), as JS names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<&'static str>,
 }
 
 impl CaptureError {
@@ -121,6 +128,7 @@ impl CaptureError {
             line: Some(line),
             column: Some(column),
             offset: None,
+            field: None,
         }
     }
     /// An error at a byte offset; the message is prefixed with it.
@@ -131,6 +139,18 @@ impl CaptureError {
             line: None,
             column: None,
             offset: Some(offset),
+            field: None,
+        }
+    }
+    /// An option that cannot be used: `field` as JS names it (`options.<field>`), and why.
+    pub fn invalid_option(field: &'static str, message: String) -> Self {
+        CaptureError {
+            kind: CaptureErrorKind::InvalidOption,
+            message: format!("options.{field}: {message}"),
+            line: None,
+            column: None,
+            offset: None,
+            field: Some(field),
         }
     }
     /// The stable code of the error's kind (`self.kind.code()`).

@@ -14,8 +14,11 @@ use super::blg::looks_like_blg;
 use super::limits::MAX_LINE;
 use super::pdh_csv::{zone_is_daylight, CsvParser, DstTracker};
 use super::reader::{too_long, utf8};
-use super::text::{detect, Encoding, TextDecoder, SNIFF_BYTES};
-use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, Note, OpenOptions};
+use super::text::{detect, detection_window, Encoding, TextDecoder, SNIFF_BYTES};
+use super::{
+    columns_too_large, part_note, sniff, Capture, CaptureError, CaptureErrorKind, Format, Note,
+    OpenOptions, SampleFilter,
+};
 
 /// How a text capture is read in pieces: decided once from the whole file's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +40,29 @@ pub fn plan(head: &[u8], options: &OpenOptions, complete: bool) -> Option<Plan> 
         return None;
     }
     let sniffed = &head[..head.len().min(SNIFF_BYTES)];
-    let encoding = detect(sniffed, options.encoding.as_deref(), complete).ok()?;
+    let mut encoding = detect(sniffed, options.encoding.as_deref(), complete).ok()?;
+    let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"]
+        .iter()
+        .any(|m| head.starts_with(m));
+    if options.encoding.is_none() && !has_bom {
+        // As the one-pass reader decides (reader.rs, `Reading::undecided`): from the bytes around the
+        // header's first non-ASCII byte (the caller gives the header line and 64 KiB more); a header all
+        // ASCII makes the file UTF-8 (its rows are times and numbers).
+        let header = memchr::memchr(b'\n', head).map_or(head.len(), |k| k + 1);
+        encoding = match head[..header].iter().position(|b| !b.is_ascii()) {
+            None => Encoding::UTF_8,
+            Some(p) => {
+                if !complete && head.len() < p + SNIFF_BYTES {
+                    return None; // not enough of the text to decide as the one-pass reader does
+                }
+                let line = memchr::memrchr(b'\n', &head[..p]).map_or(0, |j| j + 1);
+                let text = &head[line..];
+                let w = detection_window(text, p - line);
+                let whole = complete && head.len() < p + SNIFF_BYTES;
+                detect(&text[w], None, whole).ok()?
+            }
+        };
+    }
     if encoding.is_wide() || encoding.name() == "ISO-2022-JP" {
         return None;
     }
@@ -67,6 +92,8 @@ pub fn line_ends(bytes: &[u8]) -> usize {
 pub struct Piece {
     pub capture: Capture,
     pub lines: Vec<u32>,
+    /// The series in the file's header (the capture's, unless `OpenOptions::series` left some out).
+    pub of_series: usize,
 }
 
 /// Reads `header` (the file's first line, without its line end) and `body`: whole lines, the first of
@@ -79,8 +106,32 @@ pub fn read_piece(
     last: bool,
     plan: &Plan,
 ) -> Result<Piece, CaptureError> {
+    read_piece_of(
+        header,
+        body,
+        first_line,
+        last,
+        plan,
+        &OpenOptions::default(),
+    )
+}
+
+/// `read_piece` keeping only the series `options.series` names (rows are all kept: the window and
+/// every Nth sample are applied by `assemble_part`, over the whole file's UTC times).
+pub fn read_piece_of(
+    header: &[u8],
+    body: &[u8],
+    first_line: u32,
+    last: bool,
+    plan: &Plan,
+    options: &OpenOptions,
+) -> Result<Piece, CaptureError> {
     let mut p = CsvParser::new(plan.format == Format::PdhTsv);
     p.read_as_piece();
+    p.select(&OpenOptions {
+        series: options.series.clone(),
+        ..OpenOptions::default()
+    });
     p.expect_bytes(body.len());
     let mut n = first_line;
     let mut line = |p: &mut CsvParser, text: &str, is_last: bool| {
@@ -141,8 +192,12 @@ pub fn read_piece(
             line(&mut p, l, last && next.is_none())?;
         }
     }
-    let (capture, lines) = p.finish_piece(plan.encoding.name())?;
-    Ok(Piece { capture, lines })
+    let (capture, lines, of_series) = p.finish_piece(plan.encoding.name())?;
+    Ok(Piece {
+        capture,
+        lines,
+        of_series,
+    })
 }
 
 /// Pieces that cannot be joined: they do not come from one file's `read_piece`.
@@ -223,6 +278,7 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
     let Some(Piece {
         capture: mut head,
         lines,
+        ..
     }) = pieces.next()
     else {
         return Err(JoinError::NoPieces);
@@ -259,9 +315,24 @@ pub fn join(pieces: Vec<Piece>) -> Result<Capture, JoinError> {
 /// joined (one per series, each as long as all the rows): the daylight rule run over every row, the
 /// notes in one-pass order.
 pub fn assemble(
-    mut head: Capture,
+    head: Capture,
     pieces: &[PieceRows],
     columns: Vec<Vec<f64>>,
+) -> Result<Capture, JoinError> {
+    assemble_part(head, pieces, &OpenOptions::default(), None, |_| columns)
+}
+
+/// `assemble`, then only the rows `options` asks for (`from_ms`, `to_ms`, `every`, over the UTC times
+/// in file order, as the one-pass reader picks them), with the `part` note; `of_series` is how many
+/// series the file has when the pieces read some of them (`options.series`). `columns` makes the value
+/// columns, one per series, given which rows are kept (`None`: all), once the budget
+/// (`OpenOptions::max_column_bytes`) is known to hold them.
+pub fn assemble_part(
+    mut head: Capture,
+    pieces: &[PieceRows],
+    options: &OpenOptions,
+    of_series: Option<usize>,
+    columns: impl FnOnce(Option<&[bool]>) -> Vec<Vec<f64>>,
 ) -> Result<Capture, JoinError> {
     let mut total = 0;
     for (i, p) in pieces.iter().enumerate() {
@@ -273,21 +344,6 @@ pub fn assemble(
             });
         }
         total += p.local.len();
-    }
-    if columns.len() != head.series.len() {
-        return Err(JoinError::SeriesCount {
-            piece: 0,
-            expected: head.series.len(),
-            found: columns.len(),
-        });
-    }
-    if let Some((k, v)) = columns.iter().enumerate().find(|(_, v)| v.len() != total) {
-        return Err(JoinError::ColumnLength {
-            piece: 0,
-            series: k,
-            values: v.len(),
-            rows: total,
-        });
     }
     if total == 0 {
         // The whole-file reader's refusal of a header without rows (pdh_csv's `finish`).
@@ -313,6 +369,53 @@ pub fn assemble(
         for (&local, &n) in p.local.iter().zip(&p.lines) {
             timestamps.push(local + bias_ms + dst.step(local, n, &mut dst_notes, zone.as_ref()));
         }
+    }
+    let keep: Option<Vec<bool>> = options.skips_samples().then(|| {
+        let mut filter = SampleFilter::default();
+        timestamps
+            .iter()
+            .map(|&t| filter.keep(options, t))
+            .collect()
+    });
+    if let Some(keep) = &keep {
+        let mut k = 0;
+        timestamps.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+        if timestamps.is_empty() {
+            return Err(CaptureError::invalid_option(
+                if options.from_ms.is_some() || options.to_ms.is_some() {
+                    "from"
+                } else {
+                    "every"
+                },
+                format!("none of the log's {total} samples is in the window asked for"),
+            )
+            .into());
+        }
+    }
+    let rows = timestamps.len();
+    let budget = options.column_budget();
+    let per_row = 8 * (head.series.len() + 1);
+    if per_row.saturating_mul(rows) > budget {
+        return Err(columns_too_large(head.series.len(), rows, per_row, budget, None).into());
+    }
+    let columns = columns(keep.as_deref());
+    if columns.len() != head.series.len() {
+        return Err(JoinError::SeriesCount {
+            piece: 0,
+            expected: head.series.len(),
+            found: columns.len(),
+        });
+    }
+    if let Some((k, v)) = columns.iter().enumerate().find(|(_, v)| v.len() != rows) {
+        return Err(JoinError::ColumnLength {
+            piece: 0,
+            series: k,
+            values: v.len(),
+            rows,
+        });
     }
     // Notes in the one-pass order: the header's (line 1, said by every piece, kept once), the
     // daylight-saving changes, then the rows' (a cut last line, whose count of rows is the file's).
@@ -345,12 +448,28 @@ pub fn assemble(
         }
         rows_before += rows;
     }
+    let all_series = of_series.unwrap_or(head.series.len());
+    if rows < total || head.series.len() < all_series {
+        notes.push(part_note(head.series.len(), Some(all_series), rows, total));
+    }
     for (s, values) in head.series.iter_mut().zip(columns) {
         s.values = values;
     }
     head.timestamps = timestamps;
     head.notes = notes;
     Ok(head)
+}
+
+/// `column`'s values in the rows `keep` keeps (all of them for `None`).
+pub fn pick_rows(column: Vec<f64>, keep: Option<&[bool]>) -> Vec<f64> {
+    match keep {
+        None => column,
+        Some(keep) => column
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(v, &k)| k.then_some(v))
+            .collect(),
+    }
 }
 
 #[cfg(test)]

@@ -46,6 +46,19 @@ pub mod limits {
     pub const MAX_LINE: usize = 64 << 20;
     /// Bytes of a JSON capture, which is parsed whole.
     pub const MAX_JSON: usize = 1 << 30;
+
+    /// The bytes a capture's columns may take by default (`OpenOptions::max_column_bytes`). A wasm
+    /// module's memory ends at 4 GiB and holds the input's chunks, the decoded text and the allocator's
+    /// free blocks besides the columns, which grow one at a time (a column that grows is copied while
+    /// its old copy is still held), so 3 GiB of columns is the most that is reached without the
+    /// allocator failing (which traps). Natively the machine's memory is the bound: no limit.
+    pub fn column_bytes() -> usize {
+        if cfg!(target_arch = "wasm32") {
+            3 << 30
+        } else {
+            usize::MAX
+        }
+    }
 }
 use serde::Serialize;
 
@@ -263,6 +276,148 @@ pub struct OpenOptions {
     /// `Capture::explain_at` can explain their points). None by default: raw samples cost 33 bytes per
     /// value beside the 8 of the cooked one. Get-Counter captures keep theirs whatever this says.
     pub keep_raw: KeepRaw,
+    /// Read only the series whose path matches one of these paths or Perfmon wildcard paths
+    /// (`PathPattern`, as the CLI's `-c`; a localized path also by its English names); `None`: every
+    /// series. The others are skipped as they are read, never stored.
+    pub series: Option<Vec<PathPattern>>,
+    /// Read only the samples at or after this time (ms since the epoch, UTC).
+    pub from_ms: Option<f64>,
+    /// Read only the samples at or before this time (ms since the epoch, UTC).
+    pub to_ms: Option<f64>,
+    /// Read every Nth sample (of those in the window), starting with the first: 1 (or `None`) reads
+    /// every one. In a .blg each is cooked against the sample just before it, read or not.
+    pub every: Option<usize>,
+    /// The most bytes the value columns may take (timestamps and one f64 per series and sample; raw
+    /// samples kept count too): past it, reading stops with a `too-large` error that says what was read
+    /// and how to read less. `None`: [`limits::column_bytes`] (what a wasm module's 4 GiB can hold).
+    pub max_column_bytes: Option<usize>,
+}
+
+impl OpenOptions {
+    /// Refuses options that cannot be used: a time that is not a finite number, a window that ends before
+    /// it starts (`invalid-option`, naming the option).
+    pub fn check(&self) -> Result<(), CaptureError> {
+        for (field, t) in [("from", self.from_ms), ("to", self.to_ms)] {
+            if t.is_some_and(|t| !t.is_finite()) {
+                return Err(CaptureError::invalid_option(
+                    field,
+                    format!(
+                        "expected a time in ms since 1970 (UTC), found {}",
+                        t.unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        if let (Some(from), Some(to)) = (self.from_ms, self.to_ms) {
+            if to < from {
+                return Err(CaptureError::invalid_option(
+                    "to",
+                    format!("the window ends ({to}) before it starts (from: {from})"),
+                ));
+            }
+        }
+        if self.every == Some(0) {
+            return Err(CaptureError::invalid_option(
+                "every",
+                "expected a whole number of 1 or more (1: every sample)".into(),
+            ));
+        }
+        if self.max_column_bytes == Some(0) {
+            return Err(CaptureError::invalid_option(
+                "maxColumnBytes",
+                "expected a number of bytes above 0".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the series of this path (as written in the file) is read.
+    pub fn wants_series(&self, path: &str) -> bool {
+        let Some(patterns) = &self.series else {
+            return true;
+        };
+        let Some(parsed) = path::parse(path) else {
+            return false;
+        };
+        let folded = FoldedPath::new(&parsed);
+        patterns.iter().any(|p| p.matches_folded(&folded))
+    }
+
+    /// Whether any series of this machine's object can be read (a .blg skips the others' blocks whole).
+    pub(crate) fn wants_object(&self, machine: &str, object: &str) -> bool {
+        self.series
+            .as_ref()
+            .is_none_or(|patterns| patterns.iter().any(|p| p.may_match_object(machine, object)))
+    }
+
+    /// Whether a sample at `t` (ms, UTC) is read.
+    pub fn wants_time(&self, t: f64) -> bool {
+        self.from_ms.is_none_or(|f| t >= f) && self.to_ms.is_none_or(|e| t <= e)
+    }
+
+    /// Whether only some samples are read (a window, or every Nth).
+    pub fn skips_samples(&self) -> bool {
+        self.from_ms.is_some() || self.to_ms.is_some() || self.every.unwrap_or(1) > 1
+    }
+
+    /// The part of a capture read whole (JSON is parsed whole, then cut): the series and samples asked
+    /// for, with the `part` note. The raw samples of a series go when samples are left out, as each
+    /// point's explanation needs the sample just before it.
+    pub(crate) fn cut(&self, mut c: Capture) -> Result<Capture, CaptureError> {
+        let (of_series, of_samples) = (c.series.len(), c.timestamps.len());
+        if self.series.is_some() {
+            c.series.retain(|s| self.wants_series(&s.path));
+            if c.series.is_empty() {
+                return Err(CaptureError::invalid_option(
+                    "series",
+                    format!("none of the log's {of_series} series matches the paths asked for"),
+                ));
+            }
+        }
+        if self.skips_samples() {
+            let mut filter = SampleFilter::default();
+            let keep: Vec<bool> = c.timestamps.iter().map(|&t| filter.keep(self, t)).collect();
+            let pick = |v: &mut Vec<f64>| {
+                let mut k = 0;
+                v.retain(|_| {
+                    k += 1;
+                    keep[k - 1]
+                });
+            };
+            pick(&mut c.timestamps);
+            if c.timestamps.is_empty() {
+                return Err(CaptureError::invalid_option(
+                    if self.from_ms.is_some() || self.to_ms.is_some() {
+                        "from"
+                    } else {
+                        "every"
+                    },
+                    format!("none of the log's {of_samples} samples is in the window asked for"),
+                ));
+            }
+            for s in &mut c.series {
+                pick(&mut s.values);
+                if let Some(r) = &mut s.reference {
+                    pick(r);
+                }
+                s.raw = None;
+            }
+        }
+        if c.series.len() < of_series || c.timestamps.len() < of_samples {
+            c.notes.push(part_note(
+                c.series.len(),
+                Some(of_series),
+                c.timestamps.len(),
+                of_samples,
+            ));
+        }
+        Ok(c)
+    }
+
+    /// The column budget in bytes.
+    pub fn column_budget(&self) -> usize {
+        self.max_column_bytes.unwrap_or_else(limits::column_bytes)
+    }
 }
 
 /// Which series keep their raw samples (`OpenOptions::keep_raw`).
@@ -311,6 +466,80 @@ impl KeepRaw {
             }
         }
     }
+}
+
+/// Which samples a reader keeps, in file order: those in the window, and of those every Nth
+/// (`OpenOptions::from_ms`, `to_ms`, `every`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SampleFilter {
+    in_window: usize,
+}
+
+impl SampleFilter {
+    pub(crate) fn keep(&mut self, o: &OpenOptions, t: f64) -> bool {
+        if !o.wants_time(t) {
+            return false;
+        }
+        let n = self.in_window;
+        self.in_window += 1;
+        n % o.every.unwrap_or(1).max(1) == 0
+    }
+}
+
+/// The note of a capture read in part (`OpenOptions::series`, `from_ms`, `to_ms`, `every`);
+/// `of_series` is `None` where the series left out were never counted (a .blg's objects skipped whole).
+pub(crate) fn part_note(
+    series: usize,
+    of_series: Option<usize>,
+    samples: usize,
+    of_samples: usize,
+) -> Note {
+    let of = match of_series {
+        Some(n) => format!("of its {n} series"),
+        None => "series (its other counters left out unread)".into(),
+    };
+    Note {
+        code: "part",
+        message: format!("a part of the log was read, as the options asked: {series} {of}, {samples} of its {of_samples} samples"),
+        line: None,
+    }
+}
+
+/// The `too-large` error of a capture whose columns would outgrow `budget` bytes: how much was read, how
+/// much fits, and how to read less. `per_sample` is the bytes one more sample takes in every column.
+pub(crate) fn columns_too_large(
+    series: usize,
+    samples: usize,
+    per_sample: usize,
+    budget: usize,
+    at: Option<u32>,
+) -> CaptureError {
+    let fits = budget / per_sample.max(1);
+    let gib = |b: usize| b as f64 / f64::from(1u32 << 30);
+    let message = format!(
+        "the log is larger than this reader can hold: {series} series x {samples} samples were read ({:.2} GiB of columns), and at most {fits} samples of {series} series fit in {:.2} GiB (what a WebAssembly module's 4 GiB of memory holds beside the rest); read less of it: some of its series (option series, the CLI's -c), a time window (from and to; --begin and --end), or every Nth sample (every; -t N)",
+        gib(per_sample.saturating_mul(samples)),
+        gib(budget)
+    );
+    match at {
+        Some(line) => CaptureError::at_line(CaptureErrorKind::TooLarge, line, 1, message),
+        None => CaptureError {
+            kind: CaptureErrorKind::TooLarge,
+            message,
+            line: None,
+            column: None,
+            offset: None,
+            field: None,
+        },
+    }
+}
+
+/// How many samples the columns may hold before they next grow, from `len` now: half as many again (not
+/// twice: near the budget, the capacity stays near what is used), within `budget`; None when not even
+/// one more fits.
+pub(crate) fn grown_capacity(len: usize, per_sample: usize, budget: usize) -> Option<usize> {
+    let fits = budget / per_sample.max(1);
+    (len < fits).then(|| (len + len / 2 + 16).min(fits))
 }
 
 /// Reads a capture from its bytes, the format sniffed from the bytes (never from a file name).

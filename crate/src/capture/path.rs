@@ -178,6 +178,19 @@ impl PathPattern {
                 .is_some_and(|(o, c)| wildcard(&self.object, o) && wildcard(&self.counter, c))
     }
 
+    /// Whether some path of this machine's object could match (by its written object name or its English
+    /// one), whatever its instance and counter: a reader skips an object no pattern can match.
+    pub fn may_match_object(&self, machine: &str, object: &str) -> bool {
+        use super::names::{english_object, fold};
+        if let Some(m) = &self.machine {
+            if !wildcard(m, &fold(machine)) {
+                return false;
+            }
+        }
+        wildcard(&self.object, &fold(object))
+            || english_object(object).is_some_and(|e| wildcard(&self.object, &fold(e)))
+    }
+
     /// Whether a parsed path matches.
     pub fn matches(&self, path: &CounterPath) -> bool {
         self.matches_folded(&FoldedPath::new(path))

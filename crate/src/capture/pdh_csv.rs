@@ -8,7 +8,10 @@
 //! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
 //! cut row never leaves a column longer than the others.
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
+use super::{
+    columns_too_large, grown_capacity, part_note, path, Capture, CaptureError, CaptureErrorKind,
+    Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
+};
 use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
 /// Where a cell is: its text (quotes removed) and the byte index it starts at.
@@ -375,6 +378,13 @@ pub(crate) struct CsvParser {
     /// A piece of a file read on its own (`join.rs`): rows keep their local times (no bias, no daylight
     /// rule, which the join applies across the pieces) and each row's line number is kept here.
     piece_lines: Option<Vec<u32>>,
+    /// Which series and rows are read, and the columns' budget (`OpenOptions`).
+    options: OpenOptions,
+    rows_kept: SampleFilter,
+    /// Per header path: whether its column is read (empty: every one).
+    keep: Vec<bool>,
+    /// Rows in the file (read or not).
+    rows_seen: usize,
 }
 
 /// Rows read before the columns are reserved from their average length.
@@ -397,7 +407,21 @@ impl CsvParser {
             size_hint: None,
             read: 0,
             piece_lines: None,
+            options: OpenOptions::default(),
+            rows_kept: SampleFilter::default(),
+            keep: Vec::new(),
+            rows_seen: 0,
         }
+    }
+
+    /// Which series and rows to read, and the columns' budget.
+    pub fn select(&mut self, options: &OpenOptions) {
+        self.options = options.clone();
+    }
+
+    /// Bytes one more row takes in the columns.
+    fn per_row(&self) -> usize {
+        8 * (self.columns.len() + 1)
     }
 
     /// Reads a piece of a file for `join.rs`: local times, each row's line kept, no refusal of no rows.
@@ -405,13 +429,15 @@ impl CsvParser {
         self.piece_lines = Some(Vec::new());
     }
 
-    /// The piece's rows (local times) and the line of each row (`read_as_piece`).
+    /// The piece's rows (local times), the line of each row (`read_as_piece`), and how many series
+    /// the header has (more than the capture's when `OpenOptions::series` left some out).
     pub(super) fn finish_piece(
         mut self,
         encoding: &'static str,
-    ) -> Result<(Capture, Vec<u32>), CaptureError> {
+    ) -> Result<(Capture, Vec<u32>, usize), CaptureError> {
         let lines = self.piece_lines.as_mut().map(std::mem::take);
-        Ok((self.finish(encoding)?, lines.unwrap_or_default()))
+        let of_series = self.paths.len();
+        Ok((self.finish(encoding)?, lines.unwrap_or_default(), of_series))
     }
 
     /// The expected size of the whole text, in bytes of UTF-8.
@@ -428,7 +454,8 @@ impl CsvParser {
         let rows = self.timestamps.len();
         let per_row = (self.read / rows).max(1);
         let expected = size.saturating_sub(self.read) / per_row;
-        let extra = expected + expected / 50 + 16;
+        let fits = self.options.column_budget() / self.per_row();
+        let extra = (expected + expected / 50 + 16).min(fits.saturating_sub(rows));
         self.timestamps.reserve_exact(extra);
         for col in &mut self.columns {
             col.reserve_exact(extra);
@@ -523,7 +550,28 @@ impl CsvParser {
             }
             self.paths.push(c.text.to_string());
         }
-        self.columns = vec![Vec::new(); self.paths.len()];
+        if self.options.series.is_some() {
+            self.keep = self
+                .paths
+                .iter()
+                .map(|p| self.options.wants_series(p))
+                .collect();
+            if !self.keep.contains(&true) {
+                return Err(CaptureError::invalid_option(
+                    "series",
+                    format!(
+                        "none of the log's {} series matches the paths asked for",
+                        self.paths.len()
+                    ),
+                ));
+            }
+        }
+        let kept = if self.keep.is_empty() {
+            self.paths.len()
+        } else {
+            self.keep.iter().filter(|&&k| k).count()
+        };
+        self.columns = vec![Vec::new(); kept];
         if let Some(text) = &self.trailing {
             self.notes.push(Note {
                 code: "dropped-column",
@@ -549,6 +597,20 @@ impl CsvParser {
         // A final line without a line end that stops right after a delimiter was cut there: its last
         // cell would read as an empty cell (no value) though it was never written.
         let rows = self.timestamps.len();
+        let window = self.piece_lines.is_none() && self.options.skips_samples();
+        if window && !last {
+            if let Some(local) = self.far_outside(line) {
+                // Hours outside the window: its values are not read (its time still is, for the
+                // daylight saving rule).
+                self.dst
+                    .step(local, n, &mut self.notes, self.time_zone.as_ref());
+                self.rows_seen += 1;
+                return Ok(());
+            }
+        }
+        if rows == self.timestamps.capacity() {
+            self.grow(rows, n)?;
+        }
         let parsed = match self.parse_row(line, n) {
             Ok(_) if last && line.as_bytes().last() == Some(&self.delim) => {
                 Err(CaptureError::at_line(
@@ -581,6 +643,13 @@ impl CsvParser {
                                 .step(local, n, &mut self.notes, self.time_zone.as_ref())
                     }
                 };
+                self.rows_seen += 1;
+                if window && !self.rows_kept.keep(&self.options, t) {
+                    for col in &mut self.columns {
+                        col.truncate(rows);
+                    }
+                    return Ok(());
+                }
                 self.timestamps.push(t);
                 self.read += line.len() + 2;
                 if self.timestamps.len() == ROWS_TO_MEASURE {
@@ -611,6 +680,38 @@ impl CsvParser {
         }
     }
 
+    /// The local time of a row that is hours outside the window (`OpenOptions::from_ms`, `to_ms`): more
+    /// than the three hours a daylight saving change or two can move its UTC time from local + bias.
+    /// None for any other row (and for one whose time does not read: the whole row is read then, and its
+    /// error reported).
+    fn far_outside(&self, line: &str) -> Option<f64> {
+        const MARGIN: f64 = 3.0 * 3_600_000.0;
+        let b = line.as_bytes();
+        let cell = match b.first() {
+            Some(b'"') => &line[1..1 + memchr::memchr(b'"', &b[1..])?],
+            _ => &line[..memchr::memchr(self.delim, b).unwrap_or(b.len())],
+        };
+        let local = parse_local_time(cell)?;
+        let t = local + self.bias_ms;
+        let before = self.options.from_ms.is_some_and(|f| t < f - MARGIN);
+        let after = self.options.to_ms.is_some_and(|e| t > e + MARGIN);
+        (before || after).then_some(local)
+    }
+
+    /// Room for more rows in every column, within the budget (`OpenOptions::max_column_bytes`): half as
+    /// many again, all columns at once, so that none doubles on its own.
+    fn grow(&mut self, rows: usize, n: u32) -> Result<(), CaptureError> {
+        let budget = self.options.column_budget();
+        let per_row = self.per_row();
+        let cap = grown_capacity(rows, per_row, budget)
+            .ok_or_else(|| columns_too_large(self.columns.len(), rows, per_row, budget, Some(n)))?;
+        self.timestamps.reserve_exact(cap - rows);
+        for col in &mut self.columns {
+            col.reserve_exact(cap - rows);
+        }
+        Ok(())
+    }
+
     /// One data row's cells: the time is returned, the values are pushed onto the columns (the caller
     /// cuts them back if this fails).
     fn parse_row(&mut self, line: &str, n: u32) -> Result<f64, CaptureError> {
@@ -627,12 +728,29 @@ impl CsvParser {
             let start = i;
             // Nearly every cell is a value cell holding a plain decimal or a blank: read in one pass, the
             // closing quote found where the number ends. Anything else goes through the general path below.
-            let fast = if self.fast && cell != 0 && cell < values {
+            let skip = cell != 0 && cell < values && self.keep.get(cell - 1) == Some(&false);
+            let fast = if self.fast && cell != 0 && cell < values && !skip {
                 b.get(i..).and_then(|rest| fast_cell(rest, delim))
             } else {
                 None
             };
-            if let Some((v, len)) = fast {
+            if skip {
+                // A series not read (`OpenOptions::series`): its cell is passed over, not parsed.
+                i = if b.get(i) == Some(&b'"') {
+                    1 + i
+                        + 1
+                        + memchr::memchr(b'"', &b[i + 1..]).ok_or_else(|| {
+                            CaptureError::at_line(
+                                CaptureErrorKind::BadQuote,
+                                n,
+                                column(line, start),
+                                "expected a closing quote".into(),
+                            )
+                        })?
+                } else {
+                    memchr::memchr(delim, &b[i..]).map_or(b.len(), |k| i + k)
+                };
+            } else if let Some((v, len)) = fast {
                 if let Some(col) = cols.next() {
                     col.push(v);
                 }
@@ -723,10 +841,13 @@ impl CsvParser {
             }
             i += 1;
             if i == b.len() {
-                cell += 1; // a trailing delimiter: one more, empty, cell (no value, when under a counter)
-                if let Some(col) = cols.next() {
-                    col.push(f64::NAN);
+                // A trailing delimiter: one more, empty, cell (no value, when under a counter read).
+                if cell == 0 || self.keep.get(cell - 1) != Some(&false) {
+                    if let Some(col) = cols.next() {
+                        col.push(f64::NAN);
+                    }
                 }
+                cell += 1;
                 break;
             }
         }
@@ -747,6 +868,19 @@ impl CsvParser {
                 "expected a PDH-CSV header line, found no complete line".into(),
             ));
         }
+        if self.timestamps.is_empty() && self.rows_seen > 0 && self.piece_lines.is_none() {
+            return Err(CaptureError::invalid_option(
+                if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
+                    "from"
+                } else {
+                    "every"
+                },
+                format!(
+                    "none of the log's {} samples is in the window asked for",
+                    self.rows_seen
+                ),
+            ));
+        }
         if self.timestamps.is_empty() && self.piece_lines.is_none() {
             // A capture of nothing is refused rather than shown as an empty chart.
             return Err(CaptureError::at_line(
@@ -756,7 +890,19 @@ impl CsvParser {
                 "expected data rows after the header; the file has only a header".into(),
             ));
         }
-        let notes = self.notes;
+        let mut notes = self.notes;
+        let rows = self.timestamps.len();
+        if self.piece_lines.is_none()
+            && (rows < self.rows_seen || self.columns.len() < self.paths.len())
+        {
+            notes.push(part_note(
+                self.columns.len(),
+                Some(self.paths.len()),
+                rows,
+                self.rows_seen,
+            ));
+        }
+        let keep = self.keep;
         Ok(Capture {
             format: self.format,
             encoding,
@@ -764,6 +910,9 @@ impl CsvParser {
             series: self
                 .paths
                 .into_iter()
+                .enumerate()
+                .filter(|(k, _)| keep.get(*k) != Some(&false))
+                .map(|(_, p)| p)
                 .zip(self.columns)
                 .map(|(p, values)| Series::new(p, values))
                 .collect(),
@@ -1142,7 +1291,7 @@ mod tests {
     /// Reads `bytes` with the general path alone (whole), or the fast path (in `chunk`-byte pieces).
     fn read(bytes: &[u8], general: bool, chunk: usize) -> Result<Capture, CaptureError> {
         GENERAL_ONLY.with(|g| g.set(general));
-        let mut r = super::super::CaptureReader::new(&super::super::OpenOptions {
+        let mut r = super::super::CaptureReader::new(&OpenOptions {
             size_hint: Some(bytes.len()),
             ..Default::default()
         })?;

@@ -109,6 +109,7 @@ fn err(message: String) -> CaptureError {
         line: None,
         column: None,
         offset: None,
+        field: None,
     }
 }
 
@@ -149,6 +150,7 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
             line: None,
             column: None,
             offset: None,
+            field: None,
         });
     }
     let mut notes: Vec<Note> = report

@@ -1,15 +1,22 @@
 //! `CaptureReader`: a capture pushed in chunks of any size (a 500 MB file read in slices in a Worker)
 //! gives the same capture as the whole file at once, and never holds a second copy of the input.
 //!
-//! The first 64 KiB (or everything, if less) decide the encoding and the format. UTF-8 text is split
-//! into lines in place; other encodings are decoded chunk by chunk first. Only the incomplete last
+//! The first 64 KiB (or everything, if less) decide the format, and the encoding when a byte-order mark
+//! or a label says it. Otherwise text is read as UTF-8 while every byte is ASCII (which every candidate
+//! encoding reads the same), and the encoding is detected at the header's first non-ASCII byte, from
+//! the bytes around it (`text::detection_window`): a header of 67,000 ASCII columns ending in a Japanese
+//! description is detected from the description. A header all ASCII makes the file UTF-8 (rows hold
+//! times and numbers), as the parallel plan (`join::plan`) decides from the header too. UTF-8 text is split into lines in place; other
+//! encodings are decoded chunk by chunk first. Only the incomplete last
 //! line of a chunk is carried over to the next. A binary perfmon log (.blg) is recognised from its bytes
 //! before any decoding and handed to its reader, which reads each buffer as it completes.
 
 use super::blg::{looks_like_blg, BlgReader};
 use super::limits::{MAX_JSON, MAX_LINE};
 use super::pdh_csv::CsvParser;
-use super::text::{detect, Encoding, TextDecoder, SNIFF_BYTES};
+use super::text::{
+    detect, detection_window, Encoding, TextDecoder, DETECTION_CONTEXT, SNIFF_BYTES,
+};
 use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, OpenOptions};
 
 enum Parser {
@@ -43,6 +50,12 @@ struct Reading {
     /// Decoded text waiting to be split (non-UTF-8 input only).
     decoded: String,
     line: u32,
+    /// No byte-order mark or label decided the encoding, and every byte so far was ASCII (read as UTF-8):
+    /// the header's first non-ASCII byte decides it.
+    undecided: bool,
+    /// While undecided: the bytes from the start of the line holding the first non-ASCII byte, held until
+    /// `SNIFF_BYTES` follow that byte (or the input ends), and where that byte is in them.
+    held: Option<(Vec<u8>, usize)>,
 }
 
 pub struct CaptureReader {
@@ -75,7 +88,7 @@ pub(super) fn utf8(bytes: &[u8], line: u32) -> Result<&str, CaptureError> {
             CaptureErrorKind::BadEncoding,
             line,
             col,
-            "expected UTF-8 text (the encoding detected from the start of the file)".into(),
+            "expected UTF-8 text (the encoding detected from the file's start, or from the text around its first non-ASCII byte)".into(),
         )
     })
 }
@@ -95,7 +108,97 @@ impl Reading {
         Ok(start)
     }
 
+    /// Text that was ASCII so far: read in place until a non-ASCII byte comes, whose surroundings then
+    /// decide the encoding of the rest (the lines before it read the same in every candidate).
+    fn push_undecided(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
+        if let Some((held, first)) = &mut self.held {
+            let want = *first + SNIFF_BYTES;
+            let take = want.saturating_sub(held.len()).min(chunk.len());
+            held.extend_from_slice(&chunk[..take]);
+            if held.len() < want {
+                return Ok(());
+            }
+            self.decide(false)?;
+            return self.push(&chunk[take..]);
+        }
+        if self.header_read() {
+            // The header was ASCII: so is the text (rows hold times and numbers); a byte that is not
+            // is refused where it is, as not UTF-8.
+            self.undecided = false;
+            return self.push_decided(chunk);
+        }
+        if chunk.is_ascii() {
+            return self.push_decided(chunk);
+        }
+        let k = chunk.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+        // The lines before the one holding byte k are read now; that line's start is then in `carry`
+        // (when it began in an earlier chunk) and `chunk[line_start..]`.
+        let line_start = memchr::memrchr(b'\n', &chunk[..k]).map_or(0, |j| j + 1);
+        self.push_decided(&chunk[..line_start])?;
+        if self.header_read() {
+            self.undecided = false;
+            return self.push_decided(&chunk[line_start..]);
+        }
+        let mut held = std::mem::take(&mut self.carry);
+        let first = held.len() + (k - line_start);
+        if first > MAX_LINE {
+            return Err(too_long(self.line + 1));
+        }
+        if chunk.len() - k >= SNIFF_BYTES {
+            // The bytes detection needs are all here: only those are copied, not the chunk.
+            let before = first.min(DETECTION_CONTEXT);
+            let in_chunk = (k - line_start).min(before);
+            let mut window = held[held.len() - (before - in_chunk)..].to_vec();
+            window.extend_from_slice(&chunk[k - in_chunk..k + SNIFF_BYTES]);
+            let w = detection_window(&window, before);
+            let encoding = detect(&window[w], None, false)?;
+            self.switch(encoding, held)?;
+            return self.push(&chunk[line_start..]);
+        }
+        held.extend_from_slice(&chunk[line_start..]);
+        self.held = Some((held, first));
+        Ok(())
+    }
+
+    /// Whether the header line has been read (the encoding is decided by then).
+    fn header_read(&self) -> bool {
+        matches!(&self.parser, Parser::Csv(p) if p.has_header())
+    }
+
+    /// Detects the encoding from the held bytes and reads them in it.
+    fn decide(&mut self, complete: bool) -> Result<(), CaptureError> {
+        let Some((held, first)) = self.held.take() else {
+            return Ok(());
+        };
+        let w = detection_window(&held, first);
+        let encoding = detect(&held[w], None, complete)?;
+        self.switch(encoding, Vec::new())?;
+        self.push(&held)
+    }
+
+    /// From here on the text is in `encoding`; `line_start` is the ASCII start of the current line, which
+    /// is read again in it.
+    fn switch(&mut self, encoding: Encoding, line_start: Vec<u8>) -> Result<(), CaptureError> {
+        self.undecided = false;
+        self.encoding = encoding;
+        if encoding == Encoding::UTF_8 {
+            self.carry = line_start;
+        } else {
+            let mut d = TextDecoder::new(encoding)?;
+            d.decode(&line_start, &mut self.decoded, false);
+            self.decoder = Some(d);
+        }
+        Ok(())
+    }
+
     fn push(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
+        if self.undecided {
+            return self.push_undecided(chunk);
+        }
+        self.push_decided(chunk)
+    }
+
+    fn push_decided(&mut self, chunk: &[u8]) -> Result<(), CaptureError> {
         if matches!(self.parser, Parser::Json(_)) {
             if self.carry.len() + self.decoded.len() + chunk.len() > MAX_JSON {
                 return Err(CaptureError::at_offset(CaptureErrorKind::TooLarge, MAX_JSON, format!("a JSON capture of more than {MAX_JSON} bytes is not read (it is parsed whole)")));
@@ -144,7 +247,11 @@ impl Reading {
     }
 
     /// The gathered JSON text, parsed by its format's reader.
-    fn finish_json(mut self, format: Format) -> Result<Capture, CaptureError> {
+    fn finish_json(
+        mut self,
+        format: Format,
+        options: &OpenOptions,
+    ) -> Result<Capture, CaptureError> {
         let text = match &mut self.decoder {
             Some(d) => {
                 d.decode(&[], &mut self.decoded, true);
@@ -164,12 +271,13 @@ impl Reading {
             super::get_counter::read(&text)?
         };
         c.encoding = self.encoding.name();
-        Ok(c)
+        options.cut(c)
     }
 
-    fn finish(mut self) -> Result<Capture, CaptureError> {
+    fn finish(mut self, options: &OpenOptions) -> Result<Capture, CaptureError> {
+        self.decide(true)?;
         if let Parser::Json(format) = self.parser {
-            return self.finish_json(format);
+            return self.finish_json(format, options);
         }
         let last = match &mut self.decoder {
             Some(d) => {
@@ -194,13 +302,14 @@ impl Reading {
         }
         match self.parser {
             Parser::Csv(p) => p.finish(self.encoding.name()),
-            Parser::Json(format) => self.finish_json(format), // returned above; correct all the same
+            Parser::Json(format) => self.finish_json(format, options), // returned above; correct all the same
         }
     }
 }
 
 impl CaptureReader {
     pub fn new(options: &OpenOptions) -> Result<CaptureReader, CaptureError> {
+        options.check()?;
         if let Some(l) = &options.encoding {
             detect(b"", Some(l), true)?; // an unknown label fails now, not at the first chunk
         }
@@ -239,10 +348,7 @@ impl CaptureReader {
         };
         if named == Some(Format::Blg) || (named.is_none() && looks_like_blg(&head)) {
             let mut blg = BlgReader::new();
-            if let Some(size) = self.options.size_hint {
-                blg.expect_bytes(size);
-            }
-            blg.keep_raw(self.options.keep_raw.clone());
+            blg.options(&self.options);
             blg.push(&head)?;
             self.blg = Some(blg);
             return Ok(());
@@ -252,6 +358,10 @@ impl CaptureReader {
             self.options.encoding.as_deref(),
             complete,
         )?;
+        let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"]
+            .iter()
+            .any(|m| head.starts_with(m));
+        // The start (without a mark or a label) decides the format only: see `Reading::undecided`.
         // Decode a sample of the start to see the format; the whole head is then read normally.
         let mut sample = String::new();
         TextDecoder::new(encoding)?.decode(
@@ -267,10 +377,24 @@ impl CaptureReader {
             f @ (Format::GetCounterJson | Format::CounterlensJson) => Parser::Json(f),
             f => Parser::Csv(Box::new(CsvParser::new(f == Format::PdhTsv))),
         };
-        if let (Parser::Csv(p), Some(size)) = (&mut parser, self.options.size_hint) {
-            // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
-            p.expect_bytes(if encoding.is_wide() { size / 2 } else { size });
+        if let Parser::Csv(p) = &mut parser {
+            p.select(&self.options);
+            // Columns are reserved for the whole file's rows, unless only some rows are read.
+            if let Some(size) = self
+                .options
+                .size_hint
+                .filter(|_| !self.options.skips_samples())
+            {
+                // Rows are measured in UTF-8 bytes: UTF-16 input holds about two bytes per character.
+                p.expect_bytes(if encoding.is_wide() { size / 2 } else { size });
+            }
         }
+        // A CSV/TSV without a byte-order mark or a label: ASCII is read as UTF-8 until a byte that is
+        // not says more (JSON, parsed whole, keeps what its start says).
+        let undecided = self.options.encoding.is_none()
+            && !has_bom
+            && !matches!(format, Format::GetCounterJson | Format::CounterlensJson);
+        let encoding = if undecided { Encoding::UTF_8 } else { encoding };
         let mut reading = Reading {
             encoding,
             // UTF-8 is read in place; its BOM is skipped here.
@@ -283,6 +407,8 @@ impl CaptureReader {
             carry: Vec::new(),
             decoded: String::new(),
             line: 0,
+            undecided,
+            held: None,
         };
         let body = if encoding == Encoding::UTF_8 {
             head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head)
@@ -342,7 +468,7 @@ impl CaptureReader {
                     "nothing was read".into(),
                 ))
             },
-            Reading::finish,
+            |r| r.finish(&self.options),
         )
     }
 }

@@ -1,20 +1,33 @@
-//! Bytes to text. A byte-order mark decides (UTF-8, UTF-16LE, UTF-16BE); otherwise valid UTF-8 is
-//! UTF-8; otherwise the Windows code page is guessed from the bytes (cp1252, cp1251, ...), as files
-//! written with a machine's ANSI code page carry non-ASCII machine and instance names. An explicit
+//! Bytes to text. A byte-order mark decides (UTF-8, UTF-16LE, UTF-16BE); otherwise the text around the
+//! first non-ASCII byte decides ([`detection_window`]: plain ASCII reads the same in every candidate):
+//! valid UTF-8 is UTF-8, else the Windows code page is guessed from the bytes (cp1252, cp1251,
+//! Shift_JIS, ...), as files written with a machine's ANSI code page carry non-ASCII machine and instance
+//! names, or a Data Collector Set's description at the end of a long header. An explicit
 //! encoding label (WHATWG Encoding Standard, "Names and labels") overrides all of it.
 //!
 //! UTF-8 and UTF-16 are decoded here. The legacy encodings (the Encoding Standard's single-byte and CJK
 //! ones) are decoded by a [`LegacyText`] the embedder supplies, so the wasm module does not carry their
 //! tables: the wasm binding layer installs the host's `TextDecoder`, which decodes every one of them;
-//! native builds use encoding_rs (cargo feature `encoding_rs`, on by default), which also brings
-//! chardetng for detection. Without it, [`guess_legacy`] scores the head decoded in each likely Windows
-//! code page (a few hundred lines of rules, no tables).
+//! native builds use encoding_rs (cargo feature `encoding_rs`, on by default). Detection is the same in
+//! both: [`guess_legacy`] scores the text decoded in each likely Windows code page (a few hundred lines
+//! of rules, no tables), so a file reads in the same encoding in the CLI and in the browser.
 
 use super::{CaptureError, CaptureErrorKind};
 use std::sync::OnceLock;
 
 /// How many leading bytes detection looks at: the header line, where the names are, and more.
 pub const SNIFF_BYTES: usize = 64 << 10;
+
+/// How many ASCII bytes before the first non-ASCII one detection also looks at (the rest of its word).
+pub const DETECTION_CONTEXT: usize = 256;
+
+/// The bytes of `text` that decide its encoding when no byte-order mark or label does: around its first
+/// non-ASCII byte, at `first` (ASCII reads the same in every candidate, so the bytes before say nothing):
+/// `DETECTION_CONTEXT` bytes before it and `SNIFF_BYTES` from it, as far as `text` goes. `text` starts at
+/// a line start at or before that byte: the one-pass reader and the parallel plan both hold the line.
+pub fn detection_window(text: &[u8], first: usize) -> std::ops::Range<usize> {
+    first.saturating_sub(DETECTION_CONTEXT)..text.len().min(first.saturating_add(SNIFF_BYTES))
+}
 
 /// A text encoding, by its name in the WHATWG Encoding Standard as encoding_rs spells it ("UTF-8",
 /// "UTF-16LE", "windows-1251", "Shift_JIS").
@@ -260,6 +273,10 @@ fn score(text: &str) -> i64 {
     let (mut ascii, mut other, mut latin, mut mixed, mut flips) = (0i64, 0i64, 0i64, false, 0i64);
     let mut word_script: Option<Script> = None;
     let mut prev_lower = false;
+    // Runs of kana: Japanese writes words in them (Shift_JIS bytes read as GBK give rare Han characters
+    // instead); other text read in the wrong code page gives a kana here and there at most (Korean read
+    // as Big5: "ビ萄錚橫"), so each kana after a kana counts twice.
+    let (mut kana, mut prev_kana) = (0i64, false);
     let end_word =
         |ascii: i64, other: i64, latin: i64, mixed: bool, flips: i64, s: Option<Script>| {
             let mut w = -3 * flips;
@@ -287,6 +304,11 @@ fn score(text: &str) -> i64 {
             w
         };
     for c in text.chars() {
+        let is_kana = ('\u{3041}'..='\u{30FA}').contains(&c) || c == '\u{30FC}';
+        if is_kana && prev_kana {
+            kana += 1;
+        }
+        prev_kana = is_kana;
         if c.is_alphabetic() {
             let lower = c.is_lowercase();
             if c.is_uppercase() && prev_lower {
@@ -360,7 +382,7 @@ fn score(text: &str) -> i64 {
     if ascii + other + latin > 0 {
         total += end_word(ascii, other, latin, mixed, flips, word_script);
     }
-    total
+    total + 4 * kana
 }
 
 /// A streaming decoder to UTF-8 that strips a byte-order mark. For UTF-8 input nothing needs converting,
@@ -512,7 +534,8 @@ impl TextDecoder {
 
 #[cfg(feature = "encoding_rs")]
 mod native {
-    //! encoding_rs decodes, and chardetng detects, natively.
+    //! encoding_rs decodes natively; detection is `guess_legacy`'s, as in wasm, so a file reads in the
+    //! same encoding in the CLI and in the browser.
     use super::{ChunkDecoder, Encoding, LegacyText};
 
     pub struct EncodingRs;
@@ -538,14 +561,6 @@ mod native {
             let e = encoding_rs::Encoding::for_label(encoding.name().as_bytes())
                 .unwrap_or(encoding_rs::WINDOWS_1252);
             Box::new(Decoder(e.new_decoder_with_bom_removal()))
-        }
-        fn guess(&self, head: &[u8], complete: bool) -> Encoding {
-            // Perf logs are Windows text: no ISO-2022-JP; UTF-8 was ruled out before.
-            let mut detector =
-                chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-            detector.feed(head, complete);
-            let e = detector.guess(None, chardetng::Utf8Detection::Deny);
-            Encoding::from_name(e.name()).unwrap_or(Encoding("windows-1252"))
         }
     }
 }

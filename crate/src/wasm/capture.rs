@@ -4,7 +4,7 @@
 use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
 use crate::capture::{
-    write_csv, Capture, CaptureError, CaptureReader, Format, KeepRaw, OpenOptions,
+    write_csv, Capture, CaptureError, CaptureReader, Format, KeepRaw, OpenOptions, PathPattern,
 };
 use js_sys::{Float64Array, Reflect, Uint8Array};
 use serde::Serialize;
@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 /// A `CaptureError`: an Error with `code`, and `line`/`column` or `offset` where the input was wrong.
 pub fn capture_error(e: CaptureError) -> JsValue {
-    let err = named_error(ErrorClass::Capture, e.code(), &e.message, None);
+    let err = named_error(ErrorClass::Capture, e.code(), &e.message, e.field);
     for (k, v) in [
         ("line", e.line.map(f64::from)),
         ("column", e.column.map(f64::from)),
@@ -44,12 +44,66 @@ pub(crate) fn options(v: &JsValue) -> Result<OpenOptions, JsValue> {
         .as_f64()
         .filter(|s| s.is_finite() && *s >= 0.0)
         .map(|s| s as usize);
-    Ok(OpenOptions {
+    let number = |k: &'static str| -> Result<Option<f64>, JsValue> {
+        match get(v, k) {
+            x if x.is_undefined() || x.is_null() => Ok(None),
+            x => x.as_f64().map(Some).ok_or_else(|| {
+                named_error(
+                    ErrorClass::Capture,
+                    "invalid-option",
+                    &format!("options.{k} must be a number"),
+                    Some(k),
+                )
+            }),
+        }
+    };
+    let whole = |k: &'static str| -> Result<Option<usize>, JsValue> {
+        match number(k)? {
+            Some(n) if n.fract() != 0.0 || !(1.0..=9.0e15).contains(&n) => Err(named_error(
+                ErrorClass::Capture,
+                "invalid-option",
+                &format!("options.{k} must be a whole number of 1 or more, found {n}"),
+                Some(k),
+            )),
+            n => Ok(n.map(|n| n as usize)),
+        }
+    };
+    let o = OpenOptions {
         encoding: text("encoding")?,
         format: text("format")?,
         size_hint: size,
         keep_raw: keep_raw(&get(v, "keepRaw"))?,
-    })
+        series: series(&get(v, "series"))?,
+        from_ms: number("from")?,
+        to_ms: number("to")?,
+        every: whole("every")?,
+        max_column_bytes: whole("maxColumnBytes")?,
+    };
+    o.check().map_err(capture_error)?;
+    Ok(o)
+}
+
+/// `options.series`: an array of counter paths and Perfmon wildcard paths (the series to read), or
+/// absent (every series).
+pub(crate) fn series(v: &JsValue) -> Result<Option<Vec<PathPattern>>, JsValue> {
+    let bad = |m: &str| named_error(ErrorClass::Capture, "invalid-option", m, Some("series"));
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    let shape =
+        || bad("options.series must be an array of counter path strings (wildcards allowed)");
+    let paths = v
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(shape)?
+        .iter()
+        .map(|p| p.as_string().ok_or_else(shape))
+        .collect::<Result<Vec<String>, JsValue>>()?;
+    paths
+        .iter()
+        .map(|p| PathPattern::parse(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+        .map_err(|e| bad(&format!("options.series: {e}")))
 }
 
 /// `options.keepRaw`: true (every series), false or absent (none), or an array of counter paths and

@@ -2,11 +2,11 @@
 //! (js/parallel.js): the plan made once on the page, a `CapturePiece` read in each worker, the join
 //! back on the page. Columns cross as Float64Arrays (`toParts`), never as JSON.
 
-use super::capture::{capture_error, options, JsCapture};
+use super::capture::{capture_error, options, series, JsCapture};
 use super::convert::{get, named_error, to_js, ErrorClass};
 use crate::capture::join::{self, JoinError, PieceRows, Plan};
 use crate::capture::text::Encoding;
-use crate::capture::{Capture, Format, Note, Series, TimeZone};
+use crate::capture::{Capture, Format, Note, OpenOptions, Series, TimeZone};
 use js_sys::{Float64Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,6 +35,11 @@ pub fn plan_capture_pieces(
             let out = js_sys::Object::new();
             Reflect::set(&out, &"encoding".into(), &p.encoding.name().into())?;
             Reflect::set(&out, &"format".into(), &p.format.name().into())?;
+            // The series to read travel with the plan to every piece (the rows are picked at the join).
+            let series = get(&options_, "series");
+            if !series.is_undefined() && !series.is_null() {
+                Reflect::set(&out, &"series".into(), &series)?;
+            }
             Ok(out.into())
         }
     }
@@ -47,6 +52,8 @@ pub struct JsCapturePiece {
     body: Vec<u8>,
     last: bool,
     plan: Plan,
+    /// The series to read (`plan.series`).
+    options: OpenOptions,
 }
 
 #[wasm_bindgen(js_class = CapturePiece)]
@@ -72,6 +79,10 @@ impl JsCapturePiece {
             body,
             last,
             plan: Plan { encoding, format },
+            options: OpenOptions {
+                series: series(&get(&plan, "series"))?,
+                ..OpenOptions::default()
+            },
         })
     }
 
@@ -86,8 +97,15 @@ impl JsCapturePiece {
     /// (Uint32Array) and every value column in one Float64Array, series after series (one buffer to
     /// transfer). Throws the CaptureError the whole-file reader would, at the same line.
     pub fn read(&self, first_line: u32) -> Result<JsValue, JsValue> {
-        let piece = join::read_piece(&self.header, &self.body, first_line, self.last, &self.plan)
-            .map_err(capture_error)?;
+        let piece = join::read_piece_of(
+            &self.header,
+            &self.body,
+            first_line,
+            self.last,
+            &self.plan,
+            &self.options,
+        )
+        .map_err(capture_error)?;
         let c = &piece.capture;
         let rows = c.timestamps.len() as u32;
         let values = Float64Array::new_with_length(rows * c.series.len() as u32);
@@ -104,6 +122,8 @@ impl JsCapturePiece {
         set("timeZone", &to_js(&c.time_zone)?)?;
         set("notes", &to_js(&c.notes)?)?;
         set("paths", &paths.into())?;
+        // How many series the file has, when some were left out (`options.series`).
+        set("ofSeries", &JsValue::from(piece.of_series as f64))?;
         set("local", &Float64Array::from(&c.timestamps[..]).into())?;
         set("lines", &Uint32Array::from(&piece.lines[..]).into())?;
         set("values", &values.into())?;
@@ -141,9 +161,11 @@ fn notes(piece: &JsValue, i: usize) -> Result<Vec<Note>, JsValue> {
 }
 
 /// The whole file's Capture from its pieces' `read` results, in file order: each value column copied
-/// once, straight from the pieces' arrays into its place.
+/// once, straight from the pieces' arrays into its place. `options`: openCapture's (`from`, `to`,
+/// `every` pick the rows; `maxColumnBytes` bounds the columns).
 #[wasm_bindgen(js_name = joinCapturePieces)]
-pub fn join_capture_pieces(pieces: js_sys::Array) -> Result<JsCapture, JsValue> {
+pub fn join_capture_pieces(pieces: js_sys::Array, options_: JsValue) -> Result<JsCapture, JsValue> {
+    let o = options(&options_)?;
     let mut rows = Vec::with_capacity(pieces.length() as usize);
     let mut values = Vec::with_capacity(pieces.length() as usize);
     for (i, p) in pieces.iter().enumerate() {
@@ -195,18 +217,40 @@ pub fn join_capture_pieces(pieces: js_sys::Array) -> Result<JsCapture, JsValue> 
             ));
         }
     }
-    let mut columns = Vec::with_capacity(series.len());
-    for k in 0..series.len() as u32 {
-        let mut column = vec![0.0; total];
-        let mut at = 0;
-        for (r, v) in rows.iter().zip(&values) {
-            let n = r.local.len();
-            v.subarray(k * n as u32, (k + 1) * n as u32)
-                .copy_to(&mut column[at..at + n]);
-            at += n;
+    let count = series.len();
+    let make = |keep: Option<&[bool]>| {
+        let mut columns = Vec::with_capacity(count);
+        let kept = keep.map_or(total, |k| k.iter().filter(|&&x| x).count());
+        let mut scratch = Vec::new();
+        for k in 0..count as u32 {
+            let mut column = Vec::with_capacity(kept);
+            let mut row = 0;
+            for (r, v) in rows.iter().zip(&values) {
+                let n = r.local.len();
+                let part = v.subarray(k * n as u32, (k + 1) * n as u32);
+                match keep {
+                    None => {
+                        column.resize(row + n, 0.0);
+                        part.copy_to(&mut column[row..row + n]);
+                    }
+                    Some(keep) => {
+                        scratch.resize(n, 0.0);
+                        part.copy_to(&mut scratch);
+                        column.extend(
+                            scratch
+                                .iter()
+                                .zip(&keep[row..row + n])
+                                .filter_map(|(v, &k)| k.then_some(*v)),
+                        );
+                    }
+                }
+                row += n;
+            }
+            columns.push(column);
         }
-        columns.push(column);
-    }
+        columns
+    };
+    let of_series = get(&first, "ofSeries").as_f64().map(|n| n as usize);
     let text = |k: &str| get(&first, k).as_string().unwrap_or_default();
     let head = Capture {
         format: Format::parse(&text("format")).map_or("unknown", Format::name),
@@ -224,7 +268,7 @@ pub fn join_capture_pieces(pieces: js_sys::Array) -> Result<JsCapture, JsValue> 
         series,
         notes: Vec::new(),
     };
-    join::assemble(head, &rows, columns)
+    join::assemble_part(head, &rows, &o, of_series, make)
         .map(JsCapture::new)
         .map_err(|e| match e {
             JoinError::Capture(e) => capture_error(e),

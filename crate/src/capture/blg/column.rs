@@ -31,8 +31,8 @@ pub(super) struct Column {
 struct Hot {
     /// Cooked values, one per sample given so far (gaps NaN), but for the `staged` newest.
     values: Vec<f64>,
-    /// One more than the index of the last sample with a value (0: none), and its N and D (the older
-    /// sample of the next value).
+    /// One more than the index of the last sample with a value (`NONE`: none), and its N and D (the
+    /// older sample of the next value).
     next: usize,
     n0: u64,
     d0: u64,
@@ -48,6 +48,12 @@ struct Hot {
 
 /// Values staged per series: one cache line of f64.
 const STAGE: usize = 8;
+
+/// `Hot::next` when no sample has a value to cook the next one against.
+const NONE: usize = usize::MAX;
+
+/// Bytes of one raw sample kept while reading (`Kept`), per sample of a series that keeps them.
+pub(super) const RAW_RECORD: usize = size_of::<Kept>();
 
 impl Hot {
     /// Values given so far, staged or not.
@@ -146,7 +152,7 @@ impl Column {
         Column {
             hot: Hot {
                 values: Vec::with_capacity(capacity),
-                next: 0,
+                next: NONE,
                 n0: 0,
                 d0: 0,
                 type_value,
@@ -170,6 +176,33 @@ impl Column {
 
     pub fn type_value(&self) -> u32 {
         self.hot.type_value
+    }
+
+    /// Room for `samples` values in all (and raw records, for a series that keeps them).
+    pub fn reserve_to(&mut self, samples: usize) {
+        let extra = samples.saturating_sub(self.hot.values.len());
+        self.reserve(extra);
+    }
+
+    /// Takes sample `k`, the last one given to the log, back (a sample not read: `OpenOptions::from_ms`,
+    /// `to_ms`, `every`), keeping what the next sample, then also sample `k`, is cooked against: this
+    /// sample's N and D when it had a value, none when it had none or this series was not in it.
+    pub fn retract(&mut self, k: usize) {
+        let hot = &mut self.hot;
+        if hot.len() > k {
+            if hot.staged > 0 {
+                hot.staged -= 1;
+            } else {
+                hot.values.truncate(k);
+            }
+            hot.next = if hot.next == k + 1 { k } else { NONE };
+            if let Some(raw) = &mut self.raw {
+                raw.truncate(k);
+            }
+        } else if hot.next == k {
+            // Not in sample k: the next sample has no sample just before it with this series.
+            hot.next = NONE;
+        }
     }
 
     pub fn reserve(&mut self, extra: usize) {
@@ -197,12 +230,12 @@ impl Column {
         }
         let Some(raw) = raw else {
             hot.push(f64::NAN);
-            hot.next = 0;
+            hot.next = NONE;
             return;
         };
         // The .blg paths always give D (a PDH_RAW_COUNTER's SecondValue, or the object's time or base).
         let d1 = raw.second.unwrap_or(0);
-        let older = (hot.next != 0 && hot.next == k).then_some((hot.n0, hot.d0));
+        let older = (hot.next == k).then_some((hot.n0, hot.d0));
         (hot.next, hot.n0, hot.d0) = (k + 1, raw.value, d1);
         let v = match hot.cooking.formula {
             Some(f) => hot.cooking.value(f, older, &raw, d1),

@@ -26,6 +26,19 @@ const EVENT_SAMPLE: u8 = 0x22;
 const EVENT_TRAILER: u8 = 0x23;
 const EVENT_NAMES: u8 = 0x24;
 
+/// Where the u16 size of an event that is not PDH's is, by its header type (evntrace.h's
+/// TRACE_HEADER_TYPE_*): system headers (1, 2: SYSTEM32/64; 3, 4: COMPACT32/64; 0x10, 0x11:
+/// PERFINFO32/64) have `{u16 version, u8 type, u8 marker}` and then `{u16 size, u16 hook id}`; manifest
+/// events (0x12, 0x13: EVENT_HEADER32/64) start with their size. `None` for PDH's own full headers
+/// (0x0A, 0x14) and for types no logger of a perfmon log writes.
+fn other_event_size_at(header_type: u8) -> Option<usize> {
+    match header_type {
+        0x01..=0x04 | 0x10 | 0x11 => Some(4),
+        0x12 | 0x13 => Some(0),
+        _ => None,
+    }
+}
+
 /// Does `b` start like a .blg: a buffer size, then the logger's system header event at 0x48?
 pub(crate) fn looks_like_blg(b: &[u8]) -> bool {
     b.len() >= BUFFER_HEADER + 4
@@ -129,13 +142,46 @@ impl BlgReader {
         } else if self.header.is_none() {
             return Err(fail(0, "expected buffer 0 to hold the log header".into()));
         }
-        while at + EVENT_HEADER <= end {
+        while at + 8 <= end {
             let ev = &b[at..end];
-            let size = usize::from(u16::from_le_bytes([ev[0], ev[1]]));
-            let header_type = ev[2];
-            if ev[3] != 0xC0 || !matches!(header_type, 0x0A | 0x14) {
-                return Err(at_buffer(index, n, at, CaptureErrorKind::BadBlg, format!("expected an event header (type 0x0A or 0x14, marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
+            if ev[..4] == [0xFF; 4] {
+                // Windows 8 and later fill a buffer's unused space with 0xFF, and some loggers count the
+                // fill as data (+0x30 says the whole buffer): no event starts with a 0xFFFF size and
+                // header type 0xFF, so the fill ends the buffer's events.
+                break;
             }
+            let header_type = ev[2];
+            if ev[3] != 0xC0 {
+                return Err(at_buffer(index, n, at, CaptureErrorKind::BadBlg, format!("expected an event header (marker 0xC0), found type {header_type:#04x} marker {:#04x}", ev[3])));
+            }
+            if let Some(size_at) = other_event_size_at(header_type) {
+                // An event of the trace's own machinery (the logger's system events, or a manifest
+                // provider's), not PDH's: skipped by its size, its type listed in a note.
+                let size = usize::from(u16::from_le_bytes([ev[size_at], ev[size_at + 1]]));
+                if cut && size > ev.len() {
+                    break;
+                }
+                if size < 0x18 || size > ev.len() {
+                    return Err(at_buffer(index, n, at, CaptureErrorKind::BadBlg, format!("expected a logger event (header type {header_type:#04x}) of 24 to {} bytes, found size {size}", ev.len())));
+                }
+                // System headers name the event by its hook id (+6: type, +7: group); the others by
+                // header type alone.
+                let hook = if size_at == 4 {
+                    u16::from_le_bytes([ev[6], ev[7]])
+                } else {
+                    0
+                };
+                self.skipped_event(header_type, hook, index * n + at);
+                at += (size + 7) & !7;
+                continue;
+            }
+            if !matches!(header_type, 0x0A | 0x14) {
+                return Err(at_buffer(index, n, at, CaptureErrorKind::BadBlg, format!("expected an event header (type 0x0A or 0x14 for PDH's events; 0x01-0x04, 0x10-0x13 for the logger's), found type {header_type:#04x} marker {:#04x}", ev[3])));
+            }
+            if at + EVENT_HEADER > end {
+                break; // not even a whole event header before the buffer's data ends
+            }
+            let size = usize::from(u16::from_le_bytes([ev[0], ev[1]]));
             if cut && size > ev.len() {
                 break; // the event runs past where the file was cut
             }
@@ -266,6 +312,10 @@ impl BlgReader {
                 self.seen = vec![0; defs.len()];
                 self.keys = vec![std::collections::HashMap::new(); defs.len()];
                 self.layouts = defs.iter().map(|_| Layout::default()).collect();
+                self.wanted = defs
+                    .iter()
+                    .map(|d| self.options.wants_object(d.machine(), &d.object))
+                    .collect();
                 self.defs = Some(defs);
                 Ok(())
             }

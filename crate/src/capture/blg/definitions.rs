@@ -37,6 +37,11 @@ pub(super) struct Definition {
 }
 
 impl Definition {
+    /// The machine, without its leading `\\`.
+    pub(super) fn machine(&self) -> &str {
+        self.machine.trim_start_matches('\\')
+    }
+
     /// The path of one series of this definition.
     pub(super) fn path(
         &self,

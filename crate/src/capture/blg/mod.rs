@@ -36,7 +36,10 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, Series};
+use super::{
+    part_note, path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, OpenOptions,
+    SampleFilter, Series,
+};
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
@@ -87,6 +90,8 @@ pub(crate) struct BlgReader {
     layouts: Vec<Layout>,
     trailer_samples: Option<u32>,
     empty_buffers: usize,
+    /// Events not PDH's that were skipped: (header type, hook id, first at byte, how many).
+    skipped: Vec<(u8, u16, usize, usize)>,
     bad_status: usize,
     unnamed: Vec<u32>,
     first_local_ms: Option<f64>,
@@ -111,7 +116,24 @@ pub(crate) struct BlgReader {
     record_at: usize,
     /// Which series keep every raw sample.
     keep_raw: KeepRaw,
+    /// Which series and samples are read (`OpenOptions::series`, `from_ms`, `to_ms`, `every`), and the
+    /// columns' budget.
+    options: OpenOptions,
+    samples_kept: SampleFilter,
+    /// Per definition: whether any of its series can be wanted (a block no pattern can match is skipped
+    /// whole).
+    wanted: Vec<bool>,
+    /// Samples in the log (read or not), and series left out by `options.series`.
+    samples_seen: usize,
+    series_skipped: usize,
+    /// Bytes one more sample takes in all columns (the timestamp, a value per series, a raw record per
+    /// series that keeps raw samples), and the columns' capacity in bytes.
+    per_sample: usize,
 }
+
+/// The column of a series that is not read (`OpenOptions::series`): known, so it is never looked for
+/// again, but never stored.
+pub(super) const SKIPPED: usize = usize::MAX;
 
 impl BlgReader {
     pub fn new() -> BlgReader {
@@ -130,6 +152,7 @@ impl BlgReader {
             layouts: Vec::new(),
             trailer_samples: None,
             empty_buffers: 0,
+            skipped: Vec::new(),
             bad_status: 0,
             unnamed: Vec::new(),
             first_local_ms: None,
@@ -146,12 +169,37 @@ impl BlgReader {
             first_sample_at: 0,
             record_at: 0,
             keep_raw: KeepRaw::None,
+            options: OpenOptions::default(),
+            samples_kept: SampleFilter::default(),
+            wanted: Vec::new(),
+            samples_seen: 0,
+            series_skipped: 0,
+            per_sample: 8,
         }
     }
 
-    /// Which series keep every raw sample (`Series::raw`), besides their cooked values.
-    pub fn keep_raw(&mut self, keep: KeepRaw) {
-        self.keep_raw = keep;
+    /// Counts an event of the trace's machinery that the reader skips (the first of each type is
+    /// remembered for the note).
+    fn skipped_event(&mut self, header_type: u8, hook: u16, at: usize) {
+        match self
+            .skipped
+            .iter_mut()
+            .find(|s| (s.0, s.1) == (header_type, hook))
+        {
+            Some(s) => s.3 += 1,
+            None => self.skipped.push((header_type, hook, at, 1)),
+        }
+    }
+
+    /// Which series keep every raw sample (`Series::raw`), which series and samples are read, and the
+    /// columns' budget.
+    pub fn options(&mut self, options: &OpenOptions) {
+        self.keep_raw = options.keep_raw.clone();
+        self.options = options.clone();
+        if let Some(size) = options.size_hint.filter(|_| !options.skips_samples()) {
+            // A window or every Nth sample reads a part of the samples: columns grow as they fill.
+            self.expect_bytes(size);
+        }
     }
 
     /// The input's total size (a File's size): once the first samples show how many bytes a sample
@@ -169,7 +217,10 @@ impl BlgReader {
         };
         // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
         let expected = size / first_sample.max(64);
-        self.expected_samples = expected + expected / 50 + 16;
+        // Within the budget, counting a series for every 4 bytes of the sample (a PERF_DATA_BLOCK's
+        // counters take 4 or 8): an estimate on the high side, refined after 16 samples.
+        let fits = self.options.column_budget() / (8 + 2 * first_sample);
+        self.expected_samples = (expected + expected / 50 + 16).min(fits.max(16));
         self.timestamps.reserve_exact(self.expected_samples);
     }
 
@@ -185,7 +236,9 @@ impl BlgReader {
         let per_sample = (read / self.timestamps.len().max(1)).max(1);
         // Samples are at least 64 bytes: a hostile size hint cannot make this reserve without bound.
         let expected = (size / per_sample).min(size / 64);
-        self.expected_samples = expected + expected / 50 + 16;
+        let fits = self.options.column_budget() / self.per_sample.max(1);
+        self.expected_samples =
+            (expected + expected / 50 + 16).min(fits.max(self.timestamps.len()));
         let extra = self.expected_samples.saturating_sub(self.timestamps.len());
         self.timestamps.reserve_exact(extra);
         for c in &mut self.columns {
@@ -276,6 +329,40 @@ impl BlgReader {
             ));
         }
         let samples = self.timestamps.len();
+        if samples == 0 && self.samples_seen > 0 {
+            return Err(CaptureError::invalid_option(
+                if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
+                    "from"
+                } else {
+                    "every"
+                },
+                format!(
+                    "none of the log's {} samples is in the window asked for",
+                    self.samples_seen
+                ),
+            ));
+        }
+        if self.columns.is_empty() && self.options.series.is_some() {
+            let defs: Vec<String> = self
+                .defs
+                .iter()
+                .flatten()
+                .take(3)
+                .map(|d| d.path(d.parent.as_deref(), d.instance.as_deref(), &d.counter))
+                .collect();
+            return Err(CaptureError::invalid_option(
+                "series",
+                format!(
+                    "none of the log's series matches the paths asked for (its counters: {}{})",
+                    defs.join(", "),
+                    if self.defs.as_ref().is_some_and(|d| d.len() > 3) {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
         if samples == 0 {
             return Err(CaptureError::at_offset(
                 CaptureErrorKind::NoRows,
@@ -347,8 +434,18 @@ impl BlgReader {
         }
         match self.trailer_samples {
             None => notes.push(Note { code: "not-closed", message: "the log has no trailer: it was not closed cleanly (the logger stopped or the file was copied while logging); every complete sample was read".into(), line: None }),
-            Some(t) if t as usize != samples => notes.push(Note { code: "sample-count", message: format!("the trailer counts {t} samples; {samples} were read"), line: None }),
+            Some(t) if t as usize != self.samples_seen => notes.push(Note { code: "sample-count", message: format!("the trailer counts {t} samples; the log holds {}", self.samples_seen), line: None }),
             Some(_) => {}
+        }
+        let whole_objects_left = self.wanted.contains(&false);
+        if self.series_skipped > 0 || whole_objects_left || samples < self.samples_seen {
+            let of = (!whole_objects_left).then_some(self.columns.len() + self.series_skipped);
+            notes.push(part_note(
+                self.columns.len(),
+                of,
+                samples,
+                self.samples_seen,
+            ));
         }
         if self.empty_buffers > 0 {
             notes.push(Note {
@@ -359,6 +456,21 @@ impl BlgReader {
                 ),
                 line: None,
             });
+        }
+        if !self.skipped.is_empty() {
+            let kinds: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|&(t, hook, at, count)| {
+                    let what = if matches!(t, 0x12 | 0x13) {
+                        format!("header type {t:#04x}")
+                    } else {
+                        format!("header type {t:#04x} hook {hook:#06x}")
+                    };
+                    format!("{count} x {what} (first at byte {at})")
+                })
+                .collect();
+            notes.push(Note { code: "logger-events", message: format!("events of the trace's logger that hold no counter data were skipped: {} (Windows Server 2019 writes one after the log header)", kinds.join(", ")), line: None });
         }
         if self.bad_status > 0 {
             notes.push(Note { code: "bad-status", message: format!("{} raw values carried an error status (PDH CStatus with the top bit set); they are gaps", self.bad_status), line: None });

@@ -4,12 +4,12 @@
 //! The block layout is described in `docs/blg.md`.
 
 use super::bytes::{get, u32_at, u64_at, utf16_text, utf16z_bytes, MAX_NAME_UNITS};
-use super::column::Column;
+use super::column::{Column, RAW_RECORD};
 use super::definitions::{Definition, Shape};
 use super::perf_data::PerfDataBlock;
-use super::BlgReader;
+use super::{BlgReader, SKIPPED};
 use crate::capture::limits::MAX_COLUMNS;
-use crate::capture::CaptureErrorKind;
+use crate::capture::{columns_too_large, grown_capacity, CaptureError, CaptureErrorKind};
 use crate::cook::RawSample;
 use std::collections::HashMap;
 
@@ -77,7 +77,53 @@ impl BlgReader {
         let local_ms = (i128::from(timestamp) - i128::from(UNIX_EPOCH_FILETIME)) as f64 / 10_000.0;
         let bias = self.bias_at(local_ms);
         self.first_local_ms.get_or_insert(local_ms);
-        self.timestamps.push(local_ms + f64::from(bias) * 60_000.0);
+        let t = local_ms + f64::from(bias) * 60_000.0;
+        self.samples_seen += 1;
+        // A sample not read is still cooked (the next one read is cooked against it, as in the whole
+        // log), then taken back.
+        let kept = self.samples_kept.keep(&self.options, t);
+        if k == self.timestamps.capacity() {
+            self.grow(k).map_err(|e| (e.kind, e.message))?;
+        }
+        self.timestamps.push(t);
+        let result = self.read_blocks(defs, k, b);
+        if !kept || result.is_err() {
+            self.timestamps.truncate(k);
+            for c in &mut self.columns {
+                c.retract(k);
+            }
+        }
+        result
+    }
+
+    /// Room for more samples in every column, within the budget (`OpenOptions::max_column_bytes`):
+    /// half as many again as `k`, all columns at once, so no column doubles on its own.
+    fn grow(&mut self, k: usize) -> Result<(), CaptureError> {
+        let budget = self.options.column_budget();
+        let Some(cap) = grown_capacity(k, self.per_sample, budget) else {
+            return Err(columns_too_large(
+                self.columns.len(),
+                k,
+                self.per_sample,
+                budget,
+                None,
+            ));
+        };
+        self.timestamps.reserve_exact(cap - k);
+        for c in &mut self.columns {
+            c.reserve_to(cap);
+        }
+        Ok(())
+    }
+
+    /// The blocks of sample `k`, one per definition, in order.
+    fn read_blocks(
+        &mut self,
+        defs: &[Definition],
+        k: usize,
+        b: &[u8],
+    ) -> Result<(), (CaptureErrorKind, String)> {
+        let bad = |w: String| (CaptureErrorKind::BadBlg, w);
         let mut at = 8;
         for (d, def) in defs.iter().enumerate() {
             let (kind, size) =
@@ -90,6 +136,10 @@ impl BlgReader {
             };
             if kind != want {
                 return Err(bad(format!("definition {d} ({}, flags {:#x}): expected a kind {want} block, found kind {kind} at +{at:#x}", def.path(def.parent.as_deref(), def.instance.as_deref(), &def.counter), def.flags)));
+            }
+            if !self.wanted.get(d).copied().unwrap_or(true) {
+                at += size; // no series of this object is read (`OpenOptions::series`)
+                continue;
             }
             let result = match def.shape {
                 Shape::Single => self.single(d, def, k, body),
@@ -118,22 +168,40 @@ impl BlgReader {
         if let Some(c) = known.and_then(|v| v.get(counter).copied().flatten()) {
             return Ok(c);
         }
-        if self.columns.len() >= MAX_COLUMNS {
-            return Err((
-                CaptureErrorKind::TooLarge,
-                format!("a log of more than {MAX_COLUMNS} series is not read"),
-            ));
-        }
         let (path, type_value, scale) = make();
-        let order = (d, counter, self.seen[d]);
-        self.seen[d] += 1;
-        let keep = self.keep_raw.keeps(&path);
-        let mut column = Column::new(order, path, type_value, scale, self.expected_samples);
-        if keep {
-            column.keep_raw();
-        }
-        self.columns.push(column);
-        let c = self.columns.len() - 1;
+        let c = if self.options.wants_series(&path) {
+            if self.columns.len() >= MAX_COLUMNS {
+                return Err((
+                    CaptureErrorKind::TooLarge,
+                    format!("a log of more than {MAX_COLUMNS} series is not read"),
+                ));
+            }
+            let order = (d, counter, self.seen[d]);
+            self.seen[d] += 1;
+            let keep = self.keep_raw.keeps(&path);
+            // Every column holds as many samples as the timestamps: a new one takes that room at once.
+            let capacity = self.timestamps.capacity();
+            let per_sample = self.per_sample + if keep { 8 + RAW_RECORD } else { 8 };
+            let budget = self.options.column_budget();
+            if per_sample.saturating_mul(capacity) > budget {
+                let samples = self.timestamps.len().saturating_sub(1);
+                return Err((
+                    CaptureErrorKind::TooLarge,
+                    columns_too_large(self.columns.len() + 1, samples, per_sample, budget, None)
+                        .message,
+                ));
+            }
+            self.per_sample = per_sample;
+            let mut column = Column::new(order, path, type_value, scale, capacity);
+            if keep {
+                column.keep_raw();
+            }
+            self.columns.push(column);
+            self.columns.len() - 1
+        } else {
+            self.series_skipped += 1;
+            SKIPPED
+        };
         if let Some(keys) = self.keys.get_mut(d) {
             let v = keys.entry(key.to_string()).or_default();
             if v.len() <= counter {
@@ -147,7 +215,9 @@ impl BlgReader {
     /// Sample `k` of column `c` (cooked later, a block at a time).
     #[inline]
     fn put(&mut self, c: usize, k: usize, raw: Option<RawSample>) {
-        self.columns[c].put(k, raw);
+        if let Some(column) = self.columns.get_mut(c) {
+            column.put(k, raw); // not for `SKIPPED`
+        }
     }
 
     fn single(
