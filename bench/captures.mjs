@@ -16,7 +16,7 @@
 //   3. A Get-Counter JSON of 1 million samples: counterlens (exact 64-bit raw values, cooked by the core)
 //      beside JSON.parse plus a JS cooking loop (raw values through doubles).
 // Run: node bench/captures.mjs [rows]   (after npm run build); --only relog|tsv|clean|gapped|real|json runs
-// one part; --no-cold leaves out the fresh processes; --gapped adds 1d.
+// one part, --no-<part> leaves one out; --no-cold leaves out the fresh processes; --gapped adds 1d.
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { execFileSync } from 'node:child_process';
@@ -32,7 +32,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--') && !/^(relo
 const ROWS = Number(args[0] ?? 10_000);
 const flag = (f) => process.argv.includes(f);
 const only = flag('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-const runs = (part) => (only ? only === part : part !== 'gapped' || flag('--gapped'));
+const runs = (part) => (only ? only === part : (part !== 'gapped' || flag('--gapped')) && !flag(`--no-${part}`));
 const mb = (n) => n / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const memory = initSync({ module: new Uint8Array() }).memory; // already initialised: returns the instance
