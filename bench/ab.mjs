@@ -31,7 +31,8 @@ const manifest = readFileSync(new URL('tests/vectors/registration/rich.man', rep
 
 const inputs = [
   ['Get-Counter JSON, 100,000 samples', getCounterJson(500, 200)],
-  ['PDH-CSV, 500 counters x 3,000 rows', pdhCsv(500, 3000)],
+  ['PDH-CSV, 500 counters x 3,000 rows, 13 decimals', pdhCsv(500, 3000, { values: 'clean' })],
+  ['PDH-CSV, 500 counters x 3,000 rows, relog-shaped', pdhCsv(500, 3000)],
 ];
 for (const [name, bytes] of inputs) {
   const best = { A: Infinity, B: Infinity };

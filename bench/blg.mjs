@@ -5,63 +5,12 @@
 // 60 s per sample, re-packed into 64 KiB ETW buffers, until the file is about 200 MB.
 // Run: node bench/blg.mjs [megabytes]   (after npm run build); BLG_OUT=file also writes the log there, for
 // the native counterpart: cargo run --release --example blg_bench -- file
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { openCapture, CaptureReader } from 'counterlens';
+import { syntheticBlg } from './data.mjs';
 
 const TARGET = Number(process.argv[2] ?? 200) * 1e6;
-const source = readFileSync(new URL('../tests/vectors/captures/PAL_SampleLog.blg', import.meta.url));
-const BUF = source.readUInt32LE(0);
-
-/** Every event of the source after buffer 0, as { type, time, bytes }. */
-function events(b) {
-  const out = [];
-  for (let base = BUF; base < b.length; base += BUF) {
-    const end = b.readUInt32LE(base + 0x30);
-    for (let at = base + 0x48; at + 0x30 <= base + end;) {
-      const size = b.readUInt16LE(at);
-      out.push({ type: b[at + 4], time: b.readBigUInt64LE(at + 0x10), bytes: b.subarray(at, at + size) });
-      at += (size + 7) & ~7;
-    }
-  }
-  return out;
-}
-
-function synthesise() {
-  const all = events(source);
-  const head = all.filter((e) => e.type === 0x24 || e.type === 0x20);
-  const samples = all.filter((e) => e.type === 0x22);
-  const times = [...new Set(samples.map((e) => e.time))];
-  const step = 600_000_000n; // 60 s in 100 ns
-  const buffers = [source.subarray(0, BUF)];
-  let buf = Buffer.alloc(BUF, 0xff), at = 0x48, seq = 1n;
-  const flush = () => {
-    source.copy(buf, 0, BUF, BUF + 0x48); // a buffer header of the source, then this buffer's own fields
-    buf.writeBigUInt64LE(seq++, 0x18);
-    buf.writeUInt32LE(at, 0x30);
-    buffers.push(buf);
-    buf = Buffer.alloc(BUF, 0xff);
-    at = 0x48;
-  };
-  const put = (e, time) => {
-    const size = (e.bytes.length + 7) & ~7;
-    if (at + size > BUF) flush();
-    e.bytes.copy(buf, at);
-    buf.writeBigUInt64LE(time, at + 0x10);
-    at += size;
-  };
-  head.forEach((e) => put(e, e.time));
-  let total = BUF, round = 0n;
-  while (total < TARGET) {
-    for (const e of samples) put(e, e.time + BigInt(times.length) * round * step);
-    round++;
-    total = (buffers.length + 1) * BUF;
-  }
-  flush();
-  return Buffer.concat(buffers);
-}
-
-
-const blg = synthesise();
+const blg = syntheticBlg(TARGET);
 if (process.env.BLG_OUT) writeFileSync(process.env.BLG_OUT, blg);
 const probe = openCapture(blg);
 const values = probe.sampleCount * probe.seriesCount;

@@ -1,14 +1,28 @@
 //! Native timing of the PDH-CSV reader on the data of bench/captures.mjs (500 counters, every value
-//! quoted with 13 decimals): clean (no blanks) and gapped (1 % `" "`), generated here with the same
-//! generator, so the hot loop can be profiled outside wasm:
-//! `cargo run --release --example csv_ingest -- [clean rows] [gapped rows]`, or under `perf record`.
+//! quoted): relog-shaped (values with 20 significant digits, integers for counts and bytes: the rule of
+//! bench/data.mjs), clean (13 decimals) and gapped (13 decimals, 1 % `" "`), generated here the same way,
+//! so the hot loop can be profiled outside wasm:
+//! `cargo run --release --example csv_ingest -- [relog rows] [clean rows] [gapped rows]`, or under
+//! `perf record` or `valgrind --tool=callgrind`.
 use std::time::Instant;
 
 const COLS: usize = 500;
 
+/// A value as relog writes it (bench/data.mjs): the double's decimal expansion rounded to 20 significant
+/// digits, trailing zeros dropped; integers as integers.
+fn relog(v: f64) -> String {
+    if v == v.trunc() {
+        return format!("{v}");
+    }
+    let decimals = (19 - v.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// The benchmark's generator: `rows` rows, a time and `COLS` quoted values; with `gaps`, the first row and
 /// about 1 % of the other cells are `" "`. The same linear congruential generator as bench/captures.mjs.
-fn make_csv(rows: usize, gaps: bool) -> Vec<u8> {
+/// `shaped`: the relog-shaped file's ten kinds of counter (bench/data.mjs), else 13 decimals.
+fn make_csv(rows: usize, gaps: bool, shaped: bool) -> Vec<u8> {
     let mut seed: u64 = 7;
     let mut rand = move || {
         seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -29,9 +43,20 @@ fn make_csv(rows: usize, gaps: bool) -> Vec<u8> {
             s / 60 % 60,
             s % 60
         ));
-        for _ in 0..COLS {
+        for c in 0..COLS {
             if gaps && (r == 0 || rand() < 0.01) {
                 out.push_str(",\" \"");
+            } else if shaped {
+                let mut full = || rand() + rand() / 2_147_483_648.0;
+                let v = match c % 10 {
+                    0..=2 => relog(full() * 100.0),
+                    3 => relog(full() * 20_000.0),
+                    4 => relog(full() * 5e7),
+                    5 => relog((rand() * 500_000.0).round() / 1e7),
+                    6 | 7 => relog((rand() * 8e9 / 4096.0).round() * 4096.0),
+                    _ => relog((rand() * 5000.0).round()),
+                };
+                out.push_str(&format!(",\"{v}\""));
             } else {
                 out.push_str(&format!(",\"{:.13}\"", rand() * 100.0));
             }
@@ -75,12 +100,16 @@ fn run(label: &str, bytes: &[u8]) {
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>().ok());
+    let shaped = args.next().flatten().unwrap_or(10_000);
     let clean = args.next().flatten().unwrap_or(10_000);
-    let gapped = args.next().flatten().unwrap_or(20_000);
+    let gapped = args.next().flatten().unwrap_or(0);
+    if shaped > 0 {
+        run("relog ", &make_csv(shaped, false, true));
+    }
     if clean > 0 {
-        run("clean ", &make_csv(clean, false));
+        run("clean ", &make_csv(clean, false, false));
     }
     if gapped > 0 {
-        run("gapped", &make_csv(gapped, true));
+        run("gapped", &make_csv(gapped, true, false));
     }
 }

@@ -18,9 +18,11 @@ import { gzipSync } from 'node:zlib';
 // Raised again (2026-11-26) for threshold expressions that test the user's answers (comparisons, is /
 // startsWith / at) and the PAL importer's switch and numeric If/Else: 17.8 KB (1,219,877 -> 1,237,683,
 // 542,883 -> 550,605 by Node's zlib, the branch and its parent built in one run); with the .blg layout
-// caching (2.3 KB less) and the `ne` operator: 1,235,861 bytes, 551,149 by Node's zlib.
-const MAX_BYTES = 1_275_000;
-const MAX_GZIP = 569_000;
+// caching (2.3 KB less) and the `ne` operator: 1,235,861 bytes, 551,149 by Node's zlib. Raised for the
+// partial reads and the too-large budget, and for the CSV reader's 20-digit number path
+// (docs/performance.md, "Package size").
+const MAX_BYTES = 1_280_000;
+const MAX_GZIP = 572_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));

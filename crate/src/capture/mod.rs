@@ -9,6 +9,7 @@
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (decoded by the embedder's `LegacyText`: TextDecoder in wasm, encoding_rs natively) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
+//! | `number.rs` | a cell's decimal number read to the nearest double in one pass (the CSV reader's fast path) |
 //! | `join.rs` | a big PDH-CSV/TSV read in pieces side by side (JS workers) and joined: the one-pass result |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
 //! | `raw_json.rs` | the counterlens raw capture (v1): registration + raw samples, cooked through references |
@@ -23,6 +24,7 @@ mod get_counter;
 pub mod join;
 mod json_fields;
 pub mod names;
+mod number;
 pub mod path;
 mod pdh_csv;
 mod raw_json;

@@ -8,6 +8,7 @@
 //! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
 //! cut row never leaves a column longer than the others.
 
+use super::number::parse_decimal;
 use super::{
     columns_too_large, grown_capacity, part_note, path, Capture, CaptureError, CaptureErrorKind,
     Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
@@ -935,8 +936,8 @@ fn general_only() -> bool {
     false
 }
 
-/// The fast path for one value cell at the start of `rest`: a plain decimal ([`plain_decimal`]), quoted or
-/// not, or a quoted blank (`" "` or `""`, no value). Returns the value and the cell's length in bytes
+/// The fast path for one value cell at the start of `rest`: a decimal number ([`parse_decimal`]: up to
+/// 19 significant digits kept and any number more, an exponent), quoted or not, or a quoted blank (`" "` or `""`, no value). Returns the value and the cell's length in bytes
 /// (the byte after it is then a delimiter or the end of the line, or, after a quoted cell, something
 /// the caller refuses exactly as the general path would). None for anything else (an exponent, a quote
 /// inside, spaces around a number, `+`, text): the general path reads that cell and gives the same
@@ -947,88 +948,16 @@ fn fast_cell(rest: &[u8], delim: u8) -> Option<(f64, usize)> {
         [b'"', b'"', ..] => Some((f64::NAN, 2)),
         [b'"', b' ', b'"', ..] => Some((f64::NAN, 3)),
         [b'"', inner @ ..] => {
-            let (v, len) = plain_decimal(inner)?;
+            let (v, len) = parse_decimal(inner)?;
             (inner.get(len) == Some(&b'"')).then_some((v, len + 2))
         }
         _ => {
-            let (v, len) = plain_decimal(rest)?;
+            let (v, len) = parse_decimal(rest)?;
             rest.get(len)
                 .is_none_or(|&c| c == delim)
                 .then_some((v, len))
         }
     }
-}
-
-/// The run of ASCII digits at the start of `b`, appended to `m` (m x 10^count + the run); returns the
-/// count. Wrapping arithmetic: the caller refuses more than 19 digits, whatever `m` became.
-///
-/// Whole words of eight digits first, SWAR on a little-endian u64 (the first byte in the low byte): the
-/// word is all digits when no byte borrows into its top bit as 0x30 is taken away (below '0') nor
-/// carries into it as 0x46 is added (above '9': 0x39 + 0x46 = 0x7F is the largest that does not), and
-/// its eight digits are summed by three multiplications, as fast_float's `parse_eight_digits_unrolled`
-/// does (D. Lemire, "Number Parsing at a Gigabyte per Second", 2021): pairs, then fours, then the eight.
-/// The rest, one byte at a time. (Measured: also summing the last 1-7 digits from one word, found by
-/// the lowest non-digit byte, takes 11 % fewer instructions but no less time in wasm and more natively,
-/// the loads then waiting on each other.)
-#[inline(always)]
-fn digit_run(b: &[u8], m: &mut u64) -> usize {
-    let mut i = 0;
-    while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-        let v = u64::from_le_bytes(word);
-        let digits = v.wrapping_sub(0x3030_3030_3030_3030);
-        if (digits | v.wrapping_add(0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080 != 0 {
-            break;
-        }
-        let pairs = digits.wrapping_mul(10).wrapping_add(digits >> 8);
-        const MASK: u64 = 0x0000_00FF_0000_00FF;
-        let a = (pairs & MASK).wrapping_mul(100 + (1_000_000 << 32));
-        let c = ((pairs >> 16) & MASK).wrapping_mul(1 + (10_000 << 32));
-        *m = m
-            .wrapping_mul(100_000_000)
-            .wrapping_add(u64::from((a.wrapping_add(c) >> 32) as u32));
-        i += 8;
-    }
-    while let Some(d) = b.get(i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d <= 9) {
-        *m = m.wrapping_mul(10).wrapping_add(u64::from(d));
-        i += 1;
-    }
-    i
-}
-
-/// Powers of ten that are exact doubles (10^22 = 2^22 x 5^22, and 5^22 < 2^53).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// The decimals perfmon writes (`-`? digits, then `.` and digits; no exponent) at the start of `b`, when
-/// their value is an exact quotient: the digits, read as an integer `m`, are at most 2^53 and there are
-/// at most 22 after the point. Then `m` and 10^k are exact doubles, and IEEE division rounds `m / 10^k`
-/// correctly: Clinger's fast path ("How to Read Floating Point Numbers Accurately", PLDI 1990), the
-/// same answer as std's parser (also correctly rounded) with none of its generality (no exponent, inf
-/// or nan, no big-number fallback; nothing allocated either way). Hand-written because it is fused with
-/// finding the cell's end: the byte where the digits stop is the closing quote or the delimiter, so the
-/// cell is read in one pass, eight digits at a time ([`digit_run`]). Returns the value and the bytes
-/// read; None for anything else, which the caller hands to std's parser.
-#[inline(always)]
-fn plain_decimal(b: &[u8]) -> Option<(f64, usize)> {
-    let neg = b.first() == Some(&b'-');
-    let mut i = usize::from(neg);
-    let mut m: u64 = 0;
-    let whole = digit_run(b.get(i..)?, &mut m);
-    i += whole;
-    let mut frac = 0;
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        frac = digit_run(b.get(i..)?, &mut m);
-        i += frac;
-    }
-    let count = whole + frac;
-    if count == 0 || count > 19 || m > 1 << 53 || frac >= POW10.len() {
-        return None;
-    }
-    let v = m as f64 / POW10[frac];
-    Some((if neg { -v } else { v }, i))
 }
 
 /// `s` quoted for a message, cut to `max` characters with "..." when longer.
@@ -1189,86 +1118,24 @@ mod tests {
     }
 
     #[test]
-    fn eight_digits_at_a_time() {
-        // "12345678": 1234 x 10^4 + 5678, all eight digits, none left.
-        let mut m = 0;
-        assert_eq!(digit_run(b"12345678", &mut m), 8);
-        assert_eq!(m, 12_345_678);
-        // "3456789012345\"": 34567890 (a whole word), then 12345 from the next word (stopped by the
-        // quote): 34567890 x 10^5 + 12345 = 3456789012345.
-        let mut m = 0;
-        assert_eq!(digit_run(b"3456789012345\",\"1", &mut m), 13);
-        assert_eq!(m, 3_456_789_012_345);
-        // Appended to what is there: 12, then "34" -> 12 x 100 + 34 = 1234; fewer than 8 bytes go one by one.
-        let mut m = 12;
-        assert_eq!(digit_run(b"34", &mut m), 2);
-        assert_eq!(m, 1234);
-        // A word that starts with a non-digit: nothing read. Bytes on either side of '0'..'9' ('/' = 0x2F,
-        // ':' = 0x3A) and non-ASCII (0xB0, 0xFF) end a run.
-        for stop in [b'/', b':', b'"', b' ', 0xB0, 0xFF] {
-            let mut word = *b"9999999999";
-            word[3] = stop;
-            let mut m = 0;
-            assert_eq!(digit_run(&word, &mut m), 3, "{stop:#x}");
-            assert_eq!(m, 999);
-            word[0] = stop;
-            let mut m = 0;
-            assert_eq!(digit_run(&word, &mut m), 0);
-        }
-    }
-
-    #[test]
-    fn plain_decimals_are_read_exactly() {
-        // 12.3456789012345 = 123456789012345 / 10^13 (m < 2^53 = 9007199254740992, 13 <= 22): the
-        // correctly rounded quotient, as std reads it; 17 bytes up to the quote.
-        assert_eq!(
-            plain_decimal(b"12.3456789012345\""),
-            Some(("12.3456789012345".parse().unwrap(), 16))
-        );
-        assert_eq!(plain_decimal(b"-0.5,"), Some((-0.5, 4)));
-        assert_eq!(plain_decimal(b"100"), Some((100.0, 3)));
-        assert_eq!(plain_decimal(b"5."), Some((5.0, 2)));
-        assert_eq!(plain_decimal(b".25"), Some((0.25, 3)));
-        // -0 keeps its sign, as std's parser does.
-        assert_eq!(
-            plain_decimal(b"-0").map(|(v, _)| v.to_bits()),
-            Some((-0.0f64).to_bits())
-        );
-        // Stops at what is not a digit; the caller decides whether that ends the cell.
-        assert_eq!(plain_decimal(b"1.5e3"), Some((1.5, 3)));
-        // Left to std's parser: no digits; 2^53 + 1 = 9007199254740993 (not an exact double); 20 digits;
-        // 23 digits after the point (10^23 is not an exact double); a leading '+' or space.
-        for b in [
-            &b""[..],
-            b"-",
-            b".",
-            b"9007199254740993",
-            b"12345678901234567890",
-            b"0.00000000000000000000001",
-            b"+1",
-            b" 1",
-        ] {
-            assert_eq!(plain_decimal(b), None, "{}", String::from_utf8_lossy(b));
-        }
-        // 2^53 itself is exact: read here.
-        assert_eq!(
-            plain_decimal(b"9007199254740992"),
-            Some((9_007_199_254_740_992.0, 16))
-        );
-    }
-
-    #[test]
     fn fast_cells() {
         assert_eq!(fast_cell(b"\"42.5\",\"1\"", b','), Some((42.5, 6)));
         assert_eq!(fast_cell(b"42.5,1", b','), Some((42.5, 4)));
         assert_eq!(fast_cell(b"42.5", b','), Some((42.5, 4)));
         assert!(fast_cell(b"\" \",1", b',').is_some_and(|(v, n)| v.is_nan() && n == 3));
         assert!(fast_cell(b"\"\"", b',').is_some_and(|(v, n)| v.is_nan() && n == 2));
-        // The general path's: an exponent, a quote missing, a number then text, a tab inside a CSV cell,
-        // an unquoted blank, hostile text.
+        // Exponents and digits past the 19th are read here too (crate::capture::number).
+        assert_eq!(fast_cell(b"\"1.5e3\"", b','), Some((1500.0, 7)));
+        assert_eq!(
+            fast_cell(b"\"0.0028616000000000001678\",", b','),
+            Some((0.0028616, 26))
+        );
+        // The general path's: a quote missing, a number then text, a tab inside a CSV cell, an unquoted
+        // blank, hostile text, a '+', an exponent with no digits.
         for b in [
-            &b"\"1.5e3\""[..],
-            b"\"42.5",
+            &b"\"42.5"[..],
+            b"\"+1\"",
+            b"\"1e\"",
             b"42.5x,",
             b"42.5\t1",
             b" ,",
