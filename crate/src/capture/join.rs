@@ -141,7 +141,7 @@ pub fn read_piece(
             line(&mut p, l, last && next.is_none())?;
         }
     }
-    let (capture, lines) = p.finish_piece(plan.encoding.name())?;
+    let (capture, lines) = p.finish_piece(plan.encoding)?;
     Ok(Piece { capture, lines })
 }
 
@@ -613,7 +613,7 @@ mod tests {
         }
         same(&bytes);
         let c = in_pieces(&bytes, 4).unwrap();
-        assert_eq!(c.encoding, "windows-1252");
+        assert_eq!(c.encoding_name(), "windows-1252");
         assert_eq!(c.series[0].path, "\\\\H\\Caf\u{e9}\\Temps processeur");
     }
 

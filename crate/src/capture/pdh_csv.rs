@@ -8,7 +8,10 @@
 //! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
 //! cut row never leaves a column longer than the others.
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
+use super::text::Encoding;
+use super::{
+    path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone,
+};
 use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
 /// Where a cell is: its text (quotes removed) and the byte index it starts at.
@@ -352,7 +355,7 @@ impl DstTracker {
 /// The PDH-CSV/TSV grammar, fed one line at a time by the capture reader.
 pub(crate) struct CsvParser {
     delim: u8,
-    format: &'static str,
+    format: Format,
     time_zone: Option<TimeZone>,
     bias_ms: f64,
     /// Daylight saving changes seen in the rows' local times.
@@ -384,7 +387,7 @@ impl CsvParser {
     pub fn new(tsv: bool) -> Self {
         CsvParser {
             delim: if tsv { b'\t' } else { b',' },
-            format: if tsv { Format::PdhTsv } else { Format::PdhCsv }.name(),
+            format: if tsv { Format::PdhTsv } else { Format::PdhCsv },
             time_zone: None,
             bias_ms: 0.0,
             dst: DstTracker::default(),
@@ -408,7 +411,7 @@ impl CsvParser {
     /// The piece's rows (local times) and the line of each row (`read_as_piece`).
     pub(super) fn finish_piece(
         mut self,
-        encoding: &'static str,
+        encoding: Encoding,
     ) -> Result<(Capture, Vec<u32>), CaptureError> {
         let lines = self.piece_lines.as_mut().map(std::mem::take);
         Ok((self.finish(encoding)?, lines.unwrap_or_default()))
@@ -738,7 +741,7 @@ impl CsvParser {
         Ok(time)
     }
 
-    pub fn finish(self, encoding: &'static str) -> Result<Capture, CaptureError> {
+    pub fn finish(self, encoding: Encoding) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line(
                 CaptureErrorKind::Empty,
@@ -758,8 +761,8 @@ impl CsvParser {
         }
         let notes = self.notes;
         Ok(Capture {
-            format: self.format,
-            encoding,
+            format: Some(self.format),
+            encoding: Some(CaptureEncoding::Text(encoding)),
             time_zone: self.time_zone,
             series: self
                 .paths

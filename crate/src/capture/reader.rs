@@ -10,7 +10,7 @@ use super::blg::{looks_like_blg, BlgReader};
 use super::limits::{MAX_JSON, MAX_LINE};
 use super::pdh_csv::CsvParser;
 use super::text::{detect, Encoding, TextDecoder, SNIFF_BYTES};
-use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, OpenOptions};
+use super::{sniff, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, OpenOptions};
 
 enum Parser {
     /// Line by line. Boxed: the CSV parser's state is large beside the JSON variant's.
@@ -163,7 +163,7 @@ impl Reading {
         } else {
             super::get_counter::read(&text)?
         };
-        c.encoding = self.encoding.name();
+        c.encoding = Some(CaptureEncoding::Text(self.encoding));
         Ok(c)
     }
 
@@ -193,7 +193,7 @@ impl Reading {
             self.parser.line(&last, self.line, true)?;
         }
         match self.parser {
-            Parser::Csv(p) => p.finish(self.encoding.name()),
+            Parser::Csv(p) => p.finish(self.encoding),
             Parser::Json(format) => self.finish_json(format), // returned above; correct all the same
         }
     }

@@ -36,7 +36,9 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, Series};
+use super::{
+    path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, Series,
+};
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
 use container::{valid_buffer_size, LogHeader, Partial};
@@ -312,8 +314,8 @@ impl BlgReader {
             })
             .collect();
         Ok(Capture {
-            format: Format::Blg.name(),
-            encoding: "binary",
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
             time_zone,
             timestamps: self.timestamps,
             series,
