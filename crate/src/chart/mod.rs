@@ -632,10 +632,12 @@ pub fn draw<DB: DrawingBackend>(
             area.draw_text(&tick_label(axis, t, &ticks), &anchor(h), (lx, y))
                 .map_err(err)?;
         }
+        // The title starts at the outer edge of its axis's room and runs inwards, over the plot's top
+        // margin: a long one ("scaled (factor in legend)") is not cut by the canvas's edge.
         let (tx, h) = if left {
-            (x - px(2.0) as i32, HPos::Right)
+            (x - aw + px(2.0) as i32, HPos::Left)
         } else {
-            (x + px(2.0) as i32, HPos::Left)
+            (x + aw - px(2.0) as i32, HPos::Right)
         };
         area.draw_text(&axis.title, &anchor(h), (tx, yr.start - px(11.0) as i32))
             .map_err(err)?;
