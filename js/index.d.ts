@@ -1,5 +1,7 @@
 // The public API of counterlens: the contract. Hand-written (not generated) so that it says what
-// the functions promise; tests/node checks the package against it. See docs/architecture.md.
+// the functions promise; tests/node checks the package's exports against it, tests/types/usage.ts compiles
+// against it, and crate/tests/js_types.rs checks its unions (formats, encodings, units, statuses, every
+// error code) against the Rust lists. See docs/architecture.md.
 
 /** Browsers: fetch and compile the wasm once, before any other call. Node: already done, a no-op. */
 export default function init(input?: unknown): Promise<unknown>;
