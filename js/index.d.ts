@@ -1,5 +1,7 @@
 // The public API of counterlens: the contract. Hand-written (not generated) so that it says what
-// the functions promise; tests/node checks the package against it. See docs/architecture.md.
+// the functions promise; tests/node checks the package's exports against it, tests/types/usage.ts compiles
+// against it, and crate/tests/js_types.rs checks its unions (formats, encodings, units, statuses, every
+// error code) against the Rust lists. See docs/architecture.md.
 
 /** Browsers: fetch and compile the wasm once, before any other call. Node: already done, a no-op. */
 export default function init(input?: unknown): Promise<unknown>;
@@ -116,7 +118,7 @@ export interface SeriesStats {
 export function seriesStats(values: Float64Array, start?: number, end?: number): SeriesStats;
 
 /** Status names in the order of their numeric codes. */
-export function statusNames(): string[];
+export function statusNames(): CookStatus[];
 
 // ---- Registration ----------------------------------------------------------------------------------
 
@@ -166,11 +168,31 @@ export function validateRegistration(input: Uint8Array | string | object,
 
 // ---- Captures ------------------------------------------------------------------------------------
 
+/** The formats a capture can be read from (the core's `capture::Format`). */
+export type CaptureFormat = "pdh-csv" | "pdh-tsv" | "get-counter-json" | "counterlens-json" | "blg";
+
+/** The encoding a capture's bytes were read in: a WHATWG Encoding Standard name as the core spells it
+ *  (`capture::text::Encoding`), or "binary" for a .blg. */
+export type CaptureEncoding =
+  | "UTF-8" | "UTF-16LE" | "UTF-16BE" | "IBM866" | "ISO-8859-2" | "ISO-8859-3" | "ISO-8859-4" | "ISO-8859-5"
+  | "ISO-8859-6" | "ISO-8859-7" | "ISO-8859-8" | "ISO-8859-8-I" | "ISO-8859-10" | "ISO-8859-13" | "ISO-8859-14"
+  | "ISO-8859-15" | "ISO-8859-16" | "KOI8-R" | "KOI8-U" | "macintosh" | "windows-874" | "windows-1250"
+  | "windows-1251" | "windows-1252" | "windows-1253" | "windows-1254" | "windows-1255" | "windows-1256"
+  | "windows-1257" | "windows-1258" | "x-mac-cyrillic" | "GBK" | "gb18030" | "Big5" | "EUC-JP" | "ISO-2022-JP"
+  | "Shift_JIS" | "EUC-KR" | "x-user-defined"
+  | "binary";
+
+/** A log's time zone: UTC = local + biasMinutes. */
+export interface TimeZone { name: string; biasMinutes: number }
+
+/** A time range: [fromMs, toMs], ms since the Unix epoch, UTC. */
+export type TimeRange = [number, number];
+
 export interface OpenOptions {
   /** Display name of the input (a file name); never used to guess the format. */
   name?: string;
-  /** "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json" or "blg" instead of sniffing the bytes. */
-  format?: string;
+  /** The format instead of sniffing the bytes. */
+  format?: CaptureFormat;
   /** An encoding label ("utf-8", "utf-16le", "windows-1251", ...) instead of detection. */
   encoding?: string;
   /** CaptureReader: the input's total size in bytes (a File's size), so columns are reserved once. */
@@ -258,13 +280,15 @@ export class CaptureReader {
 }
 
 export class Capture {
-  readonly format: "pdh-csv" | "pdh-tsv" | "get-counter-json" | "counterlens-json" | "blg" | string;
-  /** The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg). */
-  readonly encoding: string;
+  /** "unknown" only for a capture put together by `fromParts` from parts that named no known format. */
+  readonly format: CaptureFormat | "unknown";
+  /** The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg;
+   *  "unknown" only for a capture put together by `fromParts` from parts that named no known encoding). */
+  readonly encoding: CaptureEncoding | "unknown";
   readonly sampleCount: number;
   readonly seriesCount: number;
-  /** The log's zone; UTC = local + biasMinutes. null when the log gives none (times read as UTC). */
-  readonly timeZone: { name: string; biasMinutes: number } | null;
+  /** The log's zone. null when the log gives none (times read as UTC). */
+  readonly timeZone: TimeZone | null;
   /** ms since the Unix epoch, UTC. */
   timestamps(): Float64Array;
   series(): SeriesInfo[];
@@ -286,7 +310,7 @@ export class Capture {
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
   /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
-  rangeStats(index: number, fromMs?: number, toMs?: number): SeriesStats & { p99: number; trendPerHour: number };
+  rangeStats(index: number, fromMs?: number, toMs?: number): RangeStats;
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
   toCsv(indices?: number[]): string;
   /** What the reader noted: a last line cut short (with its line), no time zone. */
@@ -299,22 +323,26 @@ export class Capture {
   free(): void;
 }
 
-export interface CaptureParts {
-  format: string; encoding: string; timeZone: { name: string; biasMinutes: number } | null; notes: CaptureNote[];
-  timestamps: Float64Array;
-  series: { path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null;
-            /** The raw samples (Get-Counter captures; a .blg's series named by `keepRaw`): N, D, F, M and which each sample has (bits 1, 2, 4, 8). */
-            raw?: { value: BigUint64Array; second: BigUint64Array; frequency: BigUint64Array; multi: BigUint64Array; present: Uint8Array; cap100: boolean } | null }[];
-}
+/** The viewer's statistics of a range: `SeriesStats` plus the 99th percentile and the least-squares trend per hour. */
+export interface RangeStats extends SeriesStats { p99: number; trendPerHour: number }
 
-/** Thrown by the capture readers: where the input was wrong and what was expected. */
-export class CaptureError extends Error {
-  name: "CaptureError";
-  /** "not-a-capture", "bad-header", "wrong-cell-count", "bad-number", "bad-time", "bad-quote",
-   *  "bad-encoding", "bad-blg", "unsupported", "empty", "no-rows", "too-large", "invalid-option",
-   *  "invalid-argument" (openCapture given no Uint8Array), ... */
-  code: string;
-  line?: number; column?: number; offset?: number;
+/** A capture as plain parts (`Capture.toParts`, `Capture.fromParts`). `fromParts` also reads parts made
+ *  elsewhere: an encoding label is read as its encoding, and a format or encoding it does not know gives a
+ *  capture that says "unknown". */
+export interface CaptureParts {
+  format: CaptureFormat | "unknown"; encoding: CaptureEncoding | "unknown"; timeZone: TimeZone | null; notes: CaptureNote[];
+  timestamps: Float64Array;
+  series: SeriesParts[];
+}
+/** One series of `CaptureParts`. */
+export interface SeriesParts {
+  path: string; counterType: number | null; defaultScale?: number | null; values: Float64Array; reference: Float64Array | null;
+  /** The raw samples (Get-Counter captures; a .blg's series named by `keepRaw`). */
+  raw?: RawSeries | null;
+}
+/** A series' raw samples as columns: N, D, F, M, and which of them each sample has (bits 1, 2, 4, 8). */
+export interface RawSeries {
+  value: BigUint64Array; second: BigUint64Array; frequency: BigUint64Array; multi: BigUint64Array; present: Uint8Array; cap100: boolean;
 }
 
 // ---- Analysis (docs/analysis.md; packs: docs/rule-packs.md, schema counterlens/rule-pack.schema.json) --
@@ -433,24 +461,11 @@ export interface PalImport {
  *  PowerShell is never evaluated. Throws AnalysisError for XML that is not well formed. */
 export function importPalThresholds(files: string | Record<string, string>): PalImport;
 
-/** Thrown by the analysis: code "bad-pack" (with `pointer`, `line`, `column`), "unknown-pack",
- *  "bad-expression", "unknown-variable" / "non-numeric-variable" / "non-text-variable" (with `variable`), "invalid-option",
- *  "invalid-argument" (with `field`), "bad-pal-xml" (with `file`, `line`, `column`). */
-export class AnalysisError extends Error {
-  name: "AnalysisError";
-  code: string;
-  field?: string;
-  pointer?: string;
-  line?: number; column?: number;
-  variable?: string;
-  file?: string;
-}
-
 // ---- Charts (browser) ------------------------------------------------------------------------------
 
 export interface ChartView {
-  /** [from, to] in ms since the epoch (UTC); default: all data. */
-  xRange?: [number, number];
+  /** Default: all data. */
+  xRange?: TimeRange;
   yRange?: [number, number];
   /** Minutes east of UTC for the time labels; default 0 (UTC). */
   offsetMinutes?: number;
@@ -465,14 +480,18 @@ export interface ChartView {
   colors?: number[];
   /** "units" (default: an axis per unit, left and right), "perfmon" (one 0-100 axis, each series times
    *  the power of ten that makes it span it), "log" (a log axis per unit). */
-  yScale?: 'units' | 'perfmon' | 'log';
+  yScale?: YScale;
   /** Room for at least this many value axes left and right (stacked charts reserve the same so their
    *  plots line up). */
   axesLeft?: number;
   axesRight?: number;
 }
-/** What a counter's values measure: an axis of its own in a chart of mixed series. */
+/** How a chart's value axes are drawn (ChartView.yScale). */
+export type YScale = 'units' | 'perfmon' | 'log';
+/** What a counter's values measure: an axis of its own in a chart of mixed series (the core's `units::Unit`). */
 export type ChartUnit = 'percent' | 'per-second' | 'bytes-per-second' | 'bytes' | 'seconds' | 'count';
+/** A counter's unit and the factor from its values to the unit's base (Available MBytes: 1048576, to bytes). */
+export interface CounterUnit { unit: ChartUnit; multiplier: number }
 export interface ChartAxis {
   unit: ChartUnit; title: string; side: 'left' | 'right'; slot: number;
   /** Its range, in the unit's base (bytes, seconds, ...). */
@@ -494,6 +513,8 @@ export function renderChart(canvas: HTMLCanvasElement, capture: Capture, indices
 
 // ---- The viewer (browser) ------------------------------------------------------------------------
 
+/** The viewer's theme: the system's ("auto"), light or dark. */
+export type Theme = 'auto' | 'light' | 'dark';
 export interface ViewerOptions {
   /** A capture to open at once: bytes or a Blob (a File). A .blg's is kept to be read again, in the Worker,
    *  for the raw samples of a clicked point's series (a .blg is read without them). */
@@ -516,7 +537,7 @@ export interface ViewerOptions {
   /** Link js/viewer/viewer.css (default true; set false to style it yourself). */
   stylesheet?: boolean;
   /** The theme: the system's (default), light or dark. */
-  theme?: 'auto' | 'light' | 'dark';
+  theme?: Theme;
   /** An element that takes the viewer's theme too (the class `theme-light` or `theme-dark`, whose design
    *  tokens viewer.css defines for :root as well): the counterlens page passes `document.documentElement`
    *  so the whole page follows the viewer's Theme choice. */
@@ -524,7 +545,7 @@ export interface ViewerOptions {
   /** Told when the selected series change (their paths, in file order). */
   onSelection?: (e: { series: string[] }) => void;
   /** Told when the time range changes (null: the whole capture). */
-  onZoom?: (e: { range: [number, number] | null }) => void;
+  onZoom?: (e: { range: TimeRange | null }) => void;
 }
 export interface Viewer {
   /** Settles when the capture given in the options is open (or could not be read: see the status line). */
@@ -534,12 +555,12 @@ export interface Viewer {
   openUrl(url: string, name?: string): Promise<void>;
   /** The open capture (owned by the viewer: do not free it). */
   capture(): Capture | null;
-  /** Shows [fromMs, toMs] (UTC), or the whole capture for null. */
-  setRange(range: [number, number] | null): void;
+  /** Shows a time range, or the whole capture for null. */
+  setRange(range: TimeRange | null): void;
   redraw(): void;
   /** Selects exactly the series a filter matches (words or a perfmon wildcard path). */
   selectSeries(filter: string): void;
-  setTheme(theme: 'auto' | 'light' | 'dark'): void;
+  setTheme(theme: Theme): void;
   /** The file a shared link (the URL hash, with `hash: true`) names and waits for, or null. */
   sharedFile(): { name: string; size: number; hash: string } | null;
   /** Removes the viewer and frees its capture. */
@@ -553,9 +574,9 @@ export function defineViewerElement(name?: string): void;
 
 // ---- Chart units (viewer) ----
 /** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
-export function formatInUnit(value: number, unit: ChartUnit | string): string;
+export function formatInUnit(value: number, unit: ChartUnit): string;
 /** The unit of a counter, from its type where known and its name; `multiplier` takes values to the base. */
-export function counterUnit(counterType: number | null | undefined, counter: string): { unit: ChartUnit; multiplier: number };
+export function counterUnit(counterType: number | null | undefined, counter: string): CounterUnit;
 
 /** The CSS colour ("#rrggbb") of a palette slot as the charts draw it (for legends outside the canvas). */
 export function seriesColor(slot: number): string;
@@ -568,17 +589,61 @@ export function renderSeriesChart(
   view?: ChartView,
 ): ChartLayout;
 
-/** Errors thrown by the calculation functions: name "CounterTypeError", a stable code ("invalid-type",
- *  "invalid-raw-value", "missing-field", "invalid-option", "invalid-argument", "column-length") and the
- *  field at fault. Every error the package throws is an instance of its class (and of Error). */
+// ---- Errors (js/errors.js) -------------------------------------------------------------------------
+// Every error the package throws is an instance of one of these classes (and of Error), with a stable
+// `code` (the unions below list every one, checked against the Rust lists by crate/tests/js_types.rs)
+// and, where one applies, where the input was wrong.
+
+/** The codes of CounterTypeError: the calculation functions' (and charts') argument checks. */
+export type CounterTypeErrorCode =
+  | "invalid-type" | "invalid-raw-value" | "missing-field" | "invalid-option" | "invalid-argument"
+  | "column-length" | "canvas" | "internal";
+/** The codes of RegistrationError: an argument of the wrong kind to validateRegistration. */
+export type RegistrationErrorCode = "invalid-argument" | "invalid-option";
+/** The codes of CaptureError: the readers' (docs/captures.md; the core's `CaptureErrorKind`), and the
+ *  capture functions' argument checks ("invalid-argument", "invalid-option", "finished": a reader used
+ *  after `finish` or a failure). */
+export type CaptureErrorCode =
+  | "not-a-capture" | "bad-header" | "wrong-cell-count" | "bad-number" | "bad-time" | "bad-quote"
+  | "unsupported" | "bad-encoding" | "empty" | "no-rows" | "too-large" | "bad-json" | "bad-raw-capture"
+  | "registration-invalid" | "bad-blg"
+  | "invalid-argument" | "invalid-option" | "finished";
+/** The codes of AnalysisError (the core's `AnalysisError::code`), and "invalid-argument" for an argument
+ *  of the wrong kind. */
+export type AnalysisErrorCode =
+  | "bad-pack" | "unknown-pack" | "bad-expression" | "unknown-variable" | "non-numeric-variable"
+  | "non-text-variable" | "invalid-option" | "bad-pal-xml"
+  | "invalid-argument";
+
+/** Thrown by the calculation functions (and charts' argument checks), with the field at fault. */
 export class CounterTypeError extends Error {
   name: "CounterTypeError";
-  code: string;
+  code: CounterTypeErrorCode;
   field?: string;
 }
 /** Thrown by validateRegistration for an argument of the wrong kind (never for bad registration data). */
 export class RegistrationError extends Error {
   name: "RegistrationError";
-  code: string;
+  code: RegistrationErrorCode;
   field?: string;
+}
+/** Thrown by the capture readers: what was expected, and where (`line`/`column` in text, `offset` in a
+ *  .blg); `field` for an argument or option. */
+export class CaptureError extends Error {
+  name: "CaptureError";
+  code: CaptureErrorCode;
+  field?: string;
+  line?: number; column?: number; offset?: number;
+}
+/** Thrown by the analysis: "bad-pack" with `pointer` (and `line`, `column` for JSON that does not read),
+ *  "unknown-variable" / "non-numeric-variable" / "non-text-variable" with `variable`, "bad-pal-xml" with
+ *  `file`, `line`, `column`; `field` for the argument at fault. */
+export class AnalysisError extends Error {
+  name: "AnalysisError";
+  code: AnalysisErrorCode;
+  field?: string;
+  pointer?: string;
+  line?: number; column?: number;
+  variable?: string;
+  file?: string;
 }

@@ -43,7 +43,7 @@ pub fn log_format(path: &Path) -> Option<&'static str> {
     file.take(256 << 10).read_to_end(&mut head).ok()?;
     counterlens::capture::open_capture(&head, &OpenOptions::default())
         .ok()
-        .map(|c| c.format)
+        .map(|c| c.format_name())
 }
 
 /// Reads the part of one file that `part` asks for (its `series`, `from_ms`, `to_ms`: the core's

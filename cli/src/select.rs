@@ -234,8 +234,10 @@ pub fn merge(inputs: Vec<(String, Capture)>) -> (Capture, Vec<String>) {
 
 fn empty() -> Capture {
     Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: Some(counterlens::capture::Format::PdhCsv),
+        encoding: Some(counterlens::capture::CaptureEncoding::Text(
+            counterlens::capture::text::Encoding::UTF_8,
+        )),
         time_zone: None,
         timestamps: vec![],
         series: vec![],

@@ -312,7 +312,7 @@ fn filters_time_window_every_nth_and_tsv() {
         .arg(&out));
     assert!(o.status.success(), "{}", text(&o.stderr));
     let b = model(&out);
-    assert_eq!(b.format, "pdh-tsv");
+    assert_eq!(b.format_name(), "pdh-tsv");
     let kept: Vec<&str> = b.series.iter().map(|s| s.path.as_str()).collect();
     let want: Vec<&str> = a
         .series
@@ -376,7 +376,7 @@ fn json_out_is_get_counter_shaped_and_recooks_from_its_raw_samples() {
     let o = run(bin().arg("convert").arg(&src).arg("-o").arg(&out));
     assert!(o.status.success(), "{}", text(&o.stderr));
     let (a, b) = (model(&src), model(&out));
-    assert_eq!(b.format, "get-counter-json");
+    assert_eq!(b.format_name(), "get-counter-json");
     assert_eq!(a.timestamps, b.timestamps);
     assert_eq!(a.series.len(), b.series.len());
     for (s, t) in a.series.iter().zip(&b.series) {

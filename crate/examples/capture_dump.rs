@@ -22,8 +22,8 @@ fn main() {
             println!(
                 "{}: {} {}, {} samples, {} series, zone {:?}",
                 path,
-                c.format,
-                c.encoding,
+                c.format_name(),
+                c.encoding_name(),
                 c.timestamps.len(),
                 c.series.len(),
                 c.time_zone

@@ -34,7 +34,7 @@ fn finite(v: &[f64]) -> usize {
 #[test]
 fn basic_reads_what_windows_pdh_reads() {
     let c = open(&bytes("BasicPerfCounters.blg"));
-    assert_eq!(c.format, "blg");
+    assert_eq!(c.format_name(), "blg");
     // Tx (through PDH): 601 samples, the first gives no value: 600 per counter, 6000 in all.
     assert_eq!(c.timestamps.len(), 601);
     assert_eq!(c.series.len(), 10);

@@ -39,8 +39,10 @@ fn series(path: &str, values: Vec<f64>) -> Series {
 
 fn capture(series: Vec<Series>) -> Capture {
     Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: Some(counterlens::capture::Format::PdhCsv),
+        encoding: Some(counterlens::capture::CaptureEncoding::Text(
+            counterlens::capture::text::Encoding::UTF_8,
+        )),
         time_zone: None,
         timestamps: (0..N).map(|i| T0 + i as f64 * STEP).collect(),
         series,

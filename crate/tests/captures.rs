@@ -48,8 +48,12 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
         return;
     }
     let c = got.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(c.format, want["format"].as_str().unwrap(), "{name}");
-    assert_eq!(c.encoding, want["encoding"].as_str().unwrap(), "{name}");
+    assert_eq!(c.format_name(), want["format"].as_str().unwrap(), "{name}");
+    assert_eq!(
+        c.encoding_name(),
+        want["encoding"].as_str().unwrap(),
+        "{name}"
+    );
     match &want["timeZone"] {
         Value::Null => assert!(c.time_zone.is_none(), "{name}"),
         z => {
@@ -173,7 +177,7 @@ fn the_encoding_option_overrides_detection() {
         },
     )
     .unwrap();
-    assert_eq!(c.encoding, "windows-1252");
+    assert_eq!(c.encoding_name(), "windows-1252");
     assert_eq!(c.series[0].parsed.machine, "ÑÅÐÂÅÐ");
     let e = open_capture(
         &bytes,
@@ -203,7 +207,7 @@ fn csv_written_reads_back_identically() {
         .unwrap();
         let csv = write_csv(&a, None);
         let b = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
-        assert_eq!(b.format, "pdh-csv");
+        assert_eq!(b.format_name(), "pdh-csv");
         assert_eq!(a.timestamps, b.timestamps, "{name}");
         for (x, y) in a.series.iter().zip(&b.series) {
             assert_eq!(x.path, y.path);
@@ -314,8 +318,10 @@ fn arb_capture() -> impl Strategy<Value = Capture> {
                 })
                 .collect();
             Capture {
-                format: "pdh-csv",
-                encoding: "UTF-8",
+                format: Some(counterlens::capture::Format::PdhCsv),
+                encoding: Some(counterlens::capture::CaptureEncoding::Text(
+                    counterlens::capture::text::Encoding::UTF_8,
+                )),
                 time_zone: Some(counterlens::capture::TimeZone {
                     name: "Somewhere Standard Time".into(),
                     bias_minutes: bias,
@@ -368,8 +374,10 @@ fn thousands_of_columns() {
         })
         .collect();
     let c = Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: Some(counterlens::capture::Format::PdhCsv),
+        encoding: Some(counterlens::capture::CaptureEncoding::Text(
+            counterlens::capture::text::Encoding::UTF_8,
+        )),
         time_zone: None,
         timestamps: vec![1e12, 1e12 + 1000.0, 1e12 + 2000.0],
         series,

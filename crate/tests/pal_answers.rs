@@ -36,8 +36,10 @@ fn pack() -> RulePack {
 /// One hour at 60 s (61 samples), every value the same.
 fn capture(series: &[(&str, f64)]) -> Capture {
     Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: Some(counterlens::capture::Format::PdhCsv),
+        encoding: Some(counterlens::capture::CaptureEncoding::Text(
+            counterlens::capture::text::Encoding::UTF_8,
+        )),
         time_zone: None,
         timestamps: (0..61).map(|i| 1.8e12 + f64::from(i) * 60_000.0).collect(),
         series: series

@@ -2,15 +2,9 @@
 // a chart) inside any element and returns a handle to drive it. The counterlens page uses the same
 // function for its Chart tab, so there is one implementation.
 //
-// This file wires the pieces together; each concern lives in one module:
-//   layout.js       the DOM of the viewer            state.js      what is open, selected, shown
-//   reading.js      files and URLs, in a Worker      worker.js     the Worker (the package's core only)
-//   series-tree.js  filter, tree, default selection  panes.js      the chart, crosshair
-//   explain.js      a click's formulas with raw numbers (a .blg read again for them)
-//   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
-//   legend.js       the legend outside the plot
-//   url-state.js    the view in the URL hash         export.js     PNG and CSV
-//   analysis-panel.js  rule packs, findings, report (the analysis runs in worker.js)
+// This file wires the pieces together; each concern lives in one module of js/viewer/, listed with what
+// it holds in docs/architecture.md ("The viewer"; crate/tests/docs.rs fails when one is missing there).
+// The wasm functions come from the package's core (../core.js), never from an entry.
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';

@@ -110,6 +110,20 @@ test('toParts and Capture.fromParts round trip (what the viewer\'s worker sends)
   assert.throws(() => Capture.fromParts({ ...parts, timestamps: new Float64Array(1) }), (e) => e.name === 'CaptureError' && e.code === 'invalid-argument');
   assert.throws(() => Capture.fromParts({ ...parts, series: [{ path: 'x', values: [1, 2, 3] }] }), (e) => e.code === 'invalid-argument');
   assert.throws(() => Capture.fromParts(null), (e) => e.code === 'invalid-argument');
+  // Checked by the core (Capture::from_parts), each message naming the part at fault; the binding refuses a
+  // column of the wrong kind with the same words as one of the wrong length.
+  const n = parts.timestamps.length;
+  assert.throws(() => Capture.fromParts({ ...parts, timestamps: new Float64Array(1) }),
+    { name: 'CaptureError', field: 'parts', message: `Capture.fromParts: series[0] has ${n} values for 1 timestamps` });
+  const withRaw = (raw) => ({ ...parts, series: [{ ...parts.series[0], raw: { ...parts.series[0].raw, ...raw } }] });
+  assert.throws(() => Capture.fromParts(withRaw({ multi: new BigUint64Array(n + 1) })),
+    { code: 'invalid-argument', message: `Capture.fromParts: series[0].raw.multi must be a BigUint64Array of ${n}` });
+  assert.throws(() => Capture.fromParts(withRaw({ present: [1] })),
+    { code: 'invalid-argument', message: `Capture.fromParts: series[0].raw.present must be a Uint8Array of ${n}` });
+  // Names it does not know give "unknown"; an encoding label gives its encoding's name.
+  const odd = Capture.fromParts({ ...parts, format: 'xlsx', encoding: 'latin1' });
+  assert.deepEqual([odd.format, odd.encoding], ['unknown', 'windows-1252']);
+  assert.deepEqual([Capture.fromParts({ ...parts, encoding: 'ebcdic' }).encoding, odd.toParts().format], ['unknown', 'unknown']);
 });
 
 test('.blg through the package: sniffed from the bytes, streamed by buffer, relog-style CSV', () => {

@@ -7,7 +7,10 @@ import init, {
   rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError,
   type RulePack, type Analysis, type Finding, type PalImport,
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
+  type CaptureFormat, type CaptureEncoding, type CaptureErrorCode, type CaptureParts, type TimeZone, type TimeRange,
+  type ChartUnit, type CounterUnit, formatInUnit, counterUnit,
 } from 'counterlens';
+import { mountViewer as mountFromSubpath, defineViewerElement as defineFromSubpath, type Viewer, type ViewerOptions } from 'counterlens/viewer';
 
 export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Promise<number> {
   await init();
@@ -32,7 +35,17 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
   const fromFile: Capture = await openCaptureParallel(new Blob([bytes.slice()]), { onProgress: (f: number) => void f });
   const layout: ChartLayout = renderChart(canvas, again, [0], { offsetMinutes: -(capture.timeZone?.biasMinutes ?? 0), colors: [0] });
   renderSeriesChart(canvas, capture.timestamps(), [{ label: 'x', values: capture.values(0) }]);
-  const names: string[] = statusNames();
+  const names: CookStatus[] = statusNames();
+  // The model's names are unions: a capture's format and encoding, its zone, a unit.
+  const format: CaptureFormat | 'unknown' = capture.format;
+  const encoding: CaptureEncoding | 'unknown' = capture.encoding;
+  const zone: TimeZone | null = capture.timeZone;
+  const parts: CaptureParts = capture.toParts();
+  const partsZone: TimeZone | null = parts.timeZone;
+  const unit: CounterUnit = counterUnit(0x10410400, 'Interrupts/sec');
+  const u: ChartUnit = unit.unit;
+  const range: TimeRange = [0, 1];
+  void format; void encoding; void zone; void partsZone; void range; void formatInUnit(1, u);
   return all.length + (name?.length ?? 0) + status.length + (v ?? 0) + text.length + st.count + (firstLine ?? 0) + info.length
     + pushed + big.sampleCount + fromFile.seriesCount + layout.plotWidth + names.length + capture.stats(0, 0).p95;
 }
@@ -41,6 +54,10 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
 describeCounterType({});
 // @ts-expect-error: a raw sample needs its value
 cook('PERF_COUNTER_RAWCOUNT', null, { second: 1 });
+// @ts-expect-error: a format is one the readers know
+openCapture(new Uint8Array(), { format: 'xlsx' });
+// @ts-expect-error: a unit is one of ChartUnit's
+formatInUnit(1, 'furlongs');
 
 // Errors are classes: narrowing with instanceof gives their fields.
 try {
@@ -48,8 +65,11 @@ try {
 } catch (e) {
   if (e instanceof CaptureError) {
     const where: number | undefined = e.offset ?? e.line;
-    const code: string = e.code;
-    void where; void code;
+    const code: CaptureErrorCode = e.code;
+    const empty: boolean = e.code === 'empty' || e.code === 'bad-json' || e.code === 'registration-invalid';
+    void where; void code; void empty;
+    // @ts-expect-error: the codes are a union, not any string
+    void (e.code === 'no-such-code');
   } else if (e instanceof CounterTypeError || e instanceof RegistrationError) {
     const field: string | undefined = e.field;
     void field;
@@ -84,3 +104,10 @@ export function analysis(capture: Capture, palXml: string): string {
 // @ts-expect-error: a rule needs a kind
 const noKind: RulePack = { id: 'x', title: 'x', rules: [{ id: 'r', title: 'r', counter: '\\A\\B', severity: 'warning', operator: 'gt', threshold: 1 }] };
 void noKind;
+
+// The viewer subpath: the same functions and types as the root's.
+export function embed(element: HTMLElement): Viewer {
+  const options: ViewerOptions = { chartOnly: true, theme: 'dark' };
+  defineFromSubpath('my-viewer');
+  return mountFromSubpath(element, options);
+}

@@ -344,8 +344,10 @@ mod tests {
             path: PathBuf::from(format!("{machine}-{}.csv", times[0])),
             source: format!("{machine}-{}.csv", times[0]),
             capture: Capture {
-                format: "pdh-csv",
-                encoding: "UTF-8",
+                format: Some(counterlens::capture::Format::PdhCsv),
+                encoding: Some(counterlens::capture::CaptureEncoding::Text(
+                    counterlens::capture::text::Encoding::UTF_8,
+                )),
                 time_zone: None,
                 timestamps: times.to_vec(),
                 series: vec![Series::new(path, vec![1.0; times.len()])],

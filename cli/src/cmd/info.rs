@@ -59,8 +59,8 @@ fn info_of(l: &input::Loaded) -> Info {
     let east = c.time_zone.as_ref().map_or(0, |z| -z.bias_minutes);
     Info {
         file: l.path.display().to_string(),
-        format: c.format,
-        encoding: c.encoding,
+        format: c.format_name(),
+        encoding: c.encoding_name(),
         machines: crate::select::machines(c),
         first: c.timestamps.first().map(|&t| crate::time::iso(t, east)),
         last: c.timestamps.last().map(|&t| crate::time::iso(t, east)),

@@ -66,6 +66,19 @@ pub enum AnalysisError {
 }
 
 impl AnalysisError {
+    /// Every code `code()` gives, once each (the JS `AnalysisErrorCode` union lists them:
+    /// crate/tests/js_types.rs).
+    pub const CODES: [&'static str; 8] = [
+        "bad-pack",
+        "unknown-pack",
+        "bad-expression",
+        "unknown-variable",
+        "non-numeric-variable",
+        "non-text-variable",
+        "invalid-option",
+        "bad-pal-xml",
+    ];
+
     /// The stable code the JS `AnalysisError` carries (`err.code`), one per kind.
     pub fn code(&self) -> &'static str {
         match self {
@@ -78,5 +91,60 @@ impl AnalysisError {
             AnalysisError::Options(_) => "invalid-option",
             AnalysisError::PalXml { .. } => "bad-pal-xml",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnalysisError;
+
+    #[test]
+    fn codes_lists_the_code_of_every_kind_once() {
+        let s = String::new;
+        let every = [
+            AnalysisError::Pack {
+                pointer: s(),
+                line: 1,
+                column: 1,
+                message: s(),
+            },
+            AnalysisError::PackContent {
+                pack: s(),
+                pointer: s(),
+                message: s(),
+            },
+            AnalysisError::UnknownPack(s()),
+            AnalysisError::Expression {
+                expression: s(),
+                offset: 0,
+                message: s(),
+            },
+            AnalysisError::UnknownVariable {
+                name: s(),
+                rule: s(),
+                expression: s(),
+            },
+            AnalysisError::NonNumericVariable {
+                name: s(),
+                value: s(),
+            },
+            AnalysisError::NonTextVariable {
+                name: s(),
+                value: 0.0,
+                offset: 0,
+                rule: s(),
+                expression: s(),
+            },
+            AnalysisError::Options(s()),
+            AnalysisError::PalXml {
+                file: s(),
+                line: 1,
+                column: 1,
+                message: s(),
+            },
+        ];
+        let mut codes: Vec<&str> = every.iter().map(AnalysisError::code).collect();
+        codes.dedup(); // Pack and PackContent share "bad-pack", side by side
+        assert_eq!(codes, AnalysisError::CODES);
     }
 }

@@ -77,7 +77,7 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
         h,
         "<p class=\"muted\">{} series ({}), {} to {}{}, {} slices. {} rules ran, {} skipped. {} findings.</p>",
         capture.series.len(),
-        esc(capture.format),
+        esc(capture.format_name()),
         first.map_or("?".into(), |t| clock.time(t)),
         last.map_or("?".into(), |t| clock.time(t)),
         clock.suffix(),
@@ -448,8 +448,10 @@ mod tests {
             .map(|m| if (40..=49).contains(&m) { 97.3 } else { 20.0 })
             .collect();
         Capture {
-            format: "pdh-csv",
-            encoding: "UTF-8",
+            format: Some(crate::capture::Format::PdhCsv),
+            encoding: Some(crate::capture::CaptureEncoding::Text(
+                crate::capture::text::Encoding::UTF_8,
+            )),
             time_zone: None,
             timestamps: (0..=60).map(|i| 1.7e12 + i as f64 * 60_000.0).collect(),
             series: vec![Series::new(path.to_string(), values)],

@@ -16,8 +16,10 @@ fn series(path: &str, values: Vec<f64>) -> Series {
 /// holding minutes 2i and 2i+1 (the last also minute 60).
 fn capture(series: Vec<Series>) -> Capture {
     Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: Some(crate::capture::Format::PdhCsv),
+        encoding: Some(crate::capture::CaptureEncoding::Text(
+            crate::capture::text::Encoding::UTF_8,
+        )),
         time_zone: None,
         timestamps: (0..=60).map(|i| T0 + i as f64 * MIN).collect(),
         series,

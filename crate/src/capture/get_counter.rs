@@ -12,7 +12,10 @@
 //! writes for a log that holds only cooked values, such as a PDH-CSV) is read as that value.
 
 use super::json_fields::{AnyU64, NumberOrText};
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
+use super::text::Encoding;
+use super::{
+    path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone,
+};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::types::{parse_type, CounterType};
 use serde::Deserialize;
@@ -288,8 +291,8 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         bias_minutes: -m,
     });
     Ok(Capture {
-        format: Format::GetCounterJson.name(),
-        encoding: "UTF-8",
+        format: Some(Format::GetCounterJson),
+        encoding: Some(CaptureEncoding::Text(Encoding::UTF_8)),
         time_zone,
         timestamps,
         series,

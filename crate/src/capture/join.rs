@@ -192,7 +192,7 @@ pub fn read_piece_of(
             line(&mut p, l, last && next.is_none())?;
         }
     }
-    let (capture, lines, of_series) = p.finish_piece(plan.encoding.name())?;
+    let (capture, lines, of_series) = p.finish_piece(plan.encoding)?;
     Ok(Piece {
         capture,
         lines,
@@ -732,7 +732,7 @@ mod tests {
         }
         same(&bytes);
         let c = in_pieces(&bytes, 4).unwrap();
-        assert_eq!(c.encoding, "windows-1252");
+        assert_eq!(c.encoding_name(), "windows-1252");
         assert_eq!(c.series[0].path, "\\\\H\\Caf\u{e9}\\Temps processeur");
     }
 

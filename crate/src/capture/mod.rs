@@ -11,6 +11,7 @@
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `number.rs` | a cell's decimal number read to the nearest double in one pass (the CSV reader's fast path) |
 //! | `join.rs` | a big PDH-CSV/TSV read in pieces side by side (JS workers) and joined: the one-pass result |
+//! | `parts.rs` | a capture put together again from its parts (`Capture::from_parts`: a Worker's hand-over), checked |
 //! | `get_counter.rs` | PowerShell Get-Counter JSON: raw fields cooked by the core, PDH's values kept beside |
 //! | `raw_json.rs` | the counterlens raw capture (v1): registration + raw samples, cooked through references |
 //! | `blg/` | binary perfmon logs (.blg): the ETW container, PDH's definitions and raw samples, cooked |
@@ -25,6 +26,7 @@ pub mod join;
 mod json_fields;
 pub mod names;
 mod number;
+pub mod parts;
 pub mod path;
 mod pdh_csv;
 mod raw_json;
@@ -33,6 +35,7 @@ pub mod text;
 
 pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
+pub use parts::{CaptureParts, PartsError, SeriesParts};
 pub use path::{CounterPath, FoldedPath, PathPattern, PatternError};
 pub use pdh_csv::{write_csv, write_pdh};
 pub use reader::CaptureReader;
@@ -156,11 +159,12 @@ impl RawColumn {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Capture {
-    /// The format's name (`Format::name`): "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json",
-    /// "blg"; "unknown" only for a capture put together from parts (`Capture.fromParts` in JS).
-    pub format: &'static str,
-    /// The text encoding the bytes were read in ("UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for .blg).
-    pub encoding: &'static str,
+    /// The format it was read from; None only for a capture put together from parts that named no known
+    /// format (`Capture::from_parts`). `format_name` spells it.
+    pub format: Option<Format>,
+    /// How its bytes were read: a text encoding, or none for a .blg; None only for a capture put together
+    /// from parts that named no known encoding. `encoding_name` spells it.
+    pub encoding: Option<CaptureEncoding>,
     pub time_zone: Option<TimeZone>,
     pub timestamps: Vec<f64>,
     pub series: Vec<Series>,
@@ -168,6 +172,18 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// The format's name (`Format::name`): "pdh-csv", "pdh-tsv", "get-counter-json", "counterlens-json",
+    /// "blg"; "unknown" for none (JS `Capture.format`).
+    pub fn format_name(&self) -> &'static str {
+        self.format.map_or("unknown", Format::name)
+    }
+
+    /// The encoding's name (`CaptureEncoding::name`): "UTF-8", "UTF-16LE", "windows-1252", ...; "binary" for
+    /// a .blg; "unknown" for none (JS `Capture.encoding`).
+    pub fn encoding_name(&self) -> &'static str {
+        self.encoding.map_or("unknown", CaptureEncoding::name)
+    }
+
     /// How the value of series `index` at sample `k` was cooked: the formula with the raw numbers. None
     /// where the series holds no raw samples (Get-Counter captures keep them, a .blg those
     /// `OpenOptions::keep_raw` names) or no type.
@@ -261,6 +277,39 @@ impl Format {
     /// The format of a name `name()` gives; None for any other text.
     pub fn parse(name: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// How a capture's bytes were read: as text in an encoding, or as a binary log (.blg).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureEncoding {
+    Text(text::Encoding),
+    Binary,
+}
+
+impl CaptureEncoding {
+    /// The encoding's WHATWG name as `text::Encoding` spells it ("UTF-8", "windows-1252"), or "binary".
+    ///
+    /// ```
+    /// use counterlens::capture::{text::Encoding, CaptureEncoding};
+    /// assert_eq!(CaptureEncoding::Text(Encoding::UTF_16LE).name(), "UTF-16LE");
+    /// assert_eq!(CaptureEncoding::Binary.name(), "binary");
+    /// assert_eq!(CaptureEncoding::from_label("utf-16"), Some(CaptureEncoding::Text(Encoding::UTF_16LE)));
+    /// assert_eq!(CaptureEncoding::from_label("ebcdic"), None);
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            CaptureEncoding::Text(e) => e.name(),
+            CaptureEncoding::Binary => "binary",
+        }
+    }
+
+    /// "binary", or the encoding a WHATWG label stands for (`text::Encoding::for_label`); None for other text.
+    pub fn from_label(label: &str) -> Option<CaptureEncoding> {
+        match label {
+            "binary" => Some(CaptureEncoding::Binary),
+            label => text::Encoding::for_label(label).map(CaptureEncoding::Text),
+        }
     }
 }
 
@@ -551,7 +600,7 @@ pub(crate) fn grown_capacity(len: usize, per_sample: usize, budget: usize) -> Op
 /// let csv = "\"(PDH-CSV 4.0)\",\"\\\\PC\\System\\Processor Queue Length\"\n\
 ///            \"01/02/2026 03:04:05.678\",\"3\"\n";
 /// let c = open_capture(csv.as_bytes(), &OpenOptions::default()).unwrap();
-/// assert_eq!((c.format, c.series.len()), ("pdh-csv", 1));
+/// assert_eq!((c.format_name(), c.series.len()), ("pdh-csv", 1));
 /// assert_eq!(c.series[0].parsed.counter, "Processor Queue Length");
 /// assert_eq!(c.series[0].values, [3.0]);
 /// // Anything else is refused with what was expected and where.

@@ -9,9 +9,10 @@
 //! cut row never leaves a column longer than the others.
 
 use super::number::parse_decimal;
+use super::text::Encoding;
 use super::{
-    columns_too_large, grown_capacity, part_note, path, Capture, CaptureError, CaptureErrorKind,
-    Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
+    columns_too_large, grown_capacity, part_note, path, Capture, CaptureEncoding, CaptureError,
+    CaptureErrorKind, Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
 };
 use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
@@ -356,7 +357,7 @@ impl DstTracker {
 /// The PDH-CSV/TSV grammar, fed one line at a time by the capture reader.
 pub(crate) struct CsvParser {
     delim: u8,
-    format: &'static str,
+    format: Format,
     time_zone: Option<TimeZone>,
     bias_ms: f64,
     /// Daylight saving changes seen in the rows' local times.
@@ -395,7 +396,7 @@ impl CsvParser {
     pub fn new(tsv: bool) -> Self {
         CsvParser {
             delim: if tsv { b'\t' } else { b',' },
-            format: if tsv { Format::PdhTsv } else { Format::PdhCsv }.name(),
+            format: if tsv { Format::PdhTsv } else { Format::PdhCsv },
             time_zone: None,
             bias_ms: 0.0,
             dst: DstTracker::default(),
@@ -434,7 +435,7 @@ impl CsvParser {
     /// the header has (more than the capture's when `OpenOptions::series` left some out).
     pub(super) fn finish_piece(
         mut self,
-        encoding: &'static str,
+        encoding: Encoding,
     ) -> Result<(Capture, Vec<u32>, usize), CaptureError> {
         let lines = self.piece_lines.as_mut().map(std::mem::take);
         let of_series = self.paths.len();
@@ -860,7 +861,7 @@ impl CsvParser {
         Ok(time)
     }
 
-    pub fn finish(self, encoding: &'static str) -> Result<Capture, CaptureError> {
+    pub fn finish(self, encoding: Encoding) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line(
                 CaptureErrorKind::Empty,
@@ -905,8 +906,8 @@ impl CsvParser {
         }
         let keep = self.keep;
         Ok(Capture {
-            format: self.format,
-            encoding,
+            format: Some(self.format),
+            encoding: Some(CaptureEncoding::Text(encoding)),
             time_zone: self.time_zone,
             series: self
                 .paths

@@ -20,7 +20,10 @@
 //! MultiId for the MULTI timers.
 
 use super::json_fields::NumberOrText;
-use super::{path, Capture, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone};
+use super::text::Encoding;
+use super::{
+    path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, Note, Series, TimeZone,
+};
 use crate::cook::{cook, CookOptions, RawSample};
 use crate::registration::{
     read_registration, Counter, CounterSet, Format as RegFormat, Input, Severity,
@@ -267,8 +270,8 @@ pub(crate) fn read(text: &str) -> Result<Capture, CaptureError> {
         });
     }
     Ok(Capture {
-        format: Format::CounterlensJson.name(),
-        encoding: "UTF-8",
+        format: Some(Format::CounterlensJson),
+        encoding: Some(CaptureEncoding::Text(Encoding::UTF_8)),
         time_zone: raw.time_zone,
         timestamps,
         series,

@@ -17,7 +17,7 @@ use super::pdh_csv::CsvParser;
 use super::text::{
     detect, detection_window, Encoding, TextDecoder, DETECTION_CONTEXT, SNIFF_BYTES,
 };
-use super::{sniff, Capture, CaptureError, CaptureErrorKind, Format, OpenOptions};
+use super::{sniff, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, OpenOptions};
 
 enum Parser {
     /// Line by line. Boxed: the CSV parser's state is large beside the JSON variant's.
@@ -270,7 +270,7 @@ impl Reading {
         } else {
             super::get_counter::read(&text)?
         };
-        c.encoding = self.encoding.name();
+        c.encoding = Some(CaptureEncoding::Text(self.encoding));
         options.cut(c)
     }
 
@@ -301,7 +301,7 @@ impl Reading {
             self.parser.line(&last, self.line, true)?;
         }
         match self.parser {
-            Parser::Csv(p) => p.finish(self.encoding.name()),
+            Parser::Csv(p) => p.finish(self.encoding),
             Parser::Json(format) => self.finish_json(format, options), // returned above; correct all the same
         }
     }

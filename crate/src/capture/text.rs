@@ -83,6 +83,11 @@ impl Encoding {
     pub const UTF_16LE: Encoding = Encoding("UTF-16LE");
     pub const UTF_16BE: Encoding = Encoding("UTF-16BE");
 
+    /// Every encoding, by the names `name()` gives (the WHATWG Encoding Standard's but "replacement").
+    pub fn all() -> impl Iterator<Item = Encoding> {
+        NAMES.iter().map(|n| Encoding(n))
+    }
+
     /// The encoding of a WHATWG name in any case ("windows-1251", "shift_jis"); `None` for other text.
     pub fn from_name(name: &str) -> Option<Encoding> {
         NAMES

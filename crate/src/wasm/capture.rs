@@ -4,7 +4,8 @@
 use super::convert::{cook_error, get, named_error, to_js, ErrorClass};
 use crate::capture::names::{english_names, english_path};
 use crate::capture::{
-    write_csv, Capture, CaptureError, CaptureReader, Format, KeepRaw, OpenOptions, PathPattern,
+    write_csv, Capture, CaptureError, CaptureParts, CaptureReader, KeepRaw, OpenOptions,
+    PartsError, PathPattern, SeriesParts,
 };
 use js_sys::{Float64Array, Reflect, Uint8Array};
 use serde::Serialize;
@@ -175,11 +176,11 @@ impl JsCapture {
 impl JsCapture {
     #[wasm_bindgen(getter)]
     pub fn format(&self) -> String {
-        self.inner.format.to_string()
+        self.inner.format_name().to_string()
     }
     #[wasm_bindgen(getter)]
     pub fn encoding(&self) -> String {
-        self.inner.encoding.to_string()
+        self.inner.encoding_name().to_string()
     }
     #[wasm_bindgen(getter, js_name = sampleCount)]
     pub fn sample_count(&self) -> usize {
@@ -319,8 +320,8 @@ impl JsCapture {
         let c = &self.inner;
         let o = js_sys::Object::new();
         let set = |k: &str, v: &JsValue| Reflect::set(&o, &k.into(), v).map(|_| ());
-        set("format", &c.format.into())?;
-        set("encoding", &c.encoding.into())?;
+        set("format", &c.format_name().into())?;
+        set("encoding", &c.encoding_name().into())?;
         set("timeZone", &to_js(&c.time_zone)?)?;
         set("notes", &to_js(&c.notes)?)?;
         set("timestamps", &Float64Array::from(&c.timestamps[..]).into())?;
@@ -385,7 +386,8 @@ impl JsCapture {
         Ok(o.into())
     }
 
-    /// A Capture from the parts `toParts` gives (checked: every column as long as the timestamps).
+    /// A Capture from the parts `toParts` gives: each part converted (a column of the wrong kind refused
+    /// here), then checked and put together by the core (`Capture::from_parts`).
     #[wasm_bindgen(js_name = fromParts)]
     pub fn from_parts(parts: JsValue) -> Result<JsCapture, JsValue> {
         let bad = |m: &str| {
@@ -402,14 +404,18 @@ impl JsCapture {
                 .map_err(|_| bad(&format!("{what} must be a Float64Array")))
         };
         let timestamps = column(get(&parts, "timestamps"), "timestamps")?;
-        let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
-        let format = Format::parse(&text("format")).map_or("unknown", Format::name);
-        let encoding = match text("encoding").as_str() {
-            "binary" => "binary",
-            label => {
-                crate::capture::text::Encoding::for_label(label).map_or("unknown", |e| e.name())
-            }
+        let n = timestamps.len();
+        // A raw column of the wrong kind and one of the wrong length say the same.
+        let raw_message = |i: usize, k: &str| {
+            let kind = if k == "present" {
+                "Uint8Array"
+            } else {
+                "BigUint64Array"
+            };
+            format!("series[{i}].raw.{k} must be a {kind} of {n}")
         };
+        let text = |k: &str| get(&parts, k).as_string().unwrap_or_default();
+        let (format, encoding) = (text("format"), text("encoding"));
         let mut series = Vec::new();
         let list = get(&parts, "series")
             .dyn_into::<js_sys::Array>()
@@ -423,49 +429,24 @@ impl JsCapture {
                 r if r.is_null() || r.is_undefined() => None,
                 r => Some(column(r, &format!("series[{i}].reference"))?),
             };
-            if values.len() != timestamps.len()
-                || reference
-                    .as_ref()
-                    .is_some_and(|r| r.len() != timestamps.len())
-            {
-                return Err(bad(&format!(
-                    "series[{i}] has {} values for {} timestamps",
-                    values.len(),
-                    timestamps.len()
-                )));
-            }
             let raw = match get(&s, "raw") {
                 r if r.is_null() || r.is_undefined() => None,
                 r => {
-                    let n = timestamps.len();
                     let col = |k: &str| -> Result<Vec<u64>, JsValue> {
                         get(&r, k)
                             .dyn_into::<js_sys::BigUint64Array>()
-                            .ok()
                             .map(|a| a.to_vec())
-                            .filter(|v| v.len() == n)
-                            .ok_or_else(|| {
-                                bad(&format!(
-                                    "series[{i}].raw.{k} must be a BigUint64Array of {n}"
-                                ))
-                            })
+                            .map_err(|_| bad(&raw_message(i, k)))
                     };
-                    let present = get(&r, "present")
-                        .dyn_into::<Uint8Array>()
-                        .ok()
-                        .map(|a| a.to_vec())
-                        .filter(|v| v.len() == n)
-                        .ok_or_else(|| {
-                            bad(&format!(
-                                "series[{i}].raw.present must be a Uint8Array of {n}"
-                            ))
-                        })?;
                     Some(crate::capture::RawColumn {
                         value: col("value")?,
                         second: col("second")?,
                         frequency: col("frequency")?,
                         multi: col("multi")?,
-                        present,
+                        present: get(&r, "present")
+                            .dyn_into::<Uint8Array>()
+                            .map(|a| a.to_vec())
+                            .map_err(|_| bad(&raw_message(i, "present")))?,
                         options: crate::cook::CookOptions {
                             cap100: get(&r, "cap100").as_bool().unwrap_or(true),
                             ..Default::default()
@@ -473,8 +454,7 @@ impl JsCapture {
                     })
                 }
             };
-            series.push(crate::capture::Series {
-                parsed: crate::capture::path::parse(&path).unwrap_or_default(),
+            series.push(SeriesParts {
                 path,
                 counter_type: get(&s, "counterType").as_f64().map(|t| t as u32),
                 scale: get(&s, "defaultScale")
@@ -494,14 +474,18 @@ impl JsCapture {
             }),
             _ => None,
         };
-        Ok(JsCapture::new(Capture {
-            format,
-            encoding,
+        let capture = Capture::from_parts(CaptureParts {
+            format: &format,
+            encoding: &encoding,
             time_zone,
             timestamps,
             series,
-            notes: Vec::new(),
-        }))
+        })
+        .map_err(|e| match e {
+            PartsError::Raw { series, column, .. } => bad(&raw_message(series, column)),
+            e => bad(&e.to_string()),
+        })?;
+        Ok(JsCapture::new(capture))
     }
 }
 

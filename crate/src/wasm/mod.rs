@@ -2,9 +2,11 @@
 //! (checking them, since JS callers can pass anything), calls the core, and converts the result.
 //! No calculation lives here. The TypeScript contract is the hand-written `js/index.d.ts`.
 //!
-//! Errors are thrown as JS `Error`s of one of the package's classes (`convert::ErrorClass`:
-//! CounterTypeError, RegistrationError, CaptureError), with a stable `code` (for core errors, the one
-//! their kind maps to: `CaptureErrorKind::code`, `cook_error`) and, where one applies, the `field` at fault.
+//! Errors are thrown as JS `Error`s of one of the package's four classes (`convert::ErrorClass`:
+//! CounterTypeError, RegistrationError, CaptureError, AnalysisError), with a stable `code` (for core
+//! errors, the one their kind maps to: `CaptureErrorKind::code`, `AnalysisError::code`, `cook_error`) and,
+//! where one applies, the `field` at fault. js/index.d.ts lists every code of each class
+//! (crate/tests/js_types.rs checks the lists against this layer's and the core's).
 
 mod analysis;
 mod capture;

@@ -6,7 +6,7 @@ use super::capture::{capture_error, options, series, JsCapture};
 use super::convert::{get, named_error, to_js, ErrorClass};
 use crate::capture::join::{self, JoinError, PieceRows, Plan};
 use crate::capture::text::Encoding;
-use crate::capture::{Capture, Format, Note, OpenOptions, Series, TimeZone};
+use crate::capture::{Capture, CaptureEncoding, Format, Note, OpenOptions, Series, TimeZone};
 use js_sys::{Float64Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -117,8 +117,8 @@ impl JsCapturePiece {
         let paths: js_sys::Array = c.series.iter().map(|s| JsValue::from(&s.path)).collect();
         let out = js_sys::Object::new();
         let set = |k: &str, v: &JsValue| Reflect::set(&out, &k.into(), v).map(|_| ());
-        set("format", &c.format.into())?;
-        set("encoding", &c.encoding.into())?;
+        set("format", &c.format_name().into())?;
+        set("encoding", &c.encoding_name().into())?;
         set("timeZone", &to_js(&c.time_zone)?)?;
         set("notes", &to_js(&c.notes)?)?;
         set("paths", &paths.into())?;
@@ -253,8 +253,8 @@ pub fn join_capture_pieces(pieces: js_sys::Array, options_: JsValue) -> Result<J
     let of_series = get(&first, "ofSeries").as_f64().map(|n| n as usize);
     let text = |k: &str| get(&first, k).as_string().unwrap_or_default();
     let head = Capture {
-        format: Format::parse(&text("format")).map_or("unknown", Format::name),
-        encoding: Encoding::from_name(&text("encoding")).map_or("unknown", Encoding::name),
+        format: Format::parse(&text("format")),
+        encoding: Encoding::from_name(&text("encoding")).map(CaptureEncoding::Text),
         time_zone: match get(&first, "timeZone") {
             z if z.is_object() => Some(TimeZone {
                 name: get(&z, "name").as_string().unwrap_or_default(),

@@ -37,8 +37,8 @@ mod zone;
 pub(crate) use container::looks_like_blg;
 
 use super::{
-    part_note, path, Capture, CaptureError, CaptureErrorKind, Format, KeepRaw, Note, OpenOptions,
-    SampleFilter, Series,
+    part_note, path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, KeepRaw,
+    Note, OpenOptions, SampleFilter, Series,
 };
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
@@ -399,8 +399,8 @@ impl BlgReader {
             })
             .collect();
         Ok(Capture {
-            format: Format::Blg.name(),
-            encoding: "binary",
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
             time_zone,
             timestamps: self.timestamps,
             series,
