@@ -73,7 +73,7 @@ fn streamed(bytes: &[u8], cuts: &[usize]) -> Capture {
 
 /// What must hold of the capture of `csv(description)` in `name`.
 fn check(c: &Capture, name: &str, description: &str) {
-    assert_eq!(c.encoding, name);
+    assert_eq!(c.encoding_name(), name);
     assert_eq!((c.series.len(), c.timestamps.len()), (PATHS, 3));
     assert_eq!(c.series[752].path, path(752));
     // Row 2, path 752: (2000 + 752) / 4 = 688.
@@ -123,7 +123,7 @@ fn japanese_is_shift_jis_not_gbk_wherever_the_window_cuts_it() {
         let part: String = description.chars().take(n).collect();
         let bytes = encode("Shift_JIS", &format!("\"(PDH-CSV 4.0) (\",\"\\\\PC\\Memory\\Available Bytes\",\"{part}\"\r\n\"11/26/2026 09:00:00.000\",\"1\",\" \"\r\n"));
         let c = open(&bytes);
-        assert_eq!(c.encoding, "Shift_JIS", "{part}");
+        assert_eq!(c.encoding_name(), "Shift_JIS", "{part}");
     }
 }
 
@@ -132,7 +132,7 @@ fn ascii_for_64_kib_then_utf8_is_utf8_and_bad_bytes_name_their_place() {
     // UTF-8 after 67,000 ASCII columns: read as UTF-8, not refused.
     let text = csv("Générer un rapport détaillant l'état des ressources matérielles locales");
     let c = open(text.as_bytes());
-    assert_eq!(c.encoding, "UTF-8");
+    assert_eq!(c.encoding_name(), "UTF-8");
     // A file whose text near its first non-ASCII byte is UTF-8 and that later (past the 64 KiB that
     // decided) holds a byte UTF-8 does not have is refused at that byte's line and column.
     let text = csv_rows(
