@@ -10,7 +10,8 @@
 //   chart-interact.js  pointer, wheel, keys          stats.js      statistics, PDH differences
 //   legend.js       the legend outside the plot
 //   url-state.js    the view in the URL hash         export.js     PNG and CSV
-//   analysis-panel.js  rule packs, findings, report (the analysis runs in worker.js)
+//   analysis-panel.js  the analysis run on open (in worker.js), packs, questions, Show/Back, report
+//   verdict.js      the verdict at the top         cards.js      the finding cards
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
@@ -80,15 +81,26 @@ export function mountViewer(element, options = {}) {
     state,
     { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays, explain: explainer.show });
 
-  // ---- analysis: a finding's click charts its series alone over its range ----
+  // ---- analysis: run on open, the verdict at the top; a card's Show charts its series around its range
+  // (the panel keeps the user's view for Back) ----
   const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
-    state, canvas: $.chart, layout: () => pane.layout(),
-    show(i, range) {
+    state, verdict: $.verdict ?? null, canvas: $.chart,
+    show(indices, range) {
       clearSelection(state);
-      selectSeries(state, i);
+      for (const i of indices) selectSeries(state, i);
       setRange(range);
       showSeriesTree();
     },
+    restore(v) {
+      clearSelection(state);
+      for (const i of v.selected) state.selected.add(i);
+      for (const [i, slot] of v.slots) state.slots.set(i, slot);
+      for (const i of v.hidden) state.hidden.add(i);
+      for (const [i, p] of v.paneOf) state.paneOf.set(i, p);
+      setRange(v.range);
+      showSeriesTree();
+    },
+    redraw: () => pane.draw(),
   }) : null;
 
   // ---- reading ----
@@ -238,6 +250,7 @@ export function mountViewer(element, options = {}) {
   function setRange(r) {
     state.range = clampRange(state, r);
     showView();
+    analysis?.rangeChanged();
   }
 
   // ---- handlers ----

@@ -111,6 +111,8 @@ export function buildLayout(root, { chartOnly, ids }) {
   if (!chartOnly) layout.append(aside);
   layout.append(main);
   root.classList.add('counterlens-viewer');
-  root.replaceChildren(...(chartOnly ? [statusLine, shareNote, layout] : [controls, statusLine, shareNote, notes, layout]));
+  // The verdict of the analysis run on open (verdict.js), at the top where it is seen without a scroll.
+  const verdict = chartOnly ? null : part('verdict', 'section', null, { class: 'verdict', 'aria-label': 'Verdict of the analysis' });
+  root.replaceChildren(...(chartOnly ? [statusLine, shareNote, layout] : [controls, statusLine, verdict, shareNote, notes, layout]));
   return parts;
 }
