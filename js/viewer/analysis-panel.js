@@ -103,7 +103,7 @@ export function mountAnalysisPanel(root, hooks) {
   const skipped = part('analysis-skipped', 'details');
   const variables = part('analysis-variables', 'details');
   root.setAttribute('data-own-drop', '');
-  root.replaceChildren(el('h2', 'Analysis', { id: 'analysis-heading', tabindex: '-1' }), summary, runLine, cards, setup, skipped, variables);
+  root.replaceChildren(el('h2', 'Analysis', { tabindex: '-1' }), summary, runLine, cards, setup, skipped, variables);
 
   // The bar over the chart while a card is shown: what it shows, and Back to the user's own view.
   const focusBar = part('analysis-focus', 'div', null, { class: 'analysis-focus', role: 'status' });
@@ -113,7 +113,7 @@ export function mountAnalysisPanel(root, hooks) {
   focusBar.append(focusText, ' ', back);
   hooks.canvas.closest('.chart-panes')?.before(focusBar);
 
-  const verdict = hooks.verdict ? createVerdict(hooks.verdict, { show: (k) => showGroup(k), cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('#analysis-heading, h2')?.focus({ preventScroll: true }); } }) : null;
+  const verdict = hooks.verdict ? createVerdict(hooks.verdict, { show: (k) => showGroup(k), cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('h2')?.focus({ preventScroll: true }); } }) : null;
 
   // ---- packs and questions ----
   const ticked = () => [...packList.querySelectorAll('input[data-pack]:checked')].map((i) => i.value);

@@ -70,10 +70,11 @@ export function renderCards(list, analysis, ctx) {
     const run = runOf(analysis, g);
     const s = ctx.info[f.seriesIndex];
     const trend = Boolean(run?.trend);
-    const card = el('article', null, { class: `card ${g.severity}`, 'data-part': 'card', 'data-group': String(k), 'aria-labelledby': `card-${k}-title` });
+    // No document ids: two viewers in one page must not collide.
+    const card = el('article', null, { class: `card ${g.severity}`, 'data-part': 'card', 'data-group': String(k), 'aria-label': `${g.severity}: ${run?.title || f.title}` });
     const head = el('header');
     head.append(el('span', g.severity === 'critical' ? 'Critical' : 'Warning', { class: `badge ${g.severity}` }), ' ',
-      el('h4', run?.title || f.title, { id: `card-${k}-title` }));
+      el('h4', run?.title || f.title));
     card.append(head);
     const facts = el('dl', null, { class: 'card-facts' });
     const fact = (k2, v, part) => { facts.append(el('dt', k2), el('dd', v, part ? { 'data-part': part } : {})); };

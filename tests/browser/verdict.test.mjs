@@ -121,6 +121,16 @@ test('cards: description, references as links, the default-answer mark', async (
   assert.match(mem.title, /Available/i);
   assert.equal(mem.threshold, 'below 1.6 GB');
   assert.deepEqual(mem.defaults, ["PhysicalMemoryGB = 16 (the pack's default: an answer to confirm)"]);
+  for (const [w, h] of [[1440, 900], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const theme of ['light', 'dark']) {
+      await page.selectOption('#theme', theme);
+      await page.$eval('[data-part="analysis-cards"]', (c) => c.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: `${artifacts}cards-${w}x${h}-${theme}.png` });
+    }
+  }
+  await page.selectOption('#theme', 'auto');
+  await page.setViewportSize({ width: 1440, height: 900 });
   // Answering it (64 GB: 10 % = 6553.6 MB, 5 % = 3276.8 MB) runs the analysis again: 1000 MB is now critical, from the user.
   await page.click('[data-part="card"] .card-answer[data-answer="PhysicalMemoryGB"]');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.variable), 'PhysicalMemoryGB');

@@ -562,6 +562,11 @@ fn findings_say_which_answers_they_rest_on_and_the_log_gives_the_link_speed() {
             r"\\SRV\Network Interface(eth0)\Current Bandwidth",
             vec![10_000_000_000.0; 61],
         ),
+        // A tunnel adapter's 2^63 - 1 bit/s is no link speed: left out.
+        series(
+            r"\\SRV\Network Interface(isatap)\Current Bandwidth",
+            vec![9_223_372_036_854_775_807.0; 61],
+        ),
         series(
             r"\\SRV\Network Interface(eth0)\Bytes Total/sec",
             vec![0.0; 61],

@@ -14,6 +14,10 @@ use std::collections::BTreeMap;
 /// The name under which the derived processor count is always available.
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
 
+/// The fastest link speed taken from `Current Bandwidth`, bit/s (1 Tbit/s): tunnel and loopback adapters
+/// report 2^63 - 1 (PAL's sample log has one), which is no link speed.
+pub const MAX_LINK_BITS: f64 = 1e12;
+
 /// What the capture itself says about the machine, used before a pack's default.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FromLog {
@@ -38,8 +42,10 @@ impl FromLog {
                     (o.as_str(), c.as_str())
                 });
             if object == "network interface" && counter == "current bandwidth" {
+                // Tunnel and loopback adapters report 2^63 bit/s or so: nothing above 1 Tbit/s is a link.
                 for &v in &s.values {
-                    if v.is_finite() && v > 0.0 && link.is_none_or(|m| v > m) {
+                    if v.is_finite() && v > 0.0 && v <= MAX_LINK_BITS && link.is_none_or(|m| v > m)
+                    {
                         link = Some(v);
                     }
                 }
