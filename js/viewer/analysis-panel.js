@@ -8,7 +8,7 @@
 // saying where its value came from: the log, a default, an answer) and downloads analysisReport's
 // self-contained HTML. Everything from a file (counter paths, pack and PAL text) is written with
 // textContent.
-import { rulePacks, importPalThresholds } from '../api.js';
+import { rulePacks, importPalThresholds } from '../core.js';
 import { el } from './dom.js';
 import { offsetMinutes } from './state.js';
 import { createVerdict } from './verdict.js';

@@ -6,7 +6,7 @@
 // away, and Show (the chart in context). Everything from the file or a pack is written with textContent;
 // a reference becomes a link only when it is http(s).
 import { el } from './dom.js';
-import { formatInUnit } from '../api.js';
+import { formatInUnit } from '../core.js';
 import { clockTime, dateTime, duration } from './verdict.js';
 
 /** The rule run (analysis.rules) of a group or finding. */

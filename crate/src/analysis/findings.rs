@@ -6,7 +6,7 @@ use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
-use crate::chart::units::{byte_prefix, measure_of, Measure, Unit};
+use crate::units::{amount, measure_of, Measure};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -448,47 +448,6 @@ impl Clock {
     }
 }
 
-/// A number as a message writes it: three significant digits but at least one decimal, trailing zeros
-/// dropped (97.3, 80, 44.4 for 44.4082, 1638.4, 0.0153, 3600 for 3599.99999).
-pub fn number(v: f64) -> String {
-    if !v.is_finite() {
-        return v.to_string();
-    }
-    if v == v.trunc() && v.abs() < 1e15 {
-        return format!("{}", v as i64);
-    }
-    let digits = (3 - 1 - v.abs().log10().floor() as i32).clamp(1, 12) as usize;
-    let s = format!("{v:.digits$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" {
-        "0".into()
-    } else {
-        s
-    }
-}
-
-/// A threshold or a worst value as the message writes it: sizes (counters of bytes, or of KB, MB, GB) with
-/// a binary prefix, 286.1 MB rather than 300000000; anything else as `number` writes it.
-pub fn amount(v: f64, measure: Measure) -> String {
-    match measure.unit {
-        Unit::Bytes | Unit::BytesPerSecond if v.is_finite() => {
-            let bytes = v * measure.multiplier;
-            let (d, prefix) = byte_prefix(bytes);
-            let per = if measure.unit == Unit::BytesPerSecond {
-                "/s"
-            } else {
-                ""
-            };
-            format!("{} {prefix}{per}", number(bytes / d))
-        }
-        _ => number(v),
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn message(
     path: &str,
@@ -519,8 +478,7 @@ fn message(
 
 #[cfg(test)]
 mod tests {
-    use super::{amount, group, number, Finding, Operator, Severity};
-    use crate::chart::units::measure_of;
+    use super::{group, Finding, Operator, Severity};
 
     fn f(
         rule: &str,
@@ -572,37 +530,5 @@ mod tests {
         // Worst of "above": the largest, 35.9 (finding 1); two distinct series.
         assert_eq!((g[1].worst, g[1].series), (1, 2));
         assert_eq!((g[2].findings.clone(), g[2].series), (vec![3], 1));
-    }
-
-    #[test]
-    fn sizes_in_messages() {
-        let bytes = measure_of(None, "Pool Nonpaged Bytes");
-        // 300,000,000 B / 1024^2 = 286.102 MB -> 286.1; 200 * 1024^2 = 209,715,200 B -> 200 MB.
-        assert_eq!(amount(300_000_000.0, bytes), "286.1 MB");
-        assert_eq!(amount(209_715_200.0, bytes), "200 MB");
-        assert_eq!(amount(512.0, bytes), "512 B");
-        // Available MBytes counts MB: 1638.4 MB = 1638.4 / 1024 GB = 1.6 GB; 45.26 MB -> 45.3 MB (three significant digits).
-        let mbytes = measure_of(None, "Available MBytes");
-        assert_eq!(amount(1638.4, mbytes), "1.6 GB");
-        assert_eq!(amount(45.26, mbytes), "45.3 MB");
-        // Bytes Total/sec: 3 * 1024^2 B/s = 3 MB/s.
-        let rate = measure_of(None, "Bytes Total/sec");
-        assert_eq!(amount(3.0 * 1024.0 * 1024.0, rate), "3 MB/s");
-        // Not a size: as `number` writes it.
-        assert_eq!(amount(97.3, measure_of(None, "% Processor Time")), "97.3");
-        assert_eq!(amount(f64::NAN, bytes), "NaN");
-    }
-
-    #[test]
-    fn numbers_in_messages() {
-        // 44.4082: 3 significant digits = 44.4; 630.063 -> 630.1 (at least one decimal); 0.015342 -> 0.0153.
-        assert_eq!(number(44.4082), "44.4");
-        assert_eq!(number(630.063), "630.1");
-        assert_eq!(number(0.015342), "0.0153");
-        assert_eq!(number(1638.4), "1638.4");
-        assert_eq!(number(3_599.999_999), "3600");
-        assert_eq!(number(80.0), "80");
-        assert_eq!(number(-0.00001), "-0.00001");
-        assert_eq!(number(f64::NAN), "NaN");
     }
 }

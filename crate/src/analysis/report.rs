@@ -16,7 +16,7 @@
 //! Every string that comes from the capture or a pack is escaped ([`esc`]): a counter named
 //! `<script>` is text in the page.
 
-use super::findings::{amount, number, Clock, FindingGroup};
+use super::findings::{Clock, FindingGroup};
 use super::pack::{Operator, Severity};
 use super::slices::{Slice, SliceStats, Slicing};
 use super::variables::Origin;
@@ -26,8 +26,8 @@ use crate::capture::path::{FoldedPath, PathPattern};
 use crate::capture::Capture;
 use crate::chart::range_stats::range_stats;
 use crate::chart::svg::chart_svg;
-use crate::chart::units::{format_value, measure_of, Measure};
 use crate::chart::{Band, ChartSeries, ThresholdMark, View};
+use crate::units::{amount, format_reading, measure_of, number, Measure};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -87,7 +87,7 @@ fn in_unit(m: Measure, v: f64) -> String {
     if !v.is_finite() {
         return "–".into();
     }
-    format_value(m.unit, v * m.multiplier)
+    format_reading(m.unit, v * m.multiplier)
 }
 
 /// A duration in words: `2 h 05 min`, `45 min`, `30 s`.
@@ -686,8 +686,8 @@ fn amount_in(m: Measure, v: f64) -> String {
         return number(v);
     }
     match m.unit {
-        crate::chart::units::Unit::Count => amount(v, m),
-        _ => format_value(m.unit, v * m.multiplier),
+        crate::units::Unit::Count => amount(v, m),
+        _ => format_reading(m.unit, v * m.multiplier),
     }
 }
 

@@ -14,9 +14,8 @@ pub mod m4;
 pub mod range_stats;
 pub mod svg;
 pub mod time_axis;
-pub mod units;
 
-use units::{Measure, Unit};
+use crate::units::{self, Measure, Unit};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
@@ -689,10 +688,12 @@ pub fn draw<DB: DrawingBackend>(
             area.draw_text(&tick_label(axis, t, &ticks), &anchor(h), (lx, y))
                 .map_err(err)?;
         }
+        // The title starts at the outer edge of its axis's room and runs inwards, over the plot's top
+        // margin: a long one ("scaled (factor in legend)") is not cut by the canvas's edge.
         let (tx, h) = if left {
-            (x - px(2.0) as i32, HPos::Right)
+            (x - aw + px(2.0) as i32, HPos::Left)
         } else {
-            (x + px(2.0) as i32, HPos::Left)
+            (x + aw - px(2.0) as i32, HPos::Right)
         };
         area.draw_text(&axis.title, &anchor(h), (tx, yr.start - px(11.0) as i32))
             .map_err(err)?;
@@ -895,7 +896,7 @@ fn draw_marks<DB: DrawingBackend>(
         let label = format!(
             "{} {}",
             if t.critical { "critical" } else { "warning" },
-            units::format_value(s.measure.unit, t.value * s.measure.multiplier)
+            units::format_reading(s.measure.unit, t.value * s.measure.multiplier)
         );
         let below = y - yr.start < px(14.0) as i32;
         let pos = plotters::style::text_anchor::Pos::new(

@@ -117,8 +117,8 @@ pub fn chart_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::units::measure_of;
     use crate::chart::{Band, ThresholdMark};
+    use crate::units::measure_of;
 
     #[test]
     fn thresholds_and_ranges_are_drawn_inside_the_chart() {
