@@ -427,18 +427,48 @@ export interface Finding {
   worst: number; threshold: number; operator: Operator;
   /** "\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 11:10" */
   message: string;
+  /** The variables its threshold read, their values and origin ("pack": a default, an answer to confirm). */
+  variables?: { name: string; value: number | string; origin: "user" | "capture" | "pack" }[];
+}
+/** A card of findings: one rule's findings whose ranges overlap or touch, on any series. */
+export interface FindingGroup {
+  pack: string; rule: string; severity: Severity;
+  /** The union of its findings' ranges, ms since the epoch (UTC). */
+  start: number; end: number;
+  /** Indices into `findings`, in time order; `worst`: the one furthest past its threshold. */
+  findings: number[]; worst: number;
+  /** Distinct series hit. */
+  series: number;
+}
+export interface RuleRun {
+  pack: string; rule: string; title: string; category?: string; severity: Severity;
+  /** Why it matters and what to check next; its references. */
+  description?: string; references?: { title: string; url: string }[];
+  group?: string; trend?: boolean; operator?: Operator;
+  /** The variables its threshold expression reads. */
+  variables?: string[];
+  series: number;
+  /** The value compared with (an expression evaluated with the variables, then clamped); absent when skipped. */
+  threshold?: number;
+  skipped?: string;
 }
 export interface Analysis {
   slices: { start: number; end: number }[];
   /** Sorted by start time, then severity (critical first). */
   findings: Finding[];
-  /** What ran (on how many series), what did not and why; `threshold`: the value compared with (an
-   *  expression evaluated with the variables, then clamped), absent when skipped. */
-  rules: { pack: string; rule: string; series: number; threshold?: number; skipped?: string }[];
+  /** The findings as cards, worst first: critical before warning, then by series hit, then by start. */
+  groups: FindingGroup[];
+  /** What ran (on how many series), what did not and why. */
+  rules: RuleRun[];
   /** The values used. */
   variables: Record<string, number | string>;
   /** Where each came from. */
   variableSources: Record<string, "user" | "capture" | "pack">;
+  /** What the log says of itself. */
+  log: {
+    machines: string[]; os?: string; logicalProcessors?: number; linkSpeedMbps?: number;
+    samples: number; series: number; first?: number; last?: number; intervalMs?: number;
+  };
 }
 /** Analyses a capture with rule packs. Throws AnalysisError for a bad pack, threshold or variable. */
 export function analyze(capture: Capture, options?: AnalyzeOptions): Analysis;
@@ -485,6 +515,11 @@ export interface ChartView {
    *  plots line up). */
   axesLeft?: number;
   axesRight?: number;
+  /** Thresholds drawn as dashed lines with the band beyond shaded, always inside the value range; `series`
+   *  is a position in `indices` / `series` (its axis). */
+  thresholds?: { series: number; value: number; severity: Severity; operator: Operator }[];
+  /** Time ranges shaded, [from, to] in ms (a finding's). */
+  ranges?: [number, number][];
 }
 /** How a chart's value axes are drawn (ChartView.yScale). */
 export type YScale = 'units' | 'perfmon' | 'log';
@@ -506,6 +541,9 @@ export interface ChartLayout {
   /** Per series passed (aligned with `indices` / `series`): its axis (index in `axes`) and the factor it
    *  was drawn with (perfmon scale; 1 otherwise). */
   series: { axis: number; factor: number }[];
+  /** Where the thresholds and ranges went (canvas pixels): a threshold's y in `a` (and `b`), a range's
+   *  left and right in `a` and `b`. */
+  marks: { kind: "warning" | "critical" | "range"; value: number; a: number; b: number }[];
 }
 /** Draws series `indices` of a capture on a canvas, straight from its columns, decimated to the canvas's
  *  pixels. `view.colors` keeps each series' colour slot stable while the selection changes. */

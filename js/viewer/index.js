@@ -86,15 +86,26 @@ export function mountViewer(element, options = {}) {
     state,
     { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays, legendOthers: compareLegend, explain: explainer.show });
 
-  // ---- analysis: a finding's click charts its series alone over its range ----
+  // ---- analysis: run on open, the verdict at the top; a card's Show charts its series around its range
+  // (the panel keeps the user's view for Back) ----
   const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
-    state, canvas: $.chart, layout: () => pane.layout(),
-    show(i, range) {
+    state, verdict: $.verdict ?? null, canvas: $.chart,
+    show(indices, range) {
       clearSelection(state);
-      selectSeries(state, i);
+      for (const i of indices) selectSeries(state, i);
       setRange(range);
       showSeriesTree();
     },
+    restore(v) {
+      clearSelection(state);
+      for (const i of v.selected) state.selected.add(i);
+      for (const [i, slot] of v.slots) state.slots.set(i, slot);
+      for (const i of v.hidden) state.hidden.add(i);
+      for (const [i, p] of v.paneOf) state.paneOf.set(i, p);
+      setRange(v.range);
+      showSeriesTree();
+    },
+    redraw: () => pane.draw(),
   }) : null;
 
   // ---- reading ----
@@ -301,6 +312,7 @@ export function mountViewer(element, options = {}) {
   function setRange(r) {
     state.range = clampRange(state, r);
     showView();
+    analysis?.rangeChanged();
   }
 
   // ---- handlers ----

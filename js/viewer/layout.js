@@ -163,6 +163,8 @@ export function buildLayout(root, { chartOnly, ids }) {
   if (!chartOnly) layout.append(scrim, aside);
   layout.append(main);
   root.classList.add('counterlens-viewer');
-  root.replaceChildren(...(chartOnly ? [chartOnlyStatus, shareNote, layout] : [bar, notes, shareNote, dropzone, layout]));
+  // The verdict of the analysis run on open (verdict.js), at the top where it is seen without a scroll.
+  const verdict = chartOnly ? null : part('verdict', 'section', null, { class: 'verdict', 'aria-label': 'Verdict of the analysis' });
+  root.replaceChildren(...(chartOnly ? [chartOnlyStatus, shareNote, layout] : [bar, verdict, notes, shareNote, dropzone, layout]));
   return parts;
 }

@@ -33,10 +33,16 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     if (axes) [view.axesLeft, view.axesRight] = axes;
     if (o.references) view.references = true;
     if (state.highlight !== null && state.selected.has(state.highlight)) view.highlight = indices.indexOf(state.highlight);
+    // An analysis finding shown in context (analysis-panel.js): its thresholds on its series' axis, its range shaded.
+    if (state.marks) {
+      view.thresholds = state.marks.thresholds.filter((t) => indices.includes(t.index)).map((t) => ({ ...t, series: indices.indexOf(t.index) }));
+      view.ranges = state.marks.ranges;
+    }
     layout = renderChart(parts.canvas, capture, indices, view);
     // The layout, for tests and tools that drive the chart: plot rectangle (CSS px) and time range.
     for (const k of ['pointsDrawn', 'x0', 'x1', 'plotLeft', 'plotTop', 'plotWidth', 'plotHeight']) parts.canvas.dataset[k] = String(layout[k]);
     parts.canvas.dataset.axes = layout.axes.map((a) => `${a.side}:${a.unit}${a.log ? ':log' : ''}`).join(' ');
+    parts.canvas.dataset.marks = (layout.marks ?? []).map((m) => `${m.kind}:${m.value}:${m.a}:${m.b}`).join(' ');
     const factors = new Map();
     for (const [k, i] of indices.entries()) factors.set(i, layout.series[k]?.factor ?? 1);
     drawn = { indices, factors };

@@ -24,6 +24,7 @@ export function createState() {
     highlight: null, // the series hovered in the tree, the legend or the table
     paneOf: new Map(), // series index -> the pane it is drawn in (0, the first, when absent)
     hidden: new Set(), // selected series hidden from the chart (clicked in the legend); they keep their colour
+    marks: null, // an analysis finding shown in context: { thresholds: [{ index, value, severity, operator }], ranges: [[from, to]] }
     rank: null, // the series of the last Top N, biggest first: the legend's order (legend.js legendOrder)
     multiMachine: false, // the capture has series of more than one machine: names say which
   };

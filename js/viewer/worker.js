@@ -9,9 +9,10 @@ import { errorToData } from '../errors.js';
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
 
-onmessage = async ({ data: { blob, keepRaw, analyze: job } }) => {
+onmessage = async ({ data: { blob, keepRaw, analyze: job, report } }) => {
   await ready;
   if (job) return postMessage(analyzeParts(job));
+  if (report) return postMessage(writeReport(report));
   let reader = null;
   try {
     reader = new CaptureReader(keepRaw ? { size: blob.size, keepRaw } : { size: blob.size });
@@ -36,10 +37,12 @@ onmessage = async ({ data: { blob, keepRaw, analyze: job } }) => {
 
 // ---- Analysis (analysis-panel.js): the capture's parts come in transferred with the first run and the
 // capture is kept here, so the next runs on it (other packs, other answers) send only their options; the
-// findings and the report's HTML go back. Errors go back as plain data, with where the pack or variable
-// was wrong. The page ends this worker when it cancels a run or another capture opens.
+// findings go back, and the report's HTML when asked for (of the last analysis). Errors go back as plain
+// data, with where the pack or variable was wrong. The page ends this worker when it cancels a run or
+// another capture opens.
 let held = null;
-function analyzeParts({ parts, options, title }) {
+let analysed = null;
+function analyzeParts({ parts, options }) {
   try {
     if (parts) {
       held?.free();
@@ -47,9 +50,17 @@ function analyzeParts({ parts, options, title }) {
       held = Capture.fromParts(parts);
     }
     if (!held) throw new Error('no capture to analyse: the page sends its parts with the first run');
-    const analysis = analyze(held, options);
-    return { analysis, report: analysisReport(held, analysis, { title }) };
+    analysed = analyze(held, options);
+    return { analysis: analysed };
   } catch (e) {
     return { error: errorToData(e) };
+  }
+}
+function writeReport({ title }) {
+  try {
+    if (!held || !analysed) throw new Error('nothing analysed yet');
+    return { report: analysisReport(held, analysed, { title }) };
+  } catch (e) {
+    return { report: null, error: errorToData(e) };
   }
 }

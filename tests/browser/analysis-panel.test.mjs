@@ -1,7 +1,8 @@
-// The viewer's Analysis panel in real Chromium: a log with the CPUs pegged for half an hour, the default
-// analysis run in the worker, the processor finding listed (its text as text, even from a counter named
-// <script>), clicked to chart its series zoomed to its range with the thresholds drawn, and the report
-// downloaded as one self-contained HTML file.
+// The viewer's Analysis panel in real Chromium: a log with the CPUs pegged for half an hour analysed on
+// open in the worker, the processor card listed (its text as text, even from a counter named <script>),
+// Show charting its series around its range with the thresholds drawn by the core's chart, the report
+// downloaded as one self-contained HTML file; pack files and PAL XML, answers, and the worker's copy of
+// the capture. (The verdict, cards and Back: verdict.test.mjs.)
 import { test, before, after } from 'node:test';
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
@@ -33,62 +34,58 @@ function pegged() {
 
 const part = (name) => `#panel-chart [data-part="${name}"]`;
 
-test('the default analysis finds the pegged CPUs, charts a finding with its thresholds, and downloads the report', async () => {
+/** Opens the pegged log and waits for its analysis (run on open). */
+async function openPegged(page, name = 'pegged.csv') {
+  await page.setInputFiles('#capture-file', { name, mimeType: 'text/csv', buffer: pegged() });
+  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name);
+  await done(page);
+}
+const done = (page) => page.waitForFunction((sel) => /^Done in \d+ ms\.$/.test(document.querySelector(sel).textContent), part('analysis-status'), { timeout: 30000 });
+const openSetup = (page) => page.$eval(part('analysis-setup'), (d) => { d.open = true; });
+
+test('the analysis runs on open, finds the pegged CPUs, shows a card in context with its thresholds, and downloads the report', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await openPegged(page);
   assert.equal(await page.textContent('#chart-status'), 'pegged.csv: pdh-csv, UTF-8, 480 samples, 4 series, no time zone (times are UTC)');
-
-  // Ticked when the log opens: the packs whose counters it has (analyze's default), here the system
-  // overview alone. Its processors question is filled in from the log: 0, 1 and the hostile instance
-  // (not _Total) = 3.
+  // It ran the system overview (the only pack with these counters), ticked after the run.
   assert.deepEqual(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.map((i) => i.value)), ['system-overview']);
+  // The processors question: from the log, 0, 1 and the hostile instance (not _Total) = 3.
   assert.equal(await page.inputValue(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`), '3');
+  assert.match(await page.textContent(part('analysis-questions')), /\(from the log: 3\)/);
 
-  await page.click(part('analysis-run'));
-  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
-  assert.match(await page.textContent(part('analysis-status')), /^Done in \d+ ms\.$/);
-  // It ran the system overview (the only pack with these counters).
-  assert.deepEqual(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.map((i) => i.value)), ['system-overview']);
-
-  const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
-  // One finding per processor series (4), each critical (PAL's priority: warning and critical in one group).
-  assert.equal(findings.length, 4, findings.join('\n'));
-  assert.ok(findings.every((f) => f.startsWith('Critical 2026-07-04 00:')), findings.join('\n'));
-  const total = findings.findIndex((f) => f.includes('\\\\SRV\\Processor(_Total)\\% Processor Time'));
-  assert.ok(total >= 0, findings.join('\n'));
-  // The hostile instance is shown as text, never run or parsed as markup.
-  assert.ok(findings.some((f) => f.includes(HOSTILE)), findings.join('\n'));
+  // One card: the four processor series, critical (PAL's priority: warning and critical in one group).
+  const cards = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
+  assert.equal(cards.length, 1, cards.join('\n'));
+  assert.match(cards[0], /^Critical/);
+  assert.match(cards[0], /4 of 4 series/);
+  // The hostile instance is shown as text (in the card's list), never run or parsed as markup.
+  assert.ok(cards[0].includes(HOSTILE), cards[0]);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
-  assert.equal(await page.$$eval('[data-part="analysis"] script', (s) => s.length), 0);
-  // By category: the processor's.
-  assert.deepEqual(await page.$$eval(`${part('analysis-categories')} h4`, (h) => h.map((x) => x.textContent)), ['Processor: 4 findings (4 critical)']);
+  assert.equal(await page.$$eval('[data-part="analysis"] script, #verdict script', (s) => s.length), 0);
   assert.match(await page.textContent(`${part('analysis-variables')} summary`), /^Variables used: \d+$/);
   assert.match(await page.textContent(`${part('analysis-variables')}`), /logicalProcessors = 3 \(from the log\)/);
   assert.match(await page.textContent(`${part('analysis-skipped')} summary`), /^Rules that did not run: \d+ of \d+$/);
   assert.equal(await page.getAttribute(part('analysis-skipped'), 'open'), null, 'collapsed');
 
-  // Clicking the _Total finding charts that series alone, zoomed to its range (a quarter of its width
-  // either side), with the range marked and the warning (80) and critical (95) thresholds drawn.
-  await page.click(`${part('analysis-findings')} li:nth-child(${total + 1}) button`);
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.shown === 'true', part('analysis-overlay'));
+  // Show: the card's series (the worst first), around the finding's range, with the warning (80) and
+  // critical (95) thresholds drawn by the chart itself and the range shaded.
+  await page.click(`${part('analysis-cards')} [data-part="card-show"]`);
+  await page.waitForFunction(() => /critical:95/.test(document.querySelector('#chart').dataset.marks ?? ''));
   const stats = await page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
-  assert.deepEqual(stats, ['\\\\SRV\\Processor(_Total)\\% Processor Time']);
-  const chart = await page.$eval('#chart', (c) => ({ x0: Number(c.dataset.x0), x1: Number(c.dataset.x1), left: Number(c.dataset.plotLeft), width: Number(c.dataset.plotWidth) }));
+  assert.equal(stats.length, 4);
+  const chart = await page.$eval('#chart', (c) => ({ x0: Number(c.dataset.x0), x1: Number(c.dataset.x1), left: Number(c.dataset.plotLeft), width: Number(c.dataset.plotWidth),
+    top: Number(c.dataset.plotTop), height: Number(c.dataset.plotHeight), marks: c.dataset.marks }));
   const min = 60_000;
-  // The finding covers about 00:30 to 01:00 (slice edges at 239.5 s steps): the view is that, padded.
-  assert.ok(chart.x0 > T0 + 20 * min && chart.x0 < T0 + 30 * min, JSON.stringify(chart));
-  assert.ok(chart.x1 > T0 + 60 * min && chart.x1 < T0 + 70 * min, JSON.stringify(chart));
-  const overlay = await page.$eval(part('analysis-overlay'), (o) => ({ ...o.dataset }));
-  const [a, b] = overlay.range.split(':').map(Number);
-  // The range sits inside the plot, a quarter of the view's width from each side, roughly.
-  assert.ok(a > chart.left + chart.width * 0.1 && b < chart.left + chart.width * 0.9 && b - a > chart.width * 0.5, JSON.stringify({ overlay, chart }));
-  const lines = overlay.thresholds.split(' ').map((t) => t.split(':'));
-  assert.deepEqual(lines.map((l) => l.slice(0, 3).join(':')).sort(), ['critical:gt:95', 'warning:gt:80']);
-  // 95 is drawn above 80 (smaller y).
-  const y = Object.fromEntries(lines.map((l) => [l[0], Number(l[3])]));
-  assert.ok(y.critical < y.warning, JSON.stringify(y));
-  assert.match(await page.textContent(part('analysis-focus')), /^Charted: \\\\SRV\\Processor\(_Total\)\\% Processor Time from 2026-07-04 00:3\d/);
+  // The finding covers about 00:32 to 01:00: the view is that, with as long again each side.
+  assert.ok(chart.x0 < T0 + 5 * min && chart.x1 > T0 + 85 * min, JSON.stringify(chart));
+  const marks = chart.marks.split(' ').map((t) => t.split(':'));
+  assert.deepEqual(marks.filter((m) => m[0] !== 'range').map((m) => m.slice(0, 2).join(':')).sort(), ['critical:95', 'warning:80']);
+  // 95 is drawn above 80 (smaller y), both inside the plot.
+  const y = Object.fromEntries(marks.map((m) => [m[0], Number(m[2])]));
+  assert.ok(y.critical < y.warning && y.critical > chart.top && y.warning < chart.top + chart.height, JSON.stringify(y));
+  const [a, b] = marks.find((m) => m[0] === 'range').slice(2).map(Number);
+  assert.ok(a > chart.left + chart.width * 0.2 && b < chart.left + chart.width * 0.8, JSON.stringify({ a, b, chart }));
+  assert.match(await page.textContent(part('analysis-focus')), /^Showing: Critical: Processor busy more than 95% of the time on 4 of 4 series, 2026-07-04 00:3/);
   await page.screenshot({ path: artifacts + 'viewer-analysis.png', fullPage: true });
 
   // The report: one HTML file, saved from a Blob, self-contained.
@@ -110,15 +107,15 @@ test('the default analysis finds the pegged CPUs, charts a finding with its thre
 
 test('a bad pack file says where it is wrong; PAL XML that is not well formed names its line', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await openPegged(page);
   // A pack that is JSON but breaks the schema (rules missing): the core's error, with its place.
   await page.setInputFiles(part('analysis-pack-file'), { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"id": "x", "title": "<b>x</b>"}') });
   await page.waitForFunction((sel) => document.querySelector(sel).children.length === 1, part('analysis-custom'));
   assert.match(await page.textContent(part('analysis-custom')), /^Pack file: bad\.json \(0 rules\)/);
-  await page.click(part('analysis-run'));
+  // A pack added runs the analysis again by itself.
   await page.waitForFunction((sel) => /AnalysisError/.test(document.querySelector(sel).textContent), part('analysis-status'), { timeout: 30000 });
   assert.match(await page.textContent(part('analysis-status')), /bad-pack/);
+  assert.match(await page.textContent('#verdict'), /^The analysis failed: AnalysisError \(bad-pack\)/);
   // Not JSON at all: refused when picked.
   await page.setInputFiles(part('analysis-pack-file'), { name: 'worse.json', mimeType: 'application/json', buffer: Buffer.from('{"id": ') });
   await page.waitForFunction((sel) => /worse\.json is not a rule pack/.test(document.querySelector(sel).textContent), part('analysis-status'));
@@ -151,8 +148,7 @@ StaticThreshold -CollectionOfCounterInstances $CollectionOfProcessorTime -Operat
 
 test('PAL threshold files dropped on the panel import (translated / total, reasons) and analyse', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await openPegged(page);
   // Dropped as a browser drops files: a DataTransfer on a drop event over the panel.
   await page.evaluate((xml) => {
     const dt = new DataTransfer();
@@ -167,35 +163,39 @@ test('PAL threshold files dropped on the panel import (translated / total, reaso
   // The capture stayed open (the drop was the panel's, not a capture to read).
   assert.match(await page.textContent('#chart-status'), /^pegged\.csv:/);
   assert.match(await page.textContent(part('analysis-custom')), /^PAL import: Ours\.xml \(1 rules\)/);
-  // The imported pack alone: the system overview, ticked when the log opened, unticked.
+  // The imported pack alone: the system overview, ticked after the first run, unticked.
+  await openSetup(page);
   await page.uncheck(`${part('analysis-packs')} input[value="system-overview"]`);
-  await page.click(part('analysis-run'));
-  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
-  const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
-  assert.equal(findings.length, 4, findings.join('\n'));
-  assert.ok(findings.every((f) => f.startsWith('Critical') && / above 90 /.test(f)), findings.join('\n'));
+  await page.waitForFunction(() => /from 1 rules of (?!system-overview)/.test(document.querySelector('[data-part="analysis-summary"]').textContent), null, { timeout: 30000 });
+  const cards = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
+  assert.equal(cards.length, 1, cards.join('\n'));
+  assert.match(cards[0], /^Critical/);
+  assert.match(await page.textContent(`${part('analysis-cards')} [data-part="card-threshold"]`), /^above 90%$/);
+  assert.match(cards[0], /All 4 findings on 4 series/);
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
 
-test('an answer given wins over the derived value, and the run shows it is running', async () => {
+test('an answer given wins over the value from the log, runs again by itself, and shows it is running', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
-  await page.fill(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, '8');
-  // Record what the panel shows between the click and the result.
+  await openPegged(page);
+  await openSetup(page);
+  // Record what the panel shows between the change and the result.
   await page.evaluate((sel) => {
     window.seen = [];
     const root = document.querySelector(sel);
     new MutationObserver(() => window.seen.push(root.dataset.running)).observe(root, { attributes: true, attributeFilter: ['data-running'] });
   }, '#panel-chart [data-part="analysis"]');
-  await page.click(part('analysis-run'));
-  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
+  await page.fill(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, '8');
+  await page.dispatchEvent(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, 'change');
+  await page.waitForFunction(() => window.seen.length === 2, null, { timeout: 30000 });
   assert.deepEqual(await page.evaluate(() => window.seen), ['true', 'false']);
   assert.equal(await page.isHidden(part('analysis-progress')), true);
   const used = await page.$$eval(`${part('analysis-variables')} li`, (l) => l.map((x) => x.textContent));
   assert.ok(used.includes('logicalProcessors = 8 (your answer)'), used.join('\n'));
   assert.ok(used.includes("PhysicalMemoryGB = 16 (the pack's default)"), used.join('\n'));
+  assert.match(await page.textContent(part('analysis-questions')), /\(answered\)/);
+  assert.match(await page.textContent(part('analysis-questions')), /\(default 16: an answer to confirm\)/);
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
@@ -213,47 +213,40 @@ const EXPRESSIONS = JSON.stringify({
 
 test('thresholds written as expressions are drawn as evaluated, also those that produced no finding', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
+  await openPegged(page);
+  await openSetup(page);
   await page.setInputFiles(part('analysis-pack-file'), { name: 'limits.json', mimeType: 'application/json', buffer: Buffer.from(EXPRESSIONS) });
   await page.waitForFunction((sel) => document.querySelector(sel).children.length === 1, part('analysis-custom'));
   await page.uncheck(`${part('analysis-packs')} input[value="system-overview"]`);
-  await page.click(part('analysis-run'));
-  await page.waitForFunction((sel) => document.querySelector(sel).textContent !== '', part('analysis-summary'), { timeout: 30000 });
-  const findings = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
-  assert.equal(findings.length, 1, findings.join('\n'));
-  assert.match(findings[0], /^Warning .* above 50 /);
-  await page.click(`${part('analysis-findings')} li:nth-child(1) button`);
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.shown === 'true', part('analysis-overlay'));
-  const overlay = await page.$eval(part('analysis-overlay'), (o) => ({ ...o.dataset }));
-  const lines = overlay.thresholds.split(' ').map((t) => t.split(':').slice(0, 3).join(':'));
-  assert.deepEqual(lines.sort(), ['critical:gt:99', 'warning:gt:50']);
+  await page.waitForFunction(() => / of limits /.test(document.querySelector('[data-part="analysis-summary"]').textContent), null, { timeout: 30000 });
+  const cards = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
+  assert.equal(cards.length, 1, cards.join('\n'));
+  assert.match(cards[0], /^Warning/);
+  assert.equal(await page.textContent(`${part('analysis-cards')} [data-part="card-threshold"]`), 'above 50%');
+  await page.click(`${part('analysis-cards')} [data-part="card-show"]`);
+  await page.waitForFunction(() => /warning:50/.test(document.querySelector('#chart').dataset.marks ?? ''));
+  const marks = (await page.getAttribute('#chart', 'data-marks')).split(' ').map((t) => t.split(':').slice(0, 2).join(':')).filter((m) => !m.startsWith('range'));
+  assert.deepEqual(marks.sort(), ['critical:99', 'warning:50']);
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
 
 test('runs on one capture copy its columns to the worker once; another capture sends its own', async () => {
   const { page, problems } = await openPage(browser, server.url);
-  const runOnce = async () => {
-    await page.click(part('analysis-run'));
-    await page.waitForFunction((sel) => /^Done in/.test(document.querySelector(sel).textContent), part('analysis-status'), { timeout: 30000 });
-  };
-  const transfers = () => page.getAttribute(part('analysis'), 'data-transfers');
-  await page.setInputFiles('#capture-file', { name: 'pegged.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('pegged.csv:'));
-  await runOnce();
-  assert.equal(await transfers(), '1');
-  const first = await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent));
+  const transfers = async () => Number(await page.getAttribute(part('analysis'), 'data-transfers'));
+  await openPegged(page);
+  const before = await transfers();
+  const first = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
   // Another answer on the same capture: options alone cross; the result is the analysis of that capture.
+  await openSetup(page);
   await page.fill(`${part('analysis-questions')} input[data-variable="logicalProcessors"]`, '8');
-  await runOnce();
-  assert.equal(await transfers(), '1');
-  assert.deepEqual(await page.$$eval(`${part('analysis-findings')} li`, (l) => l.map((li) => li.textContent)), first);
+  await page.click(part('analysis-run'));
+  await done(page);
+  assert.equal(await transfers(), before);
+  assert.deepEqual(await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent)), first);
   // Another capture: its columns go to a fresh worker.
-  await page.setInputFiles('#capture-file', { name: 'again.csv', mimeType: 'text/csv', buffer: pegged() });
-  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('again.csv:'));
-  await runOnce();
-  assert.equal(await transfers(), '2');
+  await openPegged(page, 'again.csv');
+  assert.equal(await transfers(), before + 1);
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });

@@ -17,14 +17,14 @@ pub mod slices;
 pub mod variables;
 
 pub use error::AnalysisError;
-pub use findings::Finding;
+pub use findings::{Finding, FindingGroup};
 pub use pack::{
     Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Stat, Threshold,
     Value, Variable, VariableType,
 };
 pub use report::analysis_report;
 pub use slices::{Slice, SliceLength, SliceStats, Slicing};
-pub use variables::Origin;
+pub use variables::{FromLog, Origin, UsedVariable};
 
 use crate::capture::path::FoldedPath;
 use crate::capture::Capture;
@@ -75,11 +75,35 @@ impl Default for AnalyzeOptions {
     }
 }
 
-/// What ran: one entry per rule of every pack analysed.
+/// What ran: one entry per rule of every pack analysed, with what a reader needs to understand it (its
+/// title, category, description and references, the variables its threshold reads).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleRun {
     pub pack: String,
     pub rule: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub category: String,
+    #[serde(default = "default_severity")]
+    pub severity: Severity,
+    /// Why it matters and what to check next.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Reference>,
+    /// Rules of one pack and group are one PAL analysis (its warning and critical).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// A trend rule compares slopes per hour, not values.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trend: bool,
+    /// How its threshold is compared (absent in analyses from before it was reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
+    /// The variables its threshold expression reads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<String>,
     /// How many series it ran on.
     pub series: usize,
     /// The threshold it compared with: the number, or the expression evaluated with the variables and
@@ -91,18 +115,83 @@ pub struct RuleRun {
     pub skipped: Option<String>,
 }
 
+fn default_severity() -> Severity {
+    Severity::Warning
+}
+
+/// What the log says of itself, for a verdict's header: its machines, OS, clock, sampling.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogFacts {
+    /// The machines its counter paths name (without the leading backslashes), in order of appearance.
+    pub machines: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logical_processors: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_speed_mbps: Option<f64>,
+    pub samples: usize,
+    pub series: usize,
+    /// ms since the epoch, UTC; NaN-free: absent without samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<f64>,
+    /// The median step between samples, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_ms: Option<f64>,
+}
+
+impl LogFacts {
+    pub fn of(capture: &Capture, log: &FromLog) -> LogFacts {
+        let mut machines: Vec<String> = Vec::new();
+        for s in &capture.series {
+            let m = s.parsed.machine.as_str();
+            if !m.is_empty() && !machines.iter().any(|x| x.eq_ignore_ascii_case(m)) {
+                machines.push(m.to_string());
+            }
+        }
+        let ts: Vec<f64> = capture
+            .timestamps
+            .iter()
+            .copied()
+            .filter(|t| t.is_finite())
+            .collect();
+        let mut steps: Vec<f64> = ts.windows(2).map(|w| w[1] - w[0]).collect();
+        steps.sort_by(f64::total_cmp);
+        LogFacts {
+            machines,
+            os: log.os.clone(),
+            logical_processors: log.logical_processors,
+            link_speed_mbps: log.link_speed_mbps,
+            samples: capture.timestamps.len(),
+            series: capture.series.len(),
+            first: ts.first().copied(),
+            last: ts.last().copied(),
+            interval_ms: steps.get(steps.len() / 2).copied(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     pub slices: Vec<Slice>,
     /// Sorted by start, then severity (critical first).
     pub findings: Vec<Finding>,
+    /// The findings as cards: per rule, overlapping ranges together, worst first.
+    #[serde(default)]
+    pub groups: Vec<FindingGroup>,
     pub rules: Vec<RuleRun>,
     /// The values used.
     pub variables: BTreeMap<String, Value>,
     /// Where each value came from.
     #[serde(default)]
     pub variable_sources: BTreeMap<String, Origin>,
+    /// What the log says of itself (machines, OS, time range, interval).
+    #[serde(default)]
+    pub log: LogFacts,
 }
 
 /// Analyses `capture` with the packs of `options`.
@@ -131,7 +220,8 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .filter(|p| p.rules.iter().any(|r| rules::select(r, &paths).is_ok()))
             .collect(),
     };
-    let vars = variables::Variables::resolve(&packs, &options.variables, &paths);
+    let from_log = FromLog::of(capture, &paths);
+    let vars = variables::Variables::resolve(&packs, &options.variables, &from_log);
     let mut prepared = Vec::new();
     for pack in &packs {
         prepared.extend(rules::prepare(pack, &vars, &paths)?);
@@ -146,15 +236,51 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             }
         }
     }
-    let findings = findings::findings(&prepared, &slicing, capture, &stats);
+    let mut findings = findings::findings(&prepared, &slicing, capture, &stats);
+    let reads = |p: &rules::Prepared<'_>| -> Vec<String> {
+        match &p.rule.threshold {
+            Threshold::Expression(text) => expr::Expr::parse(text)
+                .map(|e| e.variables().into_iter().map(str::to_string).collect())
+                .unwrap_or_default(),
+            Threshold::Number(_) => Vec::new(),
+        }
+    };
+    // Each finding says which answers its threshold rests on, and where each came from.
+    for f in &mut findings {
+        if let Some(p) = prepared
+            .iter()
+            .find(|p| p.pack.id == f.pack && p.rule.id == f.rule)
+        {
+            f.variables = reads(p)
+                .into_iter()
+                .filter_map(|name| {
+                    Some(UsedVariable {
+                        value: vars.values.get(&name)?.clone(),
+                        origin: *vars.sources.get(&name)?,
+                        name,
+                    })
+                })
+                .collect();
+        }
+    }
     Ok(Analysis {
         slices: slicing.slices,
+        groups: findings::group(&findings),
         findings,
         rules: prepared
             .iter()
             .map(|p| RuleRun {
                 pack: p.pack.id.clone(),
                 rule: p.rule.id.clone(),
+                title: p.rule.title.clone(),
+                category: p.rule.category.clone(),
+                severity: p.rule.severity,
+                description: p.rule.description.clone(),
+                references: p.rule.references.clone(),
+                group: p.rule.group.clone(),
+                trend: p.rule.kind == RuleKind::Trend,
+                operator: Some(p.rule.operator),
+                variables: reads(p),
                 series: p.series.len(),
                 threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),
@@ -162,6 +288,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .collect(),
         variables: vars.values,
         variable_sources: vars.sources,
+        log: LogFacts::of(capture, &from_log),
     })
 }
 

@@ -54,6 +54,10 @@ pub enum VariableType {
 pub enum Derive {
     /// `Processor(*)` instances other than `_Total`.
     LogicalProcessors,
+    /// The fastest `Network Interface(*)\Current Bandwidth` in the log, in Mbit/s.
+    LinkSpeedMbps,
+    /// The Windows version and build a .blg's header names ("Windows 6.1 build 7601").
+    Os,
 }
 
 /// A variable's value: a number or a string.

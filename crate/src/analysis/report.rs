@@ -1,25 +1,55 @@
-//! The analysis report: one self-contained HTML document (no script; no style, font or image from
-//! outside it; charts as inline SVG drawn here), readable offline from disk: a summary per category, the
-//! findings in time order, a chart of every series with findings (warning and critical bands, the
-//! finding ranges marked), the variables used and the rules skipped with the reason.
+//! The analysis report: one self-contained HTML document to hand over (no script; no style, font or
+//! image from outside it), readable offline from disk and printable to PDF (a print stylesheet):
+//!
+//! - a header: machine(s), OS where the log says it, time zone, first and last sample with dates,
+//!   duration, interval, samples;
+//! - a summary: counts by severity and category, the worst three findings in words;
+//! - per category and rule: its description and references, the answers its threshold rests on (a
+//!   default marked as an answer to confirm), its findings, and a chart per affected series with the
+//!   thresholds and the findings' ranges (drawn by `chart::draw` through the SVG backend, the viewer's
+//!   renderer, axes labelled in the counter's unit);
+//! - statistics per series (min, avg, max, 95th percentile, trend per hour) and PAL's chronological alert
+//!   grid (per time slice: condition, counter, min/avg/max, hourly trend);
+//! - key counters (CPU, memory, disk latency, network) charted even when nothing was found;
+//! - the variables with their origin, the rules that did not run and why.
 //!
 //! Every string that comes from the capture or a pack is escaped ([`esc`]): a counter named
 //! `<script>` is text in the page.
 
-use super::findings::{Clock, Finding};
+use super::findings::{Clock, FindingGroup};
 use super::pack::{Operator, Severity};
+use super::slices::{Slice, SliceStats, Slicing};
 use super::variables::Origin;
-use super::Analysis;
+use super::{Analysis, RuleRun};
+use crate::capture::names::english_names;
+use crate::capture::path::{FoldedPath, PathPattern};
 use crate::capture::Capture;
-use crate::units::number;
+use crate::chart::range_stats::range_stats;
+use crate::chart::svg::chart_svg;
+use crate::chart::{Band, ChartSeries, ThresholdMark, View};
+use crate::units::{amount, format_reading, measure_of, number, Measure};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}\
-h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}\
+const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;color:#1d1d22;max-width:1100px;padding:0 1em}\
+h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}\
+h3{font-size:1.1em;margin-top:1.6em}h4{font-size:1em;margin:1.2em 0 .3em}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top}\
-th{background:#f4f4f4}.critical{color:#b00020;font-weight:600}.warning{color:#8a5a00;font-weight:600}\
-.muted{color:#666}figure{margin:1em 0}figcaption{font-weight:600;word-break:break-all}code{word-break:break-all}";
+th{background:#f4f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
+.critical{color:#a3360a;font-weight:600}.warning{color:#7a4f00;font-weight:600}.ok{color:#1f6f43;font-weight:600}\
+.muted{color:#5f5f68}.default{background:#fff3cd;padding:0 .3em;border-radius:3px}\
+.verdict{font-size:1.15em;padding:.6em .9em;border-left:6px solid #888;background:#f6f6f8}\
+.verdict.critical{border-color:#d55e00}.verdict.warning{border-color:#e69f00}.verdict.none{border-color:#5f5f68}\
+figure{margin:1em 0}figcaption{font-weight:600;word-break:break-all}figure svg{max-width:100%;height:auto;display:block}\
+code,.path{word-break:break-all}dl.head{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}\
+dl.head dt{color:#5f5f68}dl.head dd{margin:0}\
+@media print{body{margin:0;max-width:none;font-size:11px}h2{break-before:auto;break-after:avoid}h3,h4{break-after:avoid}\
+figure,tr,.verdict{break-inside:avoid}a{color:inherit;text-decoration:none}a[href]::after{content:\" (\" attr(href) \")\";font-size:.85em;color:#5f5f68}}";
+
+/// Charts per rule at most (the others are in its table); alert grid rows at most.
+const CHARTS_PER_RULE: usize = 12;
+const ALERT_ROWS: usize = 1000;
+const CHART_SIZE: (u32, u32) = (960, 260);
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {
@@ -44,19 +74,225 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
+/// The unit of series `s`: from its counter type and English counter name.
+fn measure(capture: &Capture, s: usize) -> Measure {
+    capture.series.get(s).map_or_else(Measure::default, |sr| {
+        let counter = english_names(&sr.parsed).map_or(sr.parsed.counter.as_str(), |(_, c)| c);
+        measure_of(sr.counter_type, counter)
+    })
+}
+
+/// A value of series `s` in its unit: `97.3%`, `1.6 GB`, `25 ms`, `3 MB/s`.
+fn in_unit(m: Measure, v: f64) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    format_reading(m.unit, v * m.multiplier)
+}
+
+/// A duration in words: `2 h 05 min`, `45 min`, `30 s`.
+pub fn duration(ms: f64) -> String {
+    if !ms.is_finite() || ms < 0.0 {
+        return "?".into();
+    }
+    let s = (ms / 1000.0).round() as u64;
+    match s {
+        s if s >= 86_400 => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
+        s if s >= 3600 => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+        s if s >= 60 && s % 60 != 0 => format!("{} min {} s", s / 60, s % 60),
+        s if s >= 60 => format!("{} min", s / 60),
+        s => format!("{s} s"),
+    }
+}
+
+/// "above", "below", ...: the words of an operator.
+fn words(op: Operator) -> &'static str {
+    op.words()
+}
+
+/// The rule run of a finding group.
+fn run_of<'a>(analysis: &'a Analysis, pack: &str, rule: &str) -> Option<&'a RuleRun> {
+    analysis
+        .rules
+        .iter()
+        .find(|r| r.pack == pack && r.rule == rule)
+}
+
+/// The thresholds to draw for a rule: its own and those of its group (its warning and critical), as the
+/// analysis evaluated them; none for trend rules (their threshold is a slope).
+fn thresholds_of(analysis: &Analysis, pack: &str, rule: &str) -> Vec<(f64, Severity, Operator)> {
+    let Some(me) = run_of(analysis, pack, rule) else {
+        return Vec::new();
+    };
+    if me.trend {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for r in analysis.rules.iter().filter(|r| {
+        r.pack == pack
+            && !r.trend
+            && (r.rule == rule || (me.group.is_some() && r.group == me.group))
+    }) {
+        let op = analysis
+            .findings
+            .iter()
+            .find(|f| f.pack == r.pack && f.rule == r.rule)
+            .map(|f| f.operator)
+            .or(r.operator);
+        if let (Some(t), Some(op)) = (r.threshold, op) {
+            out.push((t, r.severity, op));
+        }
+    }
+    out
+}
+
+fn band(op: Operator) -> Band {
+    match op {
+        Operator::Gt | Operator::Ge => Band::Above,
+        Operator::Lt | Operator::Le => Band::Below,
+        Operator::Eq | Operator::Ne => Band::None,
+    }
+}
+
+/// One chart (SVG) of `series` over the analysed range, with thresholds (on the first series' axis) and
+/// shaded ranges.
+fn chart(
+    capture: &Capture,
+    series: &[usize],
+    (x0, x1): (f64, f64),
+    thresholds: &[(f64, Severity, Operator)],
+    ranges: &[(f64, f64)],
+    clock_offset: i32,
+) -> String {
+    let lines: Vec<ChartSeries<'_>> = series
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &s)| {
+            let sr = capture.series.get(s)?;
+            Some(ChartSeries {
+                label: sr.path.clone(),
+                values: &sr.values,
+                color_index: k,
+                measure: measure(capture, s),
+                ..Default::default()
+            })
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let view = View {
+        x_range: (x1 > x0).then_some((x0, x1)),
+        offset_minutes: clock_offset,
+        legend: lines.len() > 1,
+        thresholds: thresholds
+            .iter()
+            .map(|&(value, sev, op)| ThresholdMark {
+                series: 0,
+                value,
+                critical: sev == Severity::Critical,
+                band: band(op),
+            })
+            .collect(),
+        ranges: ranges.to_vec(),
+        ..Default::default()
+    };
+    match chart_svg(CHART_SIZE, &capture.timestamps, &lines, &view) {
+        Ok((svg, _)) => svg,
+        Err(e) => format!("<p class=\"muted\">No chart: {}</p>", esc(&e.to_string())),
+    }
+}
+
+/// The slicing of an analysis again, from its slices (the sample range of each).
+fn slicing_of(timestamps: &[f64], slices: &[Slice]) -> Slicing {
+    let n = slices.len();
+    let ranges = slices
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let a = timestamps.partition_point(|&t| t < s.start);
+            let b = if i + 1 == n {
+                timestamps.partition_point(|&t| t <= s.end)
+            } else {
+                timestamps.partition_point(|&t| t < s.end)
+            };
+            (a, b.max(a))
+        })
+        .collect();
+    Slicing {
+        slices: slices.to_vec(),
+        ranges,
+    }
+}
+
+/// The key counters a report always charts, by area, as Perfmon wildcard paths (instances other than
+/// `_Total` for disks and network only when there is no `_Total`).
+const KEY_COUNTERS: [(&str, &[&str]); 4] = [
+    (
+        "Processor",
+        &[
+            r"\Processor(_Total)\% Processor Time",
+            r"\Processor Information(_Total)\% Processor Time",
+        ],
+    ),
+    (
+        "Memory",
+        &[r"\Memory\Available MBytes", r"\Memory\Available Bytes"],
+    ),
+    (
+        "Disk latency",
+        &[
+            r"\LogicalDisk(*)\Avg. Disk sec/Read",
+            r"\LogicalDisk(*)\Avg. Disk sec/Write",
+            r"\PhysicalDisk(*)\Avg. Disk sec/Read",
+            r"\PhysicalDisk(*)\Avg. Disk sec/Write",
+        ],
+    ),
+    ("Network", &[r"\Network Interface(*)\Bytes Total/sec"]),
+];
+
+/// The series of a key area: the first pattern that matches anything, `_Total` preferred where present,
+/// at most six.
+fn key_series(paths: &[FoldedPath], patterns: &[&str]) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for p in patterns {
+        let Ok(pattern) = PathPattern::parse(p) else {
+            continue;
+        };
+        let matched: Vec<usize> = (0..paths.len())
+            .filter(|&i| pattern.matches_folded(&paths[i]))
+            .collect();
+        let total: Vec<usize> = matched
+            .iter()
+            .copied()
+            .filter(|&i| paths[i].instance.as_deref() == Some("_total"))
+            .collect();
+        out.extend(if total.is_empty() { matched } else { total });
+    }
+    out.dedup();
+    out.truncate(6);
+    out
+}
+
 /// The report of `analysis` (made by [`super::analyze`] on `capture`).
 pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&str>) -> String {
     let title = title.unwrap_or("Performance analysis");
     let clock = Clock::of(capture, &analysis.slices);
-    let when = |f: &Finding| {
+    let offset = capture.time_zone.as_ref().map_or(0, |z| -z.bias_minutes);
+    let log = &analysis.log;
+    let (x0, x1) = (
+        analysis.slices.first().map_or(0.0, |s| s.start),
+        analysis.slices.last().map_or(0.0, |s| s.end),
+    );
+    let when = |a: f64, b: f64| {
         format!(
             "{} – {}{}",
-            clock.time(f.start),
-            clock.time(f.end),
+            clock.date_time(a),
+            clock.time(b),
             clock.suffix()
         )
     };
-    let mut h = String::with_capacity(64 * 1024);
+    let mut h = String::with_capacity(256 * 1024);
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -64,34 +300,129 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
         esc(title),
         esc(title)
     );
-    let (first, last) = (
-        analysis.slices.first().map(|s| s.start),
-        analysis.slices.last().map(|s| s.end),
+
+    // ---- header ----
+    h.push_str("<dl class=\"head\" id=\"header\">");
+    let mut head = |k: &str, v: String| {
+        let _ = write!(h, "<dt>{k}</dt><dd>{v}</dd>");
+    };
+    head(
+        if log.machines.len() == 1 {
+            "Machine"
+        } else {
+            "Machines"
+        },
+        if log.machines.is_empty() {
+            "not named in the counter paths".into()
+        } else {
+            esc(&log.machines.join(", "))
+        },
     );
-    let ran = analysis
+    head(
+        "OS",
+        log.os
+            .as_deref()
+            .map_or("not recorded in this log".into(), esc),
+    );
+    head(
+        "Time zone",
+        match &capture.time_zone {
+            Some(z) => format!(
+                "{} (UTC{}{:02}:{:02}); times below are the log's own clock",
+                esc(if z.name.is_empty() {
+                    "unnamed"
+                } else {
+                    &z.name
+                }),
+                if z.bias_minutes <= 0 { '+' } else { '-' },
+                z.bias_minutes.abs() / 60,
+                z.bias_minutes.abs() % 60
+            ),
+            None => "not recorded: times are UTC".into(),
+        },
+    );
+    head(
+        "First sample",
+        log.first.map_or("–".into(), |t| {
+            format!("{}{}", clock.date_time(t), clock.suffix())
+        }),
+    );
+    head(
+        "Last sample",
+        log.last.map_or("–".into(), |t| {
+            format!("{}{}", clock.date_time(t), clock.suffix())
+        }),
+    );
+    head(
+        "Duration",
+        match (log.first, log.last) {
+            (Some(a), Some(b)) => duration(b - a),
+            _ => "–".into(),
+        },
+    );
+    head("Interval", log.interval_ms.map_or("–".into(), duration));
+    head(
+        "Samples",
+        format!(
+            "{} samples of {} series ({}), analysed in {} slices of {}",
+            log.samples,
+            log.series,
+            esc(capture.format_name()),
+            analysis.slices.len(),
+            analysis
+                .slices
+                .first()
+                .map_or("–".into(), |s| duration(s.end - s.start))
+        ),
+    );
+    if let Some(n) = log.logical_processors {
+        head("Logical processors", n.to_string());
+    }
+    if let Some(m) = log.link_speed_mbps {
+        head("Network link", format!("{} Mbit/s", number(m)));
+    }
+    h.push_str("</dl>\n");
+
+    // ---- summary ----
+    h.push_str("<h2 id=\"summary\">Summary</h2>\n");
+    let ran: Vec<&RuleRun> = analysis
         .rules
         .iter()
         .filter(|r| r.skipped.is_none())
+        .collect();
+    let crit = analysis
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Critical)
         .count();
-    let _ = writeln!(
-        h,
-        "<p class=\"muted\">{} series ({}), {} to {}{}, {} slices. {} rules ran, {} skipped. {} findings.</p>",
-        capture.series.len(),
-        esc(capture.format_name()),
-        first.map_or("?".into(), |t| clock.time(t)),
-        last.map_or("?".into(), |t| clock.time(t)),
-        clock.suffix(),
-        analysis.slices.len(),
-        ran,
-        analysis.rules.len() - ran,
-        analysis.findings.len()
-    );
-
-    // Summary per category.
-    h.push_str("<h2>Summary by category</h2>\n");
-    if analysis.findings.is_empty() {
-        h.push_str("<p>No rule broke: nothing to report.</p>\n");
+    let warn = analysis.findings.len() - crit;
+    if ran.is_empty() {
+        let _ = writeln!(
+            h,
+            "<p class=\"verdict none\">Not analysed: no rule applies to these counters ({} series). \
+This is not a clean result: add counters the packs know (processor, memory, disk, network) or a pack of your own.</p>",
+            log.series
+        );
+    } else if analysis.findings.is_empty() {
+        let _ = writeln!(
+            h,
+            "<p class=\"verdict ok\">No rule broke: {} rules ran on this log; {} did not (listed at the end).</p>",
+            ran.len(),
+            analysis.rules.len() - ran.len()
+        );
     } else {
+        let _ = writeln!(
+            h,
+            "<p class=\"verdict {}\">{} finding{} ({} critical, {} warning) from {} rule{} that ran; {} did not run.</p>",
+            if crit > 0 { "critical" } else { "warning" },
+            analysis.findings.len(),
+            if analysis.findings.len() == 1 { "" } else { "s" },
+            crit,
+            warn,
+            ran.len(),
+            if ran.len() == 1 { "" } else { "s" },
+            analysis.rules.len() - ran.len()
+        );
         let mut cats: BTreeMap<&str, (usize, usize, Vec<usize>)> = BTreeMap::new();
         for f in &analysis.findings {
             let c = cats
@@ -122,84 +453,143 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
                 s.len()
             );
         }
-        h.push_str("</table>\n");
-    }
-
-    // Findings in time order.
-    h.push_str("<h2>Findings in time order</h2>\n");
-    if !analysis.findings.is_empty() {
-        h.push_str("<table><tr><th>When</th><th>Severity</th><th>Rule</th><th>What</th></tr>\n");
-        for (i, f) in analysis.findings.iter().enumerate() {
-            let _ = writeln!(
-                h,
-                "<tr id=\"f{i}\"><td>{}</td><td class=\"{sev}\">{sev}</td><td>{}<br><span class=\"muted\">{} / {}</span></td>\
-<td><a href=\"#s{}\">{}</a></td></tr>",
-                esc(&when(f)),
-                esc(&f.title),
-                esc(&f.pack),
-                esc(&f.rule),
-                f.series_index,
-                esc(&f.message),
-                sev = severity(f.severity),
-            );
-        }
-        h.push_str("</table>\n");
-    } else {
-        h.push_str("<p>None.</p>\n");
-    }
-
-    // A chart per series with findings.
-    let mut by_series: BTreeMap<usize, Vec<&Finding>> = BTreeMap::new();
-    for f in &analysis.findings {
-        by_series.entry(f.series_index).or_default().push(f);
-    }
-    if !by_series.is_empty() {
-        h.push_str("<h2>Series with findings</h2>\n");
-    }
-    for (&s, fs) in &by_series {
-        let path = capture
-            .series
-            .get(s)
-            .map_or(fs[0].path.as_str(), |x| x.path.as_str());
-        let _ = writeln!(
-            h,
-            "<figure id=\"s{s}\"><figcaption>{}</figcaption>",
-            esc(path)
-        );
-        if let Some(series) = capture.series.get(s) {
-            h.push_str(&chart(
-                &capture.timestamps,
-                &series.values,
-                fs,
-                first.unwrap_or(0.0),
-                last.unwrap_or(0.0),
-                &clock,
-            ));
-        }
-        h.push_str("<ul>");
-        for f in fs {
+        h.push_str("</table>\n<p>The worst:</p>\n<ol>");
+        for g in analysis.groups.iter().take(3) {
             let _ = write!(
                 h,
-                "<li><span class=\"{sev}\">{sev}</span> {}: {}</li>",
-                esc(&when(f)),
-                esc(&f.message),
-                sev = severity(f.severity)
+                "<li><a href=\"#g-{}-{}\">{}</a></li>",
+                esc(&g.pack),
+                esc(&g.rule),
+                esc(&group_sentence(capture, analysis, g, &clock))
             );
         }
-        h.push_str("</ul></figure>\n");
+        h.push_str("</ol>\n");
     }
 
-    // Variables.
-    h.push_str("<h2>Variables used</h2>\n");
+    // ---- per category and rule ----
+    if !analysis.groups.is_empty() {
+        h.push_str("<h2 id=\"findings\">Findings by category and rule</h2>\n");
+        let mut by_cat: BTreeMap<String, Vec<&FindingGroup>> = BTreeMap::new();
+        for g in &analysis.groups {
+            let f = &analysis.findings[g.worst];
+            let c = if f.category.is_empty() {
+                "Other".to_string()
+            } else {
+                f.category.clone()
+            };
+            by_cat.entry(c).or_default().push(g);
+        }
+        let mut seen_ids = std::collections::HashSet::new();
+        for (cat, groups) in &by_cat {
+            let _ = writeln!(h, "<h3>{}</h3>", esc(cat));
+            for g in groups {
+                write_group(
+                    &mut h,
+                    capture,
+                    analysis,
+                    g,
+                    &clock,
+                    (x0, x1),
+                    offset,
+                    seen_ids.insert((g.pack.as_str(), g.rule.as_str())),
+                    &when,
+                );
+            }
+        }
+    }
+
+    // ---- statistics ----
+    let paths: Vec<FoldedPath> = capture
+        .series
+        .iter()
+        .map(|s| FoldedPath::new(&s.parsed))
+        .collect();
+    let mut stat_series: Vec<usize> = Vec::new();
+    for f in &analysis.findings {
+        if !stat_series.contains(&f.series_index) {
+            stat_series.push(f.series_index);
+        }
+    }
+    let keys: Vec<(&str, Vec<usize>)> = KEY_COUNTERS
+        .iter()
+        .map(|(name, patterns)| (*name, key_series(&paths, patterns)))
+        .collect();
+    for (_, s) in &keys {
+        for &i in s {
+            if !stat_series.contains(&i) {
+                stat_series.push(i);
+            }
+        }
+    }
+    h.push_str("<h2 id=\"statistics\">Statistics</h2>\n");
+    if stat_series.is_empty() {
+        h.push_str("<p>No series with findings and no key counter in this log.</p>\n");
+    } else {
+        h.push_str(
+            "<p class=\"muted\">Over the analysed range: the series with findings, then the key counters.</p>\n\
+<table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour</th></tr>\n",
+        );
+        for &i in &stat_series {
+            let Some(sr) = capture.series.get(i) else {
+                continue;
+            };
+            let st = range_stats(&capture.timestamps, &sr.values, Some(x0), Some(x1));
+            let m = measure(capture, i);
+            let _ = writeln!(
+                h,
+                "<tr><td class=\"path\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                esc(&sr.path),
+                in_unit(m, st.min),
+                in_unit(m, st.mean),
+                in_unit(m, st.max),
+                in_unit(m, st.p95),
+                if st.trend_per_hour.is_finite() {
+                    format!("{}/h", in_unit(m, st.trend_per_hour))
+                } else {
+                    "–".into()
+                }
+            );
+        }
+        h.push_str("</table>\n");
+    }
+
+    // ---- PAL's chronological alert grid ----
+    h.push_str("<h2 id=\"alerts\">Alerts in time order</h2>\n");
+    if analysis.findings.is_empty() {
+        h.push_str("<p>None.</p>\n");
+    } else {
+        write_alerts(&mut h, capture, analysis, &clock);
+    }
+
+    // ---- key counters ----
+    h.push_str("<h2 id=\"key-counters\">Key counters</h2>\n");
+    let mut any = false;
+    for (name, series) in &keys {
+        if series.is_empty() {
+            continue;
+        }
+        any = true;
+        let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(name));
+        h.push_str(&chart(capture, series, (x0, x1), &[], &[], offset));
+        h.push_str("</figure>\n");
+    }
+    if !any {
+        h.push_str("<p>This log has none of the key counters (processor time, available memory, disk latency, network bytes).</p>\n");
+    }
+
+    // ---- variables ----
+    h.push_str("<h2 id=\"variables\">Answers and variables used</h2>\n");
     if analysis.variables.is_empty() {
         h.push_str("<p>None.</p>\n");
     } else {
         h.push_str("<table><tr><th>Name</th><th>Value</th><th>From</th></tr>\n");
         for (name, value) in &analysis.variables {
             let from = match analysis.variable_sources.get(name) {
-                Some(Origin::User) => "given by the user",
-                Some(Origin::Capture) => "derived from the capture",
-                Some(Origin::Pack) => "the pack's default",
+                Some(Origin::User) => "answered by the user",
+                Some(Origin::Capture) => "from the log",
+                Some(Origin::Pack) => {
+                    "<span class=\"default\">the pack's default: an answer to confirm</span>"
+                }
                 None => "",
             };
             let _ = writeln!(
@@ -212,8 +602,8 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
         h.push_str("</table>\n");
     }
 
-    // Rules skipped.
-    h.push_str("<h2>Rules skipped</h2>\n");
+    // ---- rules skipped ----
+    h.push_str("<h2 id=\"skipped\">Rules that did not run</h2>\n");
     let skipped: Vec<_> = analysis
         .rules
         .iter()
@@ -228,7 +618,11 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
                 esc(&r.pack),
-                esc(&r.rule),
+                esc(if r.title.is_empty() {
+                    &r.rule
+                } else {
+                    &r.title
+                }),
                 esc(why)
             );
         }
@@ -238,202 +632,242 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
     h
 }
 
-const W: f64 = 900.0;
-const H: f64 = 220.0;
-const LEFT: f64 = 70.0;
-const RIGHT: f64 = 10.0;
-const TOP: f64 = 10.0;
-const BOTTOM: f64 = 30.0;
-
-/// An inline SVG line chart of one series over `[from, to]`, with the bands of its static findings'
-/// thresholds (critical over warning) and each finding's range shaded. At most two points per pixel
-/// column (the column's min and max), so a day of samples stays a small path.
-fn chart(
-    timestamps: &[f64],
-    values: &[f64],
-    findings: &[&Finding],
-    from: f64,
-    to: f64,
+/// A group in words: "Processor busy more than 80% of the time on 11 of 20 series, 13:46 – 13:47,
+/// worst 35.9% (above 20%)".
+pub fn group_sentence(
+    capture: &Capture,
+    analysis: &Analysis,
+    g: &FindingGroup,
     clock: &Clock,
 ) -> String {
-    let span = if to > from { to - from } else { 1.0 };
-    let pw = W - LEFT - RIGHT;
-    let ph = H - TOP - BOTTOM;
-    // Value range: the data and the static thresholds, so bands are visible.
-    let first = timestamps.partition_point(|&t| t < from);
-    let end = timestamps.partition_point(|&t| t <= to).max(first);
-    let (mut lo, mut hi, _, _) =
-        super::slices::slice_min_max_sum(values.get(first..end).unwrap_or(&[]));
-    let bands: Vec<&&Finding> = findings
-        .iter()
-        .filter(|f| !f.broke.contains(&super::Stat::Trend))
-        .collect();
-    for f in &bands {
-        if f.threshold.is_finite() {
-            lo = lo.min(f.threshold);
-            hi = hi.max(f.threshold);
-        }
-    }
-    if !lo.is_finite() {
-        lo = 0.0;
-        hi = 1.0;
-    }
-    if hi <= lo {
-        hi = lo + 1.0;
-    }
-    let pad = (hi - lo) * 0.05;
-    let (lo, hi) = (
-        if lo >= 0.0 {
-            (lo - pad).max(0.0)
+    let f = &analysis.findings[g.worst];
+    let m = measure(capture, f.series_index);
+    let run = run_of(analysis, &g.pack, &g.rule);
+    let title = run
+        .map(|r| r.title.as_str())
+        .filter(|t| !t.is_empty())
+        .unwrap_or(f.title.as_str());
+    let trend = run.is_some_and(|r| r.trend);
+    let fmt = |v: f64| {
+        if trend {
+            format!("{}/h", amount_in(m, v))
         } else {
-            lo - pad
-        },
-        hi + pad,
-    );
-    let x = |t: f64| LEFT + (t - from) / span * pw;
-    let y = |v: f64| TOP + (hi - v) / (hi - lo) * ph;
-    let mut s = String::with_capacity(8 * 1024);
-    let _ = write!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"100%\" role=\"img\">\
-<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{pw}\" height=\"{ph}\" fill=\"#fff\" stroke=\"#ccc\"/>"
-    );
-    // Bands: warning first, critical over it.
-    let mut drawn: Vec<(Severity, Operator, u64)> = Vec::new();
-    for sev in [Severity::Warning, Severity::Critical] {
-        for f in bands.iter().filter(|f| f.severity == sev) {
-            let key = (sev, f.operator, f.threshold.to_bits());
-            if drawn.contains(&key) || !f.threshold.is_finite() {
-                continue;
-            }
-            drawn.push(key);
-            let ty = y(f.threshold).clamp(TOP, TOP + ph);
-            let (y0, y1) = match f.operator {
-                Operator::Gt | Operator::Ge => (TOP, ty),
-                Operator::Lt | Operator::Le => (ty, TOP + ph),
-                // A band of one value (eq), or of every value but one (ne): the line, thickened.
-                Operator::Eq | Operator::Ne => (ty - 1.0, ty + 1.0),
-            };
-            let color = if sev == Severity::Critical {
-                "#d32f2f"
-            } else {
-                "#f9a825"
-            };
-            let _ = write!(
-                s,
-                "<rect x=\"{LEFT}\" y=\"{y0:.1}\" width=\"{pw}\" height=\"{:.1}\" fill=\"{color}\" fill-opacity=\"0.12\"/>\
-<line x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{ty:.1}\" y2=\"{ty:.1}\" stroke=\"{color}\" stroke-dasharray=\"4 3\"/>\
-<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\" fill=\"{color}\">{} {} {}</text>",
-                (y1 - y0).max(0.0),
-                LEFT + pw,
-                LEFT + pw - 4.0,
-                (ty - 3.0).max(TOP + 10.0),
-                severity(sev),
-                f.operator.name(),
-                esc(&number(f.threshold)),
-            );
-        }
-    }
-    // Ranges of the findings.
-    for f in findings {
-        let (x0, x1) = (
-            x(f.start).clamp(LEFT, LEFT + pw),
-            x(f.end).clamp(LEFT, LEFT + pw),
-        );
-        let color = if f.severity == Severity::Critical {
-            "#d32f2f"
-        } else {
-            "#f9a825"
-        };
-        let _ = write!(
-            s,
-            "<rect x=\"{x0:.1}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{ph}\" fill=\"{color}\" fill-opacity=\"0.10\"/>\
-<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"4\" fill=\"{color}\"><title>{}</title></rect>",
-            (x1 - x0).max(1.0),
-            TOP + ph - 4.0,
-            (x1 - x0).max(1.0),
-            esc(&f.message)
-        );
-    }
-    // The line: per pixel column its first, min, max and last value, in order; gaps where values are missing.
-    let mut d = String::new();
-    let mut pen_up = true;
-    let mut col: Option<(i64, f64, f64, f64, f64, f64, f64)> = None; // column, first, min, max, last, t of min, t of max
-    let flush = |d: &mut String, pen_up: &mut bool, c: (i64, f64, f64, f64, f64, f64, f64)| {
-        let px = LEFT + c.0 as f64 + 0.5;
-        let pts: [f64; 4] = [
-            c.1,
-            if c.5 <= c.6 { c.2 } else { c.3 },
-            if c.5 <= c.6 { c.3 } else { c.2 },
-            c.4,
-        ];
-        for v in pts {
-            let _ = write!(d, "{}{px:.1},{:.1}", if *pen_up { "M" } else { "L" }, y(v));
-            *pen_up = false;
+            amount_in(m, v)
         }
     };
-    for (&t, &v) in timestamps.iter().zip(values) {
-        if t < from || t > to {
-            continue;
+    let on = if g.series == 1 {
+        f.path.clone()
+    } else {
+        format!("{} series", g.series)
+    };
+    format!(
+        "{}: {} on {on}, {} – {}{}, worst {} ({} {})",
+        severity_word(g.severity),
+        title,
+        clock.time(g.start),
+        clock.time(g.end),
+        clock.suffix(),
+        fmt(f.worst),
+        words(f.operator),
+        fmt(f.threshold)
+    )
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Warning => "Warning",
+        Severity::Critical => "Critical",
+    }
+}
+
+/// A value in the series' unit, sizes and times as people read them.
+fn amount_in(m: Measure, v: f64) -> String {
+    if !v.is_finite() {
+        return number(v);
+    }
+    match m.unit {
+        crate::units::Unit::Count => amount(v, m),
+        _ => format_reading(m.unit, v * m.multiplier),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_group(
+    h: &mut String,
+    capture: &Capture,
+    analysis: &Analysis,
+    g: &FindingGroup,
+    clock: &Clock,
+    range: (f64, f64),
+    offset: i32,
+    first_of_rule: bool,
+    when: &dyn Fn(f64, f64) -> String,
+) {
+    let f = &analysis.findings[g.worst];
+    let run = run_of(analysis, &g.pack, &g.rule);
+    let id = if first_of_rule {
+        format!(" id=\"g-{}-{}\"", esc(&g.pack), esc(&g.rule))
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        h,
+        "<section class=\"group\"{id}><h4><span class=\"{sev}\">{Sev}</span> {}</h4>\n<p>{}</p>",
+        esc(run
+            .map(|r| r.title.as_str())
+            .filter(|t| !t.is_empty())
+            .unwrap_or(f.title.as_str())),
+        esc(&group_sentence(capture, analysis, g, clock)),
+        sev = severity(g.severity),
+        Sev = severity_word(g.severity),
+    );
+    if let Some(r) = run {
+        if !r.description.is_empty() {
+            let _ = writeln!(h, "<p class=\"description\">{}</p>", esc(&r.description));
         }
-        if !v.is_finite() {
-            if let Some(c) = col.take() {
-                flush(&mut d, &mut pen_up, c);
-            }
-            pen_up = true;
-            continue;
-        }
-        let c = ((t - from) / span * pw).floor().min(pw - 1.0) as i64;
-        match &mut col {
-            Some(k) if k.0 == c => {
-                if v < k.2 {
-                    k.2 = v;
-                    k.5 = t;
+        if !r.references.is_empty() {
+            h.push_str("<p class=\"references\">References: ");
+            for (k, reference) in r.references.iter().enumerate() {
+                let url = reference.url.trim();
+                let safe = url.starts_with("https://") || url.starts_with("http://");
+                if k > 0 {
+                    h.push_str("; ");
                 }
-                if v > k.3 {
-                    k.3 = v;
-                    k.6 = t;
+                if safe {
+                    let _ = write!(h, "<a href=\"{}\">{}</a>", esc(url), esc(&reference.title));
+                } else {
+                    let _ = write!(h, "{} ({})", esc(&reference.title), esc(url));
                 }
-                k.4 = v;
             }
-            _ => {
-                if let Some(k) = col.take() {
-                    flush(&mut d, &mut pen_up, k);
-                }
-                col = Some((c, v, v, v, v, t, t));
-            }
+            h.push_str("</p>\n");
         }
     }
-    if let Some(k) = col.take() {
-        flush(&mut d, &mut pen_up, k);
+    if !f.variables.is_empty() {
+        h.push_str("<p class=\"answers\">Rests on: ");
+        for (k, v) in f.variables.iter().enumerate() {
+            if k > 0 {
+                h.push_str(", ");
+            }
+            let _ = write!(
+                h,
+                "<code>{}</code> = {}",
+                esc(&v.name),
+                esc(&v.value.to_string())
+            );
+            match v.origin {
+                Origin::Pack => h.push_str(
+                    " <span class=\"default\">(the pack's default: an answer to confirm)</span>",
+                ),
+                Origin::Capture => h.push_str(" (from the log)"),
+                Origin::User => h.push_str(" (answered)"),
+            }
+        }
+        h.push_str("</p>\n");
     }
-    if !d.is_empty() {
-        let _ = write!(
-            s,
-            "<path d=\"{d}\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.2\"/>"
+    h.push_str("<table><tr><th>When</th><th>Series</th><th>Worst</th><th>Threshold</th></tr>\n");
+    let mut series: Vec<usize> = Vec::new();
+    for &i in &g.findings {
+        let x = &analysis.findings[i];
+        let m = measure(capture, x.series_index);
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"path\">{}</td><td class=\"num\">{} ({})</td><td class=\"num\">{} {}</td></tr>",
+            esc(&when(x.start, x.end)),
+            esc(&x.path),
+            esc(&amount_in(m, x.worst)),
+            x.broke.last().map_or("", |s| s.name()),
+            words(x.operator),
+            esc(&amount_in(m, x.threshold)),
+        );
+        if !series.contains(&x.series_index) {
+            series.push(x.series_index);
+        }
+    }
+    h.push_str("</table>\n");
+    let thresholds = thresholds_of(analysis, &g.pack, &g.rule);
+    for &s in series.iter().take(CHARTS_PER_RULE) {
+        let ranges: Vec<(f64, f64)> = g
+            .findings
+            .iter()
+            .map(|&i| &analysis.findings[i])
+            .filter(|x| x.series_index == s)
+            .map(|x| (x.start, x.end))
+            .collect();
+        let path = capture.series.get(s).map_or("", |x| x.path.as_str());
+        let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(path));
+        h.push_str(&chart(capture, &[s], range, &thresholds, &ranges, offset));
+        h.push_str("</figure>\n");
+    }
+    if series.len() > CHARTS_PER_RULE {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">{} more series, in the table above.</p>",
+            series.len() - CHARTS_PER_RULE
         );
     }
-    // Axes: values at top and bottom, times at both ends.
-    let _ = write!(
-        s,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>\
-<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>\
-<text x=\"{LEFT}\" y=\"{:.1}\" font-size=\"11\">{}</text>\
-<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}{}</text></svg>",
-        LEFT - 4.0,
-        TOP + 10.0,
-        esc(&number(hi)),
-        LEFT - 4.0,
-        TOP + ph,
-        esc(&number(lo)),
-        H - 10.0,
-        esc(&clock.time(from)),
-        LEFT + pw,
-        H - 10.0,
-        esc(&clock.time(to)),
-        clock.suffix(),
-    );
-    s
+    h.push_str("</section>\n");
+}
+
+/// PAL's chronological alert grid: per broken slice of each finding, in time order, the condition, the
+/// counter and its min, avg, max and hourly trend in that slice.
+fn write_alerts(h: &mut String, capture: &Capture, analysis: &Analysis, clock: &Clock) {
+    let slicing = slicing_of(&capture.timestamps, &analysis.slices);
+    let mut stats: BTreeMap<usize, SliceStats> = BTreeMap::new();
+    // (slice, severity desc, finding)
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    for (k, f) in analysis.findings.iter().enumerate() {
+        let Some(sr) = capture.series.get(f.series_index) else {
+            continue;
+        };
+        let st = stats
+            .entry(f.series_index)
+            .or_insert_with(|| SliceStats::compute(&sr.values, &slicing));
+        for (i, s) in analysis.slices.iter().enumerate() {
+            if s.start >= f.start && s.end <= f.end && st.count.get(i).is_some_and(|&n| n > 0) {
+                rows.push((i, k));
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(
+                analysis.findings[b.1]
+                    .severity
+                    .cmp(&analysis.findings[a.1].severity),
+            )
+            .then(a.1.cmp(&b.1))
+    });
+    h.push_str("<table><tr><th>Time slice</th><th>Condition</th><th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Hourly trend</th></tr>\n");
+    for &(i, k) in rows.iter().take(ALERT_ROWS) {
+        let f = &analysis.findings[k];
+        let st = &stats[&f.series_index];
+        let m = measure(capture, f.series_index);
+        let s = &analysis.slices[i];
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"{sev}\">{}</td><td class=\"path\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&format!("{} – {}{}", clock.date_time(s.start), clock.time(s.end), clock.suffix())),
+            esc(&f.title),
+            esc(&f.path),
+            in_unit(m, st.min[i]),
+            in_unit(m, st.avg[i]),
+            in_unit(m, st.max[i]),
+            if st.trend[i].is_finite() {
+                format!("{}/h", in_unit(m, st.trend[i]))
+            } else {
+                "–".into()
+            },
+            sev = severity(f.severity),
+        );
+    }
+    h.push_str("</table>\n");
+    if rows.len() > ALERT_ROWS {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">The first {ALERT_ROWS} of {} rows.</p>",
+            rows.len()
+        );
+    }
 }
 
 #[cfg(test)]
@@ -518,6 +952,16 @@ mod tests {
             "line",
             "text",
             "path",
+            "polyline",
+            "polygon",
+            "circle",
+            "dl",
+            "dt",
+            "dd",
+            "h3",
+            "h4",
+            "ol",
+            "section",
         ];
         for tag in lower.split('<').skip(1) {
             let name: String = tag
@@ -549,21 +993,103 @@ mod tests {
         .unwrap();
         let html = analysis_report(&c, &a, None);
         for part in [
-            "<h2>Summary by category</h2>",
-            "<h2>Findings in time order</h2>",
-            "<h2>Series with findings</h2>",
-            "<h2>Variables used</h2>",
-            "<h2>Rules skipped</h2>",
+            "<h2 id=\"summary\">Summary</h2>",
+            "<h2 id=\"findings\">Findings by category and rule</h2>",
+            "<h2 id=\"statistics\">Statistics</h2>",
+            "<h2 id=\"alerts\">Alerts in time order</h2>",
+            "<h2 id=\"key-counters\">Key counters</h2>",
+            "<h2 id=\"variables\">Answers and variables used</h2>",
+            "<h2 id=\"skipped\">Rules that did not run</h2>",
+            "@media print",
         ] {
             assert!(html.contains(part), "{part}");
         }
-        // One chart, with the critical band (gt 80) and the range of the finding marked.
-        assert_eq!(html.matches("<svg").count(), 1);
-        assert!(html.contains("critical gt 80"));
-        assert!(html.contains(r"% Processor Time above 80 (max 97.3) from"));
+        // The header: the machine, the first and last sample with their dates (1.7e12 ms is
+        // 2023-11-14 22:13:20 UTC; + 60 min = 23:13:20), duration and interval.
+        assert!(html.contains("<dt>Machine</dt><dd>SRV</dd>"), "{html}");
+        assert!(html.contains("<dt>First sample</dt><dd>2023-11-14 22:13:20 UTC</dd>"));
+        assert!(html.contains("<dt>Last sample</dt><dd>2023-11-14 23:13:20 UTC</dd>"));
+        assert!(html.contains("<dt>Duration</dt><dd>1 h 00 min</dd>"));
+        assert!(html.contains("<dt>Interval</dt><dd>1 min</dd>"));
+        assert!(html.contains("<dt>Time zone</dt><dd>not recorded: times are UTC</dd>"));
+        // Two charts: the finding's series, and the same series as the key processor counter.
+        assert_eq!(html.matches("<svg").count(), 2);
+        // The threshold drawn on the chart, labelled in the counter's unit.
+        assert!(html.contains("critical 80%"));
+        // The worst finding in words: 97.3 above 80, formatted as percent.
+        assert!(html.contains("worst 97.3% (above 80%)"), "{html}");
+        // Statistics: 61 values, 10 at 97.3 and 51 at 20: min 20%, max 97.3%, mean (10 * 97.3 + 51 * 20) / 61
+        // = 1993 / 61 = 32.67%.
+        assert!(html.contains("<td class=\"num\">20%</td><td class=\"num\">32.7%</td><td class=\"num\">97.3%</td>"), "{html}");
+        // The alert grid: the slices of minutes 40-49 at 97.3 (auto slices of 2 min: 20 .. 24, five rows; a
+        // slice straddling 39/40 or 49/50 averages above 80 too).
+        let alerts =
+            &html[html.find("id=\"alerts\"").unwrap()..html.find("id=\"key-counters\"").unwrap()];
+        let rows = alerts.matches("<tr><td>").count();
+        assert!((5..=7).contains(&rows), "{rows} rows: {alerts}");
         // The rule that matched nothing, with its reason.
         assert!(html.contains(r"no series in the capture matches \Nothing\Here"));
         // The summary: Processor, 1 critical.
         assert!(html.contains("<tr><td>Processor</td><td class=\"critical\">1</td>"));
+    }
+
+    #[test]
+    fn a_log_no_rule_applies_to_never_reads_as_clean() {
+        let c = capture(r"\\SRV\Custom App\Widgets");
+        let a = analyze(
+            &c,
+            &AnalyzeOptions {
+                packs: Some(vec![PackRef::Pack(pack("Processor"))]),
+                ..Default::default()
+            },
+        );
+        // The pack's "\*(*)\*" rule matches anything; a pack whose only rule matches nothing:
+        let never = RulePack::from_json(
+            r#"{ "id": "n", "title": "N", "rules": [ { "id": "never", "title": "x", "counter": "\\Nothing\\Here",
+                 "kind": "static", "severity": "warning", "operator": "gt", "threshold": 1 } ] }"#,
+        )
+        .unwrap();
+        assert!(a.is_ok());
+        let a = analyze(
+            &c,
+            &AnalyzeOptions {
+                packs: Some(vec![PackRef::Pack(never)]),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let html = analysis_report(&c, &a, None);
+        assert!(html.contains("Not analysed: no rule applies to these counters"));
+        assert!(!html.contains("No rule broke"));
+    }
+
+    #[test]
+    fn descriptions_references_and_default_answers() {
+        let c = capture(r"\\SRV\Processor(_Total)\% Processor Time");
+        let p = RulePack::from_json(
+            r#"{ "id": "t", "title": "T", "variables": [ { "name": "Limit", "default": 80 } ], "rules": [
+              { "id": "cpu", "title": "CPU", "category": "Processor", "description": "Find the busy process.",
+                "references": [ { "title": "Tuning", "url": "https://example.com/tuning" },
+                                { "title": "Bad", "url": "javascript:alert(1)" } ],
+                "counter": "\\Processor(*)\\% Processor Time", "kind": "static", "severity": "warning",
+                "operator": "gt", "threshold": "Limit" } ] }"#,
+        )
+        .unwrap();
+        let a = analyze(
+            &c,
+            &AnalyzeOptions {
+                packs: Some(vec![PackRef::Pack(p)]),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(a.findings.len(), 1);
+        let html = analysis_report(&c, &a, None);
+        assert!(html.contains("<p class=\"description\">Find the busy process.</p>"));
+        assert!(html.contains("<a href=\"https://example.com/tuning\">Tuning</a>"));
+        // A URL that is not http(s) stays text, never a link.
+        assert!(html.contains("Bad (javascript:alert(1))"));
+        assert!(!html.contains("href=\"javascript"));
+        assert!(html.contains("<code>Limit</code> = 80 <span class=\"default\">(the pack's default: an answer to confirm)</span>"));
     }
 }

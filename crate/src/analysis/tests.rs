@@ -94,11 +94,33 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
         vec![RuleRun {
             pack: "t".into(),
             rule: "cpu-w".into(),
+            title: "CPU high".into(),
+            category: "Processor".into(),
+            severity: Severity::Warning,
+            description: String::new(),
+            references: Vec::new(),
+            group: Some("cpu".into()),
+            trend: false,
+            operator: Some(Operator::Gt),
+            variables: Vec::new(),
             series: 1,
             threshold: Some(80.0),
             skipped: None
         }]
     );
+    // One card: the one finding, its own worst.
+    assert_eq!(a.groups.len(), 1);
+    assert_eq!(
+        (
+            a.groups[0].findings.clone(),
+            a.groups[0].worst,
+            a.groups[0].series
+        ),
+        (vec![0], 0, 1)
+    );
+    // What the log says of itself: the machine, 61 samples a minute apart.
+    assert_eq!(a.log.machines, vec!["SRV".to_string()]);
+    assert_eq!(a.log.interval_ms, Some(MIN));
 }
 
 #[test]
@@ -529,4 +551,63 @@ fn a_state_counter_that_leaves_its_value_breaks_ne() {
     // The worst is the statistic furthest from 1: |4 - 1| = 3 beats |0 - 1| = 1 and |3 - 1| = 2.
     assert_eq!(f.worst, 4.0);
     assert!(f.message.contains("not equal to 1"), "{}", f.message);
+}
+
+#[test]
+fn findings_say_which_answers_they_rest_on_and_the_log_gives_the_link_speed() {
+    // The built-in system overview on a log whose memory stays at 1000 MB and whose link is 10 Gbit/s,
+    // its utilisation 0: Available MBytes below 10% of the default 16 GB (1638.4 MB) but not below 5%
+    // (819.2 MB): one warning resting on PhysicalMemoryGB, the pack's default.
+    let c = capture(vec![
+        series(r"\\SRV\Memory\Available MBytes", vec![1000.0; 61]),
+        series(
+            r"\\SRV\Network Interface(eth0)\Current Bandwidth",
+            vec![10_000_000_000.0; 61],
+        ),
+        // A tunnel adapter's 2^63 - 1 bit/s is no link speed: left out.
+        series(
+            r"\\SRV\Network Interface(isatap)\Current Bandwidth",
+            vec![9_223_372_036_854_775_807.0; 61],
+        ),
+        series(
+            r"\\SRV\Network Interface(eth0)\Bytes Total/sec",
+            vec![0.0; 61],
+        ),
+    ]);
+    let a = analyze(&c, &AnalyzeOptions::default()).unwrap();
+    let f: Vec<&Finding> = a
+        .findings
+        .iter()
+        .filter(|f| f.rule.starts_with("available-memory"))
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert_eq!(
+        f[0].variables,
+        vec![UsedVariable {
+            name: "PhysicalMemoryGB".into(),
+            value: Value::Number(16.0),
+            origin: Origin::Pack
+        }]
+    );
+    // 10 000 000 000 bit/s / 1 000 000 = 10 000 Mbit/s, from the log.
+    assert_eq!(a.variables["LinkSpeedMbps"], Value::Number(10_000.0));
+    assert_eq!(a.variable_sources["LinkSpeedMbps"], Origin::Capture);
+    assert_eq!(a.log.link_speed_mbps, Some(10_000.0));
+    let run = a
+        .rules
+        .iter()
+        .find(|r| r.rule == "network-utilisation-warning")
+        .unwrap();
+    // 10 000 * 1 000 000 / 8 * 0.30 = 375 000 000 bytes/s.
+    assert_eq!(run.threshold, Some(375_000_000.0));
+    assert_eq!(run.variables, vec!["LinkSpeedMbps".to_string()]);
+    // The rule's words travel with the analysis (the report and the viewer's cards show them).
+    let mem = a
+        .rules
+        .iter()
+        .find(|r| r.rule == "available-memory-warning")
+        .unwrap();
+    assert!(!mem.description.is_empty() && !mem.references.is_empty());
+    assert_eq!(mem.operator, Some(Operator::Lt));
 }

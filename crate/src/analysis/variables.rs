@@ -1,15 +1,79 @@
 //! The variables thresholds are computed from, and where each value came from: the user's answer wins,
-//! then what the capture shows (`logicalProcessors` = `Processor(*)` instances other than `_Total`), then
-//! the pack's default (PAL's QUESTION variables and their defaults).
+//! then what the capture shows ([`FromLog`]: `logicalProcessors` = `Processor(*)` instances other than
+//! `_Total`; the network link speed from `Network Interface(*)\Current Bandwidth`; the OS a .blg's header
+//! names), then the pack's default (PAL's QUESTION variables and their defaults). [`UsedVariable`] is
+//! what a finding reports of the variables its threshold read.
 
 use super::error::AnalysisError;
 use super::pack::{Derive, RulePack, Value};
 use crate::capture::path::FoldedPath;
+use crate::capture::Capture;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The name under which the derived processor count is always available.
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
+
+/// The fastest link speed taken from `Current Bandwidth`, bit/s (1 Tbit/s): tunnel and loopback adapters
+/// report 2^63 - 1 (PAL's sample log has one), which is no link speed.
+pub const MAX_LINK_BITS: f64 = 1e12;
+
+/// What the capture itself says about the machine, used before a pack's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FromLog {
+    /// `Processor(*)` instances other than `_Total` (the largest machine's count).
+    pub logical_processors: Option<usize>,
+    /// The fastest `Network Interface(*)\Current Bandwidth` seen, in Mbit/s (the counter is in bit/s).
+    pub link_speed_mbps: Option<f64>,
+    /// "Windows 6.1 build 7601": the OS a .blg's header names.
+    pub os: Option<String>,
+}
+
+impl FromLog {
+    /// Reads what the capture says: processors from its paths, link speed from its values, the OS from
+    /// the note the .blg reader writes of its header ("binary perfmon log from Windows 10.0 build 19041").
+    pub fn of(capture: &Capture, paths: &[FoldedPath]) -> FromLog {
+        let mut link: Option<f64> = None;
+        for (s, p) in capture.series.iter().zip(paths) {
+            let (object, counter) = p
+                .english
+                .as_ref()
+                .map_or((p.object.as_str(), p.counter.as_str()), |(o, c)| {
+                    (o.as_str(), c.as_str())
+                });
+            if object == "network interface" && counter == "current bandwidth" {
+                // Tunnel and loopback adapters report 2^63 bit/s or so: nothing above 1 Tbit/s is a link.
+                for &v in &s.values {
+                    if v.is_finite() && v > 0.0 && v <= MAX_LINK_BITS && link.is_none_or(|m| v > m)
+                    {
+                        link = Some(v);
+                    }
+                }
+            }
+        }
+        FromLog {
+            logical_processors: logical_processors(paths),
+            link_speed_mbps: link.map(|bits| bits / 1e6),
+            os: capture.notes.iter().find_map(|n| os_of_note(&n.message)),
+        }
+    }
+}
+
+/// "Windows 10.0 build 19041" out of the .blg reader's note on its header, if this is that note.
+pub fn os_of_note(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("binary perfmon log from ")?;
+    let end = rest.find(" (")?;
+    let os = &rest[..end];
+    os.starts_with("Windows ").then(|| os.to_string())
+}
+
+/// A variable a finding's threshold read: its value and where the value came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UsedVariable {
+    pub name: String,
+    pub value: Value,
+    pub origin: Origin,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -34,9 +98,9 @@ impl Variables {
     pub fn resolve(
         packs: &[&RulePack],
         user: &BTreeMap<String, Value>,
-        paths: &[FoldedPath],
+        log: &FromLog,
     ) -> Variables {
-        let processors = logical_processors(paths);
+        let processors = log.logical_processors;
         let mut v = Variables::default();
         let set = |v: &mut Variables, name: &str, value: Value, origin: Origin| {
             v.values.insert(name.to_string(), value);
@@ -60,11 +124,15 @@ impl Variables {
                 if v.values.contains_key(&var.name) {
                     continue;
                 }
-                match (var.derive, processors) {
-                    (Some(Derive::LogicalProcessors), Some(n)) => {
-                        set(&mut v, &var.name, Value::Number(n as f64), Origin::Capture)
-                    }
-                    _ => set(&mut v, &var.name, var.default.clone(), Origin::Pack),
+                let derived = match var.derive {
+                    Some(Derive::LogicalProcessors) => processors.map(|n| Value::Number(n as f64)),
+                    Some(Derive::LinkSpeedMbps) => log.link_speed_mbps.map(Value::Number),
+                    Some(Derive::Os) => log.os.clone().map(Value::Text),
+                    None => None,
+                };
+                match derived {
+                    Some(value) => set(&mut v, &var.name, value, Origin::Capture),
+                    None => set(&mut v, &var.name, var.default.clone(), Origin::Pack),
                 }
             }
         }
@@ -144,6 +212,48 @@ mod tests {
         );
     }
 
+    fn log(p: &[FoldedPath]) -> FromLog {
+        FromLog {
+            logical_processors: logical_processors(p),
+            ..FromLog::default()
+        }
+    }
+
+    #[test]
+    fn the_os_from_the_blg_note() {
+        assert_eq!(
+            os_of_note("binary perfmon log from Windows 6.1 build 7601 (64-bit logger), 20 samples; values cooked").as_deref(),
+            Some("Windows 6.1 build 7601")
+        );
+        assert_eq!(os_of_note("line 3: cut short"), None);
+        assert_eq!(os_of_note("binary perfmon log from somewhere"), None);
+    }
+
+    #[test]
+    fn link_speed_and_os_are_derived_before_the_default() {
+        let pack = RulePack::from_json(
+            r#"{ "id": "p", "title": "P", "rules": [], "variables": [
+                { "name": "LinkSpeedMbps", "default": 1000, "derive": "linkSpeedMbps" },
+                { "name": "OS", "type": "string", "default": "Windows Server", "derive": "os" } ] }"#,
+        )
+        .unwrap();
+        let log = FromLog {
+            logical_processors: None,
+            // 10 Gbit/s: 10 000 000 000 bit/s / 1e6 = 10 000 Mbit/s.
+            link_speed_mbps: Some(10_000.0),
+            os: Some("Windows 6.1 build 7601".into()),
+        };
+        let v = Variables::resolve(&[&pack], &BTreeMap::new(), &log);
+        assert_eq!(v.number("LinkSpeedMbps").unwrap(), Some(10_000.0));
+        assert_eq!(v.sources["LinkSpeedMbps"], Origin::Capture);
+        assert_eq!(v.values["OS"], Value::Text("Windows 6.1 build 7601".into()));
+        assert_eq!(v.sources["OS"], Origin::Capture);
+        // Nothing in the log: the defaults, marked as such.
+        let v = Variables::resolve(&[&pack], &BTreeMap::new(), &FromLog::default());
+        assert_eq!(v.number("LinkSpeedMbps").unwrap(), Some(1000.0));
+        assert_eq!(v.sources["LinkSpeedMbps"], Origin::Pack);
+    }
+
     #[test]
     fn user_wins_then_capture_then_pack() {
         let pack = RulePack::from_json(
@@ -159,7 +269,7 @@ mod tests {
         ]);
         let mut user = BTreeMap::new();
         user.insert("PhysicalMemoryGB".to_string(), Value::Text("64".into()));
-        let v = Variables::resolve(&[&pack], &user, &p);
+        let v = Variables::resolve(&[&pack], &user, &log(&p));
         assert_eq!(v.number("PhysicalMemoryGB").unwrap(), Some(64.0));
         assert_eq!(v.sources["PhysicalMemoryGB"], Origin::User);
         assert_eq!(v.number("NumberOfProcessors").unwrap(), Some(2.0));
@@ -172,7 +282,7 @@ mod tests {
         ));
         assert_eq!(v.number("Nope").unwrap(), None);
         // Without processors in the capture the pack's default stands.
-        let v = Variables::resolve(&[&pack], &BTreeMap::new(), &[]);
+        let v = Variables::resolve(&[&pack], &BTreeMap::new(), &FromLog::default());
         assert_eq!(v.number("NumberOfProcessors").unwrap(), Some(1.0));
         assert_eq!(v.sources["NumberOfProcessors"], Origin::Pack);
         assert!(!v.values.contains_key(LOGICAL_PROCESSORS));

@@ -3,11 +3,16 @@
 //!
 //! Each series is decimated with M4 to the plot's pixel columns before anything is drawn ([`m4`]), gaps
 //! (NaN) stay gaps, and the time axis ticks on round local-time boundaries ([`time_axis`]).
+//!
+//! The analysis draws on the same charts: warning and critical thresholds ([`ThresholdMark`], a dashed line
+//! with the band beyond it shaded, always inside the value range) and shaded time ranges (a finding's), in
+//! the viewer's canvas and in the report's SVG ([`svg`]) alike.
 
 pub mod axes;
 pub mod compose;
 pub mod m4;
 pub mod range_stats;
+pub mod svg;
 pub mod time_axis;
 
 use crate::units::{self, Measure, Unit};
@@ -95,6 +100,40 @@ pub struct ChartSeries<'a> {
     pub measure: Measure,
 }
 
+/// A threshold drawn on the chart: a dashed line at `value` (in the series' own unit, as its values) on
+/// the axis of the series at position `series`, with the band beyond it shaded; the axis's range always
+/// takes it in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThresholdMark {
+    pub series: usize,
+    pub value: f64,
+    pub critical: bool,
+    pub band: Band,
+}
+
+/// Which side of a threshold breaks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Band {
+    Above,
+    Below,
+    /// `eq` / `ne`: the line alone.
+    #[default]
+    None,
+}
+
+/// Where a threshold or a shaded range went, in the canvas's pixels (for tests and tools).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkLayout {
+    /// "critical", "warning" or "range".
+    pub kind: &'static str,
+    pub value: f64,
+    /// A threshold's y; a range's left edge.
+    pub a: i32,
+    /// A range's right edge (a threshold: its y again).
+    pub b: i32,
+}
+
 /// What to show: the time range (ms since the epoch, UTC), optionally a fixed value range, the zone
 /// of the labels, and the drawing scale (devicePixelRatio) for fonts and line widths.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,6 +154,10 @@ pub struct View {
     /// Room for at least this many value axes on the (left, right): charts stacked on one time axis
     /// reserve the same, so their plots line up to the pixel.
     pub min_axes: (usize, usize),
+    /// Thresholds to draw (an analysis finding's warning and critical).
+    pub thresholds: Vec<ThresholdMark>,
+    /// Time ranges to shade, ms since the epoch (a finding's).
+    pub ranges: Vec<(f64, f64)>,
 }
 
 /// The value scale of a chart.
@@ -142,6 +185,8 @@ impl Default for View {
             highlight: None,
             y_scale: YScale::Units,
             min_axes: (1, 0),
+            thresholds: Vec::new(),
+            ranges: Vec::new(),
         }
     }
 }
@@ -164,6 +209,8 @@ pub struct Layout {
     pub axes: Vec<AxisLayout>,
     /// Each series' axis and drawing factor, in the order of the series drawn.
     pub series: Vec<SeriesLayout>,
+    /// The thresholds and ranges drawn, in the order given.
+    pub marks: Vec<MarkLayout>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -434,6 +481,15 @@ fn plan_axes(
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }
+                // A threshold is always inside its series' axis, so a line that is not crossed still
+                // shows how far away it is.
+                for t in view.thresholds.iter().filter(|t| t.series == k) {
+                    let v = t.value * s.measure.multiplier;
+                    if v.is_finite() && !(log && v <= 0.0) {
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                }
             }
             let (lo, hi) = match view.y_range {
                 Some((a0, b0)) if a == 0 && a0.is_finite() && b0.is_finite() && b0 > a0 => (a0, b0),
@@ -643,6 +699,8 @@ pub fn draw<DB: DrawingBackend>(
             .map_err(err)?;
     }
 
+    let marks = draw_marks(&chart, area, series, &plan, view, (x0, x1), pr)?;
+
     let mut points_drawn = 0;
     // The highlighted series is drawn last, over the others.
     let mut order: Vec<usize> = (0..series.len()).collect();
@@ -733,7 +791,143 @@ pub fn draw<DB: DrawingBackend>(
         points_drawn,
         axes: plan.axes,
         series: plan.series,
+        marks,
     })
+}
+
+/// The colour of a threshold: Okabe-Ito vermillion for critical, orange for warning (the palette's, so
+/// they read for colour-blind eyes too), a little lighter on dark backgrounds.
+pub fn threshold_color(critical: bool) -> RGBColor {
+    if critical {
+        RGBColor(213, 94, 0)
+    } else {
+        RGBColor(230, 159, 0)
+    }
+}
+
+/// The shaded ranges (under everything), then each threshold's band and dashed line with its value.
+fn draw_marks<DB: DrawingBackend>(
+    chart: &ChartContext<'_, DB, Cartesian2d<TimeCoord, RangedCoordf64>>,
+    area: &DrawingArea<DB, Shift>,
+    series: &[ChartSeries<'_>],
+    plan: &Axes,
+    view: &View,
+    (x0, x1): (f64, f64),
+    pr: f64,
+) -> Result<Vec<MarkLayout>, ChartError> {
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let plot_h = f64::from(yr.end - yr.start);
+    let x_px = |t: f64| {
+        let p = ((t - x0) / (x1 - x0)).clamp(0.0, 1.0);
+        xr.start + (p * f64::from(xr.end - xr.start)).round() as i32
+    };
+    let px = |v: f64| (v * pr).round().max(1.0) as u32;
+    let shade = if view.dark {
+        RGBColor(200, 200, 210).mix(0.16)
+    } else {
+        RGBColor(40, 40, 60).mix(0.09)
+    };
+    let mut out = Vec::new();
+    for &(a, b) in &view.ranges {
+        if !(a.is_finite() && b.is_finite()) || b < x0 || a > x1 {
+            continue;
+        }
+        let (l, r) = (x_px(a), x_px(b).max(x_px(a) + 1));
+        area.draw(&Rectangle::new(
+            [(l, yr.start), (r, yr.end)],
+            shade.filled(),
+        ))
+        .map_err(err)?;
+        for x in [l, r] {
+            area.draw(&PathElement::new(
+                vec![(x, yr.start), (x, yr.end)],
+                ShapeStyle::from(&RGBColor(110, 110, 120)).stroke_width(px(1.0)),
+            ))
+            .map_err(err)?;
+        }
+        out.push(MarkLayout {
+            kind: "range",
+            value: a,
+            a: l,
+            b: r,
+        });
+    }
+    let font = ("sans-serif", 11.0 * pr)
+        .into_font()
+        .color(&if view.dark { WHITE } else { BLACK });
+    for t in &view.thresholds {
+        let (Some(s), Some(placed)) = (series.get(t.series), plan.series.get(t.series)) else {
+            continue;
+        };
+        let axis = &plan.axes[placed.axis];
+        let v = if view.y_scale == YScale::Perfmon {
+            t.value * placed.factor
+        } else {
+            t.value * s.measure.multiplier
+        };
+        let n = normalise(axis, v);
+        if !n.is_finite() || !(0.0..=1.0).contains(&n) {
+            continue;
+        }
+        let y = yr.end - (n * plot_h).round() as i32;
+        let color = threshold_color(t.critical);
+        let band = match t.band {
+            Band::Above => Some((yr.start, y)),
+            Band::Below => Some((y, yr.end)),
+            Band::None => None,
+        };
+        if let Some((top, bottom)) = band {
+            area.draw(&Rectangle::new(
+                [(xr.start, top), (xr.end, bottom)],
+                color.mix(if view.dark { 0.16 } else { 0.10 }).filled(),
+            ))
+            .map_err(err)?;
+        }
+        let dash = px(6.0) as i32;
+        let mut x = xr.start;
+        while x < xr.end {
+            area.draw(&PathElement::new(
+                vec![(x, y), ((x + dash).min(xr.end), y)],
+                ShapeStyle::from(&color).stroke_width(px(2.0)),
+            ))
+            .map_err(err)?;
+            x += dash * 2;
+        }
+        let label = format!(
+            "{} {}",
+            if t.critical { "critical" } else { "warning" },
+            units::format_reading(s.measure.unit, t.value * s.measure.multiplier)
+        );
+        let below = y - yr.start < px(14.0) as i32;
+        let pos = plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Right,
+            if below {
+                plotters::style::text_anchor::VPos::Top
+            } else {
+                plotters::style::text_anchor::VPos::Bottom
+            },
+        );
+        area.draw_text(
+            &label,
+            &font.pos(pos),
+            (
+                xr.end - px(4.0) as i32,
+                if below {
+                    y + px(3.0) as i32
+                } else {
+                    y - px(3.0) as i32
+                },
+            ),
+        )
+        .map_err(err)?;
+        out.push(MarkLayout {
+            kind: if t.critical { "critical" } else { "warning" },
+            value: t.value,
+            a: y,
+            b: y,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

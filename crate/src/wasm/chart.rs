@@ -5,7 +5,7 @@
 use super::capture::JsCapture;
 use super::convert::{error, get, to_js};
 use crate::chart::compose::{compose, Pick};
-use crate::chart::{draw, ChartSeries, View, YScale};
+use crate::chart::{draw, Band, ChartSeries, ThresholdMark, View, YScale};
 use js_sys::{Array, Float64Array};
 use plotters::prelude::IntoDrawingArea;
 use plotters_backend::{
@@ -139,9 +139,45 @@ fn range(v: &JsValue) -> Option<(f64, f64)> {
     Some((a.get(0).as_f64()?, a.get(1).as_f64()?))
 }
 
+/// `view.thresholds`: `[{ series, value, severity: 'warning'|'critical', operator }]` (series: a position
+/// in what the caller drew); `view.ranges`: `[[from, to], ...]` in ms. Entries that do not read are left
+/// out (a chart is drawn regardless).
+fn marks_from_js(v: &JsValue) -> (Vec<ThresholdMark>, Vec<(f64, f64)>) {
+    let thresholds = get(v, "thresholds")
+        .dyn_into::<Array>()
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| {
+                    let value = get(&t, "value").as_f64().filter(|x| x.is_finite())?;
+                    Some(ThresholdMark {
+                        series: get(&t, "series")
+                            .as_f64()
+                            .map_or(0, |s| s.max(0.0) as usize),
+                        value,
+                        critical: get(&t, "severity").as_string().as_deref() == Some("critical"),
+                        band: match get(&t, "operator").as_string().as_deref() {
+                            Some("gt" | "ge") => Band::Above,
+                            Some("lt" | "le") => Band::Below,
+                            _ => Band::None,
+                        },
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let ranges = get(v, "ranges")
+        .dyn_into::<Array>()
+        .map(|a| a.iter().filter_map(|r| range(&r)).collect())
+        .unwrap_or_default();
+    (thresholds, ranges)
+}
+
 fn view_from_js(v: &JsValue, pixel_ratio: f64) -> View {
     let d = View::default();
+    let (thresholds, ranges) = marks_from_js(v);
     View {
+        thresholds,
+        ranges,
         x_range: range(&get(v, "xRange")),
         y_range: range(&get(v, "yRange")),
         offset_minutes: get(v, "offsetMinutes")
@@ -342,6 +378,13 @@ fn draw_on_canvas(
     let mut view = view_from_js(view, ratio);
     if let Some(p) = positions {
         view.highlight = view.highlight.and_then(|h| p.get(h).copied());
+        view.thresholds.retain_mut(|t| match p.get(t.series) {
+            Some(&k) => {
+                t.series = k;
+                true
+            }
+            None => false,
+        });
     }
     let mut layout = draw(
         &backend.into_drawing_area(),
@@ -363,6 +406,10 @@ fn draw_on_canvas(
     layout.plot_top = css(layout.plot_top);
     layout.plot_width = css(layout.plot_width);
     layout.plot_height = css(layout.plot_height);
+    for m in &mut layout.marks {
+        m.a = css(m.a);
+        m.b = css(m.b);
+    }
     to_js(&layout)
 }
 
