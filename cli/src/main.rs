@@ -662,6 +662,7 @@ fn analyze_cmd(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode, CliError> {
         slice,
         from: None,
         to: None,
+        ..Default::default()
     };
     if !quiet {
         for n in &notes {
