@@ -1,7 +1,5 @@
 // counterlens for browsers and bundlers. Call `await init()` once before any other function: it
 // fetches and compiles counterlens_bg.wasm next to the module (bundlers resolve it through import.meta.url).
-import wasmInit, { initSync as wasmInitSync, registerErrorClasses } from '../pkg/counterlens.js';
-import { errorClasses } from './errors.js';
 import { registerParallelHost } from './parallel.js';
 
 // openCaptureParallel's workers: module Web Workers, each fetching the wasm next to the glue (cached).
@@ -19,16 +17,5 @@ registerParallelHost({
   },
 });
 
-/** Loads the wasm module (once); thrown errors are then instances of the package's Error classes. */
-export default async function init(options) {
-  const exports = await wasmInit(options);
-  registerErrorClasses(errorClasses);
-  return exports;
-}
-
-export function initSync(options) {
-  const exports = wasmInitSync(options);
-  registerErrorClasses(errorClasses);
-  return exports;
-}
+export { default, initSync } from './core.js';
 export * from './api.js';

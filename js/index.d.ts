@@ -533,6 +533,10 @@ export interface ViewerOptions {
   stylesheet?: boolean;
   /** The theme: the system's (default), light or dark. */
   theme?: 'auto' | 'light' | 'dark';
+  /** An element that takes the viewer's theme too (the class `theme-light` or `theme-dark`, whose design
+   *  tokens viewer.css defines for :root as well): the counterlens page passes `document.documentElement`
+   *  so the whole page follows the viewer's Theme choice. */
+  themeRoot?: HTMLElement;
   /** Told when the selected series change (their paths, in file order). */
   onSelection?: (e: { series: string[] }) => void;
   /** Told when the time range changes (null: the whole capture). */

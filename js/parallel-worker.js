@@ -2,6 +2,7 @@
 // one piece of a text capture per job in its own wasm instance, counts the piece's line ends, reads it
 // once told the line it starts at, and sends the columns back in one transferred buffer.
 import init, { CapturePiece } from '../pkg/counterlens.js';
+import { errorToData } from './errors.js';
 
 const port = typeof WorkerGlobalScope !== 'undefined'
   ? { post: (m, t) => self.postMessage(m, t), listen: (f) => { self.onmessage = (e) => f(e.data); } }
@@ -12,8 +13,6 @@ const port = typeof WorkerGlobalScope !== 'undefined'
 
 let ready = null;
 const pieces = new Map(); // job id -> CapturePiece
-
-const plain = (e) => ({ name: e?.name, message: e?.message ?? String(e), code: e?.code, field: e?.field, line: e?.line, column: e?.column, offset: e?.offset });
 
 port.listen(async (m) => {
   if (m.op === 'init') {
@@ -44,6 +43,6 @@ port.listen(async (m) => {
       pieces.delete(id);
     }
   } catch (e) {
-    port.post({ id, error: plain(e) }, []);
+    port.post({ id, error: errorToData(e) }, []);
   }
 });

@@ -7,7 +7,7 @@
 // (crate/src/capture/join.rs). What cannot be cut at line-end bytes (.blg, JSON, UTF-16), a small input
 // or one worker: openCapture.
 import { openCapture, planCapturePieces, joinCapturePieces } from '../pkg/counterlens.js';
-import { CaptureError } from './errors.js';
+import { CaptureError, errorFromData } from './errors.js';
 
 /** Below this many bytes a file is read in one piece: workers cost more than they save. */
 export const PARALLEL_MIN_BYTES = 8 << 20;
@@ -48,7 +48,7 @@ function startWorker() {
     const p = w.pending.get(m.id);
     if (!p) return;
     w.pending.delete(m.id);
-    if (m.error) p.reject(rebuildError(m.error));
+    if (m.error) p.reject(errorFromData(m.error)); // sent as data (parallel-worker.js)
     else p.resolve(m);
   });
   port.failed((e) => {
@@ -69,13 +69,6 @@ function call(w, message, transfer = []) {
     w.pending.set(message.id, { resolve, reject });
     w.port.post(message, transfer);
   });
-}
-
-/** A worker's error, sent as plain data, as the class the page's code expects. */
-function rebuildError(e) {
-  const err = e.name === 'CaptureError' ? new CaptureError(e.message) : new Error(e.message);
-  for (const k of ['code', 'field', 'line', 'column', 'offset']) if (e[k] !== undefined && e[k] !== null) err[k] = e[k];
-  return err;
 }
 
 function optionError(message) {

@@ -1,24 +1,48 @@
-// The README's screenshot (docs/img/viewer.png), taken by Playwright in Debian's Chromium from the served
-// viewer: the sample capture with processor time and memory on their own axes, a second pane, the legend.
+// The README's screenshots, taken by Playwright in Debian's Chromium from the served viewer (the sample
+// capture): docs/img/viewer.png at 1440x900 (processor time and memory on their own axes, the disk in a
+// second pane, the legend), docs/img/viewer-dark.png the same in the dark theme, docs/img/viewer-phone.png
+// at 390x844 (a phone) and docs/img/viewer-phone-drawer.png with its series drawer open.
 // Run: node scripts/screenshot.mjs   (after npm run build)
 import { serve, launch, openPage, repo } from '../tests/browser/harness.mjs';
 
 const server = await serve();
 const browser = await launch();
+
+/** The sample with memory and disk reads added, the disk in a second pane. */
+async function compose(page) {
+  await page.fill('#series-filter', '\\Memory\\Available Bytes');
+  await page.keyboard.press('Enter');
+  await page.fill('#series-filter', '\\PhysicalDisk(*)\\Disk Reads/sec');
+  await page.keyboard.press('Enter');
+  await page.fill('#series-filter', '');
+  const rows = await page.$$eval('#chart-legend tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  const disk = rows.findIndex((r) => r.includes('PhysicalDisk'));
+  if (disk >= 0) await page.selectOption(`#chart-legend tbody tr:nth-child(${disk + 1}) select`, 'new');
+  for (const [k, r] of rows.entries()) if (k > disk && r.includes('PhysicalDisk')) await page.selectOption(`#chart-legend tbody tr:nth-child(${k + 1}) select`, { value: '1' });
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.activeElement?.blur());
+}
+
 const { page } = await openPage(browser, server.url);
-await page.setViewportSize({ width: 1280, height: 1100 });
-await page.fill('#series-filter', '\\Memory\\Available Bytes');
-await page.keyboard.press('Enter');
-await page.fill('#series-filter', '\\PhysicalDisk(*)\\Disk Reads/sec');
-await page.keyboard.press('Enter');
-await page.fill('#series-filter', '');
-// The disk in a second pane; processors and memory share the first, on their own axes.
-const rows = await page.$$eval('#chart-legend tbody tr', (trs) => trs.map((tr) => tr.textContent));
-const disk = rows.findIndex((r) => r.includes('PhysicalDisk'));
-if (disk >= 0) await page.selectOption(`#chart-legend tbody tr:nth-child(${disk + 1}) select`, 'new');
-for (const [k, r] of rows.entries()) if (k > disk && r.includes('PhysicalDisk')) await page.selectOption(`#chart-legend tbody tr:nth-child(${k + 1}) select`, { value: '1' });
-await page.mouse.move(0, 0);
+await page.emulateMedia({ colorScheme: 'light' });
+await page.setViewportSize({ width: 1440, height: 900 });
+await compose(page);
 await page.screenshot({ path: repo + 'docs/img/viewer.png' });
-console.log('docs/img/viewer.png written');
+await page.selectOption('#theme', 'dark');
+await page.mouse.move(0, 0);
+await page.screenshot({ path: repo + 'docs/img/viewer-dark.png' });
+await page.close();
+
+const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
+const p = await phone.newPage();
+await p.goto(server.url);
+await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+await p.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
+await p.screenshot({ path: repo + 'docs/img/viewer-phone.png' });
+await p.tap('#series-drawer');
+await p.screenshot({ path: repo + 'docs/img/viewer-phone-drawer.png' });
+await phone.close();
+
+console.log('docs/img/viewer.png, viewer-dark.png, viewer-phone.png, viewer-phone-drawer.png written');
 await browser.close();
 server.close();

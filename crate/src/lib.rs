@@ -14,6 +14,7 @@
 //! | [`analysis`] | rule packs, slice statistics, findings and the HTML report (PAL-compatible) |
 //! | [`capture`] | the columnar capture model and the readers of the logs users have |
 //! | [`civil`] | civil dates and epoch days, both ways |
+//! | [`units`] | a counter's unit (percent, per second, bytes, ...) and values written in it, for charts and analysis |
 //! | `wasm` | the wasm-bindgen layer (wasm32 only): converts JS values, delegates, converts back |
 //!
 //! The core modules use no wasm type; `wasm` is compiled only for `wasm32` so that rule is enforced by
@@ -29,6 +30,7 @@ pub mod format;
 pub mod registration;
 pub mod series;
 pub mod types;
+pub mod units;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -279,7 +279,7 @@ fn extent(svg: &str, color: RGBColor) -> (f64, f64) {
 }
 
 fn mixed<'a>(cpu: &'a [f64], mem: &'a [f64]) -> [ChartSeries<'a>; 2] {
-    use counterlens::chart::units::measure_of;
+    use counterlens::units::measure_of;
     [
         ChartSeries {
             label: "\\\\H\\Processor(_Total)\\% Processor Time".into(),

@@ -4,7 +4,7 @@
 // in time order and by category, chart a finding's series zoomed to its range with its warning and
 // critical thresholds drawn over the chart, and download analysisReport's self-contained HTML.
 // Everything from a file (counter paths, pack and PAL text) is written with textContent.
-import { rulePacks, rulePack, importPalThresholds, analyze } from '../api.js';
+import { rulePacks, rulePack, importPalThresholds, analyze } from '../core.js';
 import { el } from './dom.js';
 import { formatTime } from './state.js';
 

@@ -1,6 +1,9 @@
 // Pointer, wheel and keyboard on the chart canvas: drag to zoom a time range, shift-drag to pan, wheel to
-// zoom around the cursor, double-click to reset; arrow keys pan, + and - zoom, 0 resets. Hovering shows a
-// crosshair at the nearest sample, whose values the chart panel reads from the data (not from pixels).
+// zoom around the cursor, double-click to reset. Keys on the focused chart: Left and Right move a crosshair
+// sample by sample (PageUp/PageDown ten; Home/End to the range's ends), its values shown beside it and said in
+// a live region; Shift+Left/Right pan, + and - zoom, 0 resets, Escape (or leaving the chart) removes the
+// crosshair. Hovering shows the same crosshair at the nearest sample, whose values the chart panel reads
+// from the data (not from pixels).
 // Positions come from the layout the last renderChart returned (the plot rectangle and its time range).
 
 /**
@@ -12,6 +15,9 @@
  * @param {(r: [number, number]|null) => void} chart.setRange
  * @param {(t: number) => {x: number, lines: Node[]}|null} chart.readout  the sample nearest t: its time's
  *        x in the plot (CSS px from the plot's left) and the lines to show
+ * @param {(t: number|null, step: number) => number|null} [chart.stepFrom]  the time of the sample `step`
+ *        samples from the one nearest t (null: from before the first), for the keyboard crosshair
+ * @param {HTMLElement} [chart.live]  a live region: the keyboard crosshair's values are written there
  * @param {(t: number) => void} [chart.pick]  a click (not a drag) at time t
  * @param {() => void} [chart.leave]  the pointer left the plot (the crosshair is gone)
  */
@@ -84,11 +90,41 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
     e.preventDefault();
     zoom(e.deltaY > 0 ? 1.25 : 0.8, timeAt(l, e.offsetX));
   }, { passive: false });
+  // The keyboard crosshair's time, null when it is not shown.
+  let keyTime = null;
+  function moveKeyCrosshair(step, to) {
+    const l = plot();
+    if (!l || !chart.stepFrom) return;
+    const [a, b] = current(l);
+    const t = to === 'start' ? chart.stepFrom(a - 1e-6, 0) : to === 'end' ? chart.stepFrom(b, 0)
+      : keyTime === null ? chart.stepFrom((a + b) / 2, 0) : chart.stepFrom(keyTime, step);
+    if (t === null) return;
+    // Keep it inside the visible range: past an edge, the range follows it.
+    if (t < a || t > b) {
+      const w = b - a;
+      chart.setRange(t < a ? [t, t + w] : [t - w, t]);
+    }
+    keyTime = t;
+    const r = showAt(t);
+    if (chart.live) chart.live.textContent = r?.text ?? '';
+  }
+  function hideCrosshair() {
+    keyTime = null;
+    cursor.hidden = true;
+    readout.hidden = true;
+    chart.leave?.();
+  }
   canvas.addEventListener('keydown', (e) => {
-    const act = { ArrowLeft: () => pan(-0.1), ArrowRight: () => pan(0.1), '+': () => zoom(0.8), '=': () => zoom(0.8),
-      '-': () => zoom(1.25), 0: () => chart.setRange(null), Home: () => chart.setRange(null) }[e.key];
-    if (act) { e.preventDefault(); act(); }
+    const act = {
+      ArrowLeft: () => (e.shiftKey ? pan(-0.1) : moveKeyCrosshair(-1)), ArrowRight: () => (e.shiftKey ? pan(0.1) : moveKeyCrosshair(1)),
+      PageUp: () => moveKeyCrosshair(-10), PageDown: () => moveKeyCrosshair(10),
+      Home: () => moveKeyCrosshair(0, 'start'), End: () => moveKeyCrosshair(0, 'end'),
+      '+': () => zoom(0.8), '=': () => zoom(0.8), '-': () => zoom(1.25), 0: () => chart.setRange(null),
+      Escape: () => (keyTime === null ? null : hideCrosshair()),
+    }[e.key];
+    if (act && !(e.key === 'Escape' && keyTime === null)) { e.preventDefault(); act(); }
   });
+  canvas.addEventListener('blur', () => { if (keyTime !== null) hideCrosshair(); });
   canvas.addEventListener('pointerleave', () => { cursor.hidden = true; readout.hidden = true; chart.leave?.(); });
 
   /** The crosshair at the sample nearest the pointer, with every selected series' value there. */
@@ -100,8 +136,15 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
       chart.leave?.();
       return;
     }
-    const r = chart.readout(timeAt(l, x));
-    if (!r) return;
+    showAt(timeAt(l, x));
+  }
+
+  /** The crosshair and its readout box at the sample nearest time `t`. */
+  function showAt(t) {
+    const l = plot();
+    if (!l) return null;
+    const r = chart.readout(t);
+    if (!r) return null;
     const cx = l.plotLeft + r.x;
     Object.assign(cursor.style, { left: `${left() + cx}px`, top: `${top() + l.plotTop}px`, height: `${l.plotHeight}px` });
     cursor.hidden = false;
@@ -111,6 +154,7 @@ export function mountInteractions({ canvas, selection, cursor, readout }, chart)
     const w = readout.offsetWidth;
     const onRight = cx + 12 + w <= l.plotLeft + l.plotWidth;
     Object.assign(readout.style, { left: `${left() + (onRight ? cx + 12 : Math.max(l.plotLeft, cx - 12 - w))}px`, top: `${top() + l.plotTop + 8}px` });
+    return r;
   }
 
   /** The crosshair line at time `t` without a readout (another pane is hovered), or none for null. */

@@ -1,8 +1,9 @@
 // Comparing two captures (two runs, two servers): counters matched by path without the machine (so
 // \\WEB01\Processor(_Total)\% Processor Time meets \\WEB02\Processor(_Total)\% Processor Time), the
 // statistics of A's visible range beside those of the same stretch of B, aligned by clock time or by
-// offset from each capture's start; a change table (mean, p95, max: A, B, difference, % change),
-// sortable, exportable as CSV.
+// offset from each capture's start (chosen when the two runs do not overlap in time: by clock they would
+// share nothing); a change table (mean, p95, max: A, B, difference, % change), sortable, exportable as CSV;
+// B's lines drawn over A's, each with a legend row of its own.
 import { el } from './dom.js';
 import { selection, formatSeriesValue } from './state.js';
 
@@ -10,6 +11,24 @@ import { selection, formatSeriesValue } from './state.js';
 export const counterKey = (path) => path.replace(/^\\\\[^\\]*/, '').toLowerCase();
 
 const FIGURES = ['mean', 'p95', 'max'];
+
+/** Whether two captures' times overlap (by clock). Two runs that do not are compared by offset. */
+export function runsOverlap(ta, tb) {
+  if (!ta.length || !tb.length) return false;
+  return ta[0] <= tb[tb.length - 1] && tb[0] <= ta[ta.length - 1];
+}
+
+/** B's legend rows for the overlays of A's selected series `indices`: B's path, and B's statistics over
+ *  the stretch of B aligned with A's visible range. */
+export function overlayLegend(indices, state, other, align) {
+  const byKey = new Map(other.info.map((s) => [counterKey(s.path), s.index]));
+  const shift = align === 'offset' ? other.timestamps[0] - state.timestamps[0] : 0;
+  const [from, to] = state.range ?? [state.timestamps[0], state.timestamps[state.timestamps.length - 1]];
+  return indices.flatMap((i) => {
+    const j = byKey.get(counterKey(state.info[i].path));
+    return j === undefined ? [] : [{ i, name: other.info[j].path, stats: other.capture.stats(j, from + shift, to + shift) }];
+  });
+}
 
 /** The rows of the change table: for each selected series of A with a match in B, per figure A, B, the
  *  difference B - A and the change in % of A (NaN where A is 0). `align`: 'clock' or 'offset'. */

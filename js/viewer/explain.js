@@ -12,7 +12,7 @@ import { SUPERSEDED } from './reading.js';
  * @param {HTMLElement} box  the explanation's box (`chart-explain`)
  * @param {object} state  the viewer's state (state.js); `state.rawSource` says where the file can be read
  *        again: `{ blob }`, `{ url }`, or null
- * @param {{ readRaw(paths: string[], onProgress: (f: number) => void): Promise<import('../api.js').Capture> }} hooks
+ * @param {{ readRaw(paths: string[], onProgress: (f: number) => void): Promise<import('../core.js').Capture> }} hooks
  *        reads the file again keeping the raw samples of `paths` (and sends only those series)
  */
 export function createExplainer(box, state, { readRaw }) {

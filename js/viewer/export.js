@@ -1,4 +1,5 @@
 // Export: the chart as PNG, the selected series as CSV.
+import { Capture } from '../core.js';
 import { el } from './dom.js';
 import { selection } from './state.js';
 
@@ -50,7 +51,7 @@ export function exportPng(chart, state, legendRows, range) {
 
 /** The selected series over the visible range, as PDH-CSV (relog's dialect): a capture of just those
  *  rows and columns, written by the package's CSV writer. */
-export function visibleCsv(state, CaptureClass) {
+export function visibleCsv(state) {
   const { capture, timestamps } = state;
   const [from, to] = state.range ?? [-Infinity, Infinity];
   let lo = 0;
@@ -58,7 +59,7 @@ export function visibleCsv(state, CaptureClass) {
   let hi = lo;
   while (hi < timestamps.length && timestamps[hi] <= to) hi++;
   const indices = selection(state);
-  const part = CaptureClass.fromParts({
+  const part = Capture.fromParts({
     format: capture.format, encoding: capture.encoding, timeZone: capture.timeZone, notes: [],
     timestamps: timestamps.slice(lo, hi),
     series: indices.map((i) => ({ path: state.info[i].path, counterType: state.info[i].counterType ?? null, values: capture.values(i).slice(lo, hi), reference: null })),
@@ -70,7 +71,7 @@ export function visibleCsv(state, CaptureClass) {
   }
 }
 
-export function exportCsv(state, CaptureClass) {
+export function exportCsv(state) {
   if (!state.capture) return;
-  download(new Blob([visibleCsv(state, CaptureClass)], { type: 'text/csv' }), `${baseName(state)}-selected${state.range ? '-range' : ''}.csv`);
+  download(new Blob([visibleCsv(state)], { type: 'text/csv' }), `${baseName(state)}-selected${state.range ? '-range' : ''}.csv`);
 }

@@ -14,17 +14,27 @@
 // Everything from the file is written with textContent.
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
-import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits } from './state.js';
+import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits, hasSeveralMachines, formatTime } from './state.js';
 import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
-import { renderSeriesTree, pathFilter, defaultSelection, topSeries, MAX_SELECT } from './series-tree.js';
+import { renderSeriesTree, mountTreeKeys, forgetExpanded, pathFilter, defaultSelection, describeDefault, machinesOf, topSeries, MAX_SELECT } from './series-tree.js';
 import { createPaneStack } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
-import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile } from './url-state.js';
+import { encodeView, decodeView, writeHash, fileIdentity, matchSeries, sameFile, describeElsewhere, rangeInside, viewUrl } from './url-state.js';
 import { exportPng, exportCsv, download, baseName } from './export.js';
 import { mountAnalysisPanel } from './analysis-panel.js';
 import { createExplainer } from './explain.js';
-import { Capture, seriesColor } from '../api.js';
-import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare.js';
+import { seriesColor } from '../core.js';
+import { changeRows, renderChangeTable, changeCsv, overlaysFor, overlayLegend, runsOverlap } from './compare.js';
+import { renderMultiples } from './multiples.js';
+
+/** A duration in words: 45 s, 10 min, 3.5 h, 2 days. */
+function formatDuration(ms) {
+  const s = ms / 1000;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172800) return `${+(s / 3600).toFixed(1)} h`;
+  return `${+(s / 86400).toFixed(1)} days`;
+}
 
 /**
  * Mounts the viewer in `element`.
@@ -41,6 +51,8 @@ import { changeRows, renderChangeTable, changeCsv, overlaysFor } from './compare
  * @param {boolean} [options.dropAnywhere] take files dropped anywhere on the page, not only on `element`
  * @param {boolean} [options.stylesheet=true] link the viewer's stylesheet (js/viewer/viewer.css)
  * @param {'auto'|'light'|'dark'} [options.theme] the theme (default: the system's)
+ * @param {HTMLElement} [options.themeRoot] an element that takes the viewer's theme too (its `theme-light`
+ *        / `theme-dark` class: the counterlens page passes <html>, so the whole page follows the choice)
  * @param {(e: {series: string[]}) => void} [options.onSelection] told when the selected series change
  * @param {(e: {range: [number, number]|null}) => void} [options.onZoom] told when the time range changes
  * @returns {{ ready: Promise<void>, open(input: Uint8Array|ArrayBuffer|Blob, name?: string): Promise<void>, openUrl(url: string, name?: string): Promise<void>,
@@ -76,9 +88,9 @@ export function mountViewer(element, options = {}) {
   }
   const explainer = createExplainer($['chart-explain'], state, { readRaw });
   const pane = createPaneStack(
-    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], legend: $['chart-legend'], stack: $['chart-panes'] },
+    { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], legend: $['chart-legend'], stack: $['chart-panes'], live: $['chart-live'] },
     state,
-    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays, explain: explainer.show });
+    { setRange, options: () => ({ dark: isDark(), references: $['pdh-overlay'].checked }), overlays: compareOverlays, legendOthers: compareLegend, explain: explainer.show });
 
   // ---- analysis: a finding's click charts its series alone over its range ----
   const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
@@ -94,7 +106,7 @@ export function mountViewer(element, options = {}) {
   // ---- reading ----
   function showReadProgress(fraction, name) {
     const reading = fraction !== null;
-    if (reading) delete $['chart-status'].dataset.failed;
+    if (reading) { delete $['chart-status'].dataset.failed; delete $['chart-status'].dataset.state; $['chart-hint'].hidden = true; }
     $['chart-progress'].hidden = !reading;
     $['chart-cancel'].hidden = !reading;
     if (!reading) return;
@@ -113,6 +125,7 @@ export function mountViewer(element, options = {}) {
       onCaptureRead(next.capture, next.notes, name);
     } catch (err) {
       if (err === SUPERSEDED) return;
+      if (err?.cancelled) delete $['chart-status'].dataset.state;
       if (err?.cancelled) $['chart-status'].textContent = `Reading ${name} cancelled.${state.capture ? ` Still showing ${state.sourceName}.` : ''}`;
       else showOpenFailure(describeError(err, { name, size: blob.size }));
     }
@@ -123,6 +136,8 @@ export function mountViewer(element, options = {}) {
     const still = state.capture ? ` Still showing ${state.sourceName}.` : ' No capture is open.';
     $['chart-status'].textContent = `The last open failed. ${why}${/[.!?]$/.test(why) ? '' : '.'}${still}`;
     $['chart-status'].dataset.failed = 'true';
+    delete $['chart-status'].dataset.state;
+    $['chart-hint'].hidden = false;
   }
 
   async function openUrl(url, name) {
@@ -137,29 +152,53 @@ export function mountViewer(element, options = {}) {
   function onCaptureRead(capture, notes, name) {
     state.capture?.free();
     Object.assign(state, { capture, notes, sourceName: name, range: null, timestamps: capture.timestamps(), info: seriesWithUnits(capture) });
-    state.selected.clear();
-    state.slots.clear();
-    state.hidden.clear();
-    state.paneOf.clear();
+    state.multiMachine = hasSeveralMachines(state.info);
+    clearSelection(state);
+    forgetExpanded($['series-list']);
+    delete $['series-list'].dataset.focusKey;
+    $['selection-note'].replaceChildren();
+    $['chart-view'].value = 'one';
     $['chart-explain'].hidden = true;
     explainer.reset();
     $['share-note'].textContent = '';
     resampledCache = new Map();
     if (shared) applySharedView(shared);
-    else for (const i of (options.series ? state.info.filter(pathFilter(options.series)).map((s) => s.index) : null) ?? defaultSelection(state.info)) selectSeries(state, i);
+    else if (options.series) for (const s of state.info.filter(pathFilter(options.series))) selectSeries(state, s.index);
+    else {
+      const chosen = defaultSelection(state.info);
+      for (const i of chosen) selectSeries(state, i);
+      noteDefault(describeDefault(state.info, chosen));
+    }
     shared = null;
     $['series-filter'].value = '';
     showCapture();
     analysis?.captureChanged();
   }
 
-  /** Selects what a shared link names, by counter path, restores its panes, range, scale and theme, and says
-   *  what did not match (and when the link was made on another file). */
+  /** The note above the chart when the default selection left machines out, with a way to show them all
+   *  and (for one counter) a chart per machine. */
+  function noteDefault(d) {
+    if (!d) return;
+    const all = el('button', `Show all ${d.machines}`, { type: 'button', 'data-part': 'show-all-machines' });
+    all.addEventListener('click', () => {
+      clearSelection(state);
+      for (const i of d.all) selectSeries(state, i);
+      $['selection-note'].replaceChildren(`Showing all ${d.machines} machines.`);
+      showSeriesTree();
+      showView();
+    });
+    $['selection-note'].replaceChildren(d.text, all);
+  }
+
+  /** Selects what a shared link names, by counter path (on another machine when this log lacks the link's),
+   *  restores its panes, range (when it falls inside this log), scale and theme, and says what did not
+   *  match (and when the link was made on another file). */
   function applySharedView(view) {
-    const { indices, missing, paneOf } = matchSeries(view, state.info);
+    const { indices, missing, elsewhere, paneOf } = matchSeries(view, state.info);
     for (const i of indices) selectSeries(state, i);
     for (const [i, p] of paneOf) state.paneOf.set(i, p);
-    if (view.range) state.range = clampRange(state, view.range);
+    const keepRange = view.range && rangeInside(view.range, state.timestamps);
+    if (keepRange) state.range = clampRange(state, view.range);
     state.yScale = view.scale;
     $['chart-scale'].value = view.scale;
     setTheme(view.theme);
@@ -169,23 +208,40 @@ export function mountViewer(element, options = {}) {
     }
     if (view.paths.length) notes.push(`Shared view: ${indices.length} of ${view.paths.length} series found${missing.length ? `; not in this file: ${missing.join(', ')}` : ''}.`);
     else if (view.positions) notes.push('An old link that names series by position: they may not be the same counters in this file.');
+    if (elsewhere.length) notes.push(describeElsewhere(elsewhere));
+    if (view.range && !keepRange) notes.push("The link's time range is not inside this log, so the whole log is shown.");
     $['share-note'].textContent = notes.join(' ');
   }
 
   function setTheme(theme) {
     state.theme = theme;
     $.theme.value = theme;
-    element.classList.toggle('theme-dark', theme === 'dark');
-    element.classList.toggle('theme-light', theme === 'light');
+    for (const e of [element, options.themeRoot].filter(Boolean)) {
+      e.classList.toggle('theme-dark', theme === 'dark');
+      e.classList.toggle('theme-light', theme === 'light');
+    }
   }
 
   function showCapture() {
     const { capture } = state;
     const tz = capture.timeZone;
     delete $['chart-status'].dataset.failed;
+    $['chart-hint'].hidden = true;
+    element.classList.add('has-capture');
+    if ($['capture-name']) $['capture-name'].textContent = state.sourceName;
+    const machines = machinesOf(state.info).length;
     $['chart-status'].textContent =
       `${state.sourceName}: ${capture.format}, ${capture.encoding}, ${capture.sampleCount} samples, ${capture.seriesCount} series` +
+      (machines > 1 ? `, ${machines} machines` : '') +
       (tz ? `, time zone ${tz.name || 'unnamed'} (bias ${tz.biasMinutes} min)` : ', no time zone (times are UTC)');
+    // The same facts, short, under the log's name (the status sentence is for screen readers and tools).
+    $['chart-status'].dataset.state = 'open';
+    const ts = state.timestamps;
+    const span = ts.length > 1 ? ts[ts.length - 1] - ts[0] : 0;
+    const facts = [capture.format, `${capture.sampleCount.toLocaleString('en-US')} samples`, `${capture.seriesCount.toLocaleString('en-US')} series`,
+      ...(machines > 1 ? [`${machines} machines`] : []), ...(span ? [`${formatDuration(span)} from ${formatTime(state, ts[0]).slice(0, 16)}`] : []),
+      tz ? tz.name || `UTC${tz.biasMinutes > 0 ? '-' : '+'}${Math.abs(tz.biasMinutes / 60)}` : 'UTC'];
+    $['capture-facts'].replaceChildren(...facts.map((f) => el('li', f)));
     $['chart-notes'].replaceChildren(...state.notes.map((n) => el('li', n.line ? `line ${n.line}: ${n.message}` : n.message)));
     const hasReference = capture.seriesCount > 0 && capture.reference(0) !== undefined;
     $['pdh-overlay-label'].hidden = !hasReference;
@@ -205,9 +261,22 @@ export function mountViewer(element, options = {}) {
   function saveUrlState() {
     if (options.hash && state.capture && !shared) writeHash(encodeView(state));
   }
+  /** One counter on several machines: it can be drawn as a chart per machine. */
+  function oneCounterAcrossMachines() {
+    const chosen = [...state.selected];
+    if (!state.multiMachine || chosen.length < 2) return false;
+    const key = (i) => state.info[i].path.replace(/^\\\\[^\\]*/, '').toLowerCase();
+    return chosen.every((i) => key(i) === key(chosen[0])) && new Set(chosen.map((i) => state.info[i].machine)).size === chosen.length;
+  }
   /** Everything that follows the selection and range. */
   function showView() {
+    const across = oneCounterAcrossMachines();
+    $['chart-view-label'].hidden = !across;
+    const multiples = across && $['chart-view'].value === 'machines';
+    $['chart-panes'].hidden = multiples;
+    $['chart-empty'].hidden = state.selected.size > 0;
     pane.draw();
+    renderMultiples($.multiples, state, multiples, { dark: isDark() });
     pane.legend();
     showStats();
     saveUrlState();
@@ -257,6 +326,10 @@ export function mountViewer(element, options = {}) {
   function onSeriesUnhovered() {
     if (state.highlight !== null) { state.highlight = null; pane.draw(); }
   }
+  // Focus leaving a series (to anything that is not one) ends its highlight.
+  function onSeriesBlurred(e) {
+    if (!e.relatedTarget?.closest?.('[data-index]')) onSeriesUnhovered();
+  }
   function onFilterInput() { showSeriesTree(); }
 
   // ---- compare with another capture ----
@@ -269,6 +342,12 @@ export function mountViewer(element, options = {}) {
     if (!other || !$['compare-overlay'].checked) return [];
     return overlaysFor(indices, state, other, $['compare-align'].value, resampledCache);
   }
+  function compareLegend() {
+    if (!other || !state.capture || !$['compare-overlay'].checked) return [];
+    const shown = [...state.selected].sort((a, b) => a - b).filter((i) => !state.hidden.has(i));
+    return overlayLegend(shown, state, other, $['compare-align'].value);
+  }
+  let autoOffset = false; // B was aligned by offset because the runs do not overlap
   async function onCompareFileChosen(e) {
     const f = e.target.files[0];
     if (!f) return;
@@ -277,8 +356,12 @@ export function mountViewer(element, options = {}) {
       other?.capture.free();
       other = { capture: read.capture, info: seriesWithUnits(read.capture), timestamps: read.capture.timestamps(), name: f.name };
       resampledCache = new Map();
+      // Two runs at different times share no clock time: compare them from each one's start.
+      autoOffset = !runsOverlap(state.timestamps, other.timestamps) && $['compare-align'].value === 'clock';
+      if (autoOffset) $['compare-align'].value = 'offset';
       showComparison();
       pane.draw();
+      pane.legend();
     } catch (err) {
       if (err !== SUPERSEDED) $['compare-status'].textContent = `The comparison file could not be read. ${describeError(err, { name: f.name, size: f.size })}`;
     }
@@ -288,8 +371,11 @@ export function mountViewer(element, options = {}) {
     const { rows, unmatched } = changeRows(state, other, $['compare-align'].value);
     compared = rows;
     renderChangeTable($['compare-table'], state, rows, compareSort);
-    $['compare-status'].textContent = `A: ${state.sourceName}; B: ${other.name}, aligned by ${$['compare-align'].value === 'offset' ? 'offset from each start' : 'clock time'}; ${rows.length} counters compared` +
-      (unmatched.length ? `; not in B: ${unmatched.join(', ')}` : '') + '.';
+    const offset = $['compare-align'].value === 'offset';
+    $['compare-status'].textContent = `A: ${state.sourceName}; B: ${other.name}, aligned by ${offset ? 'offset from each start' : 'clock time'}` +
+      (offset && autoOffset ? ' (the two runs do not overlap in time)' : '') + `; ${rows.length} counters compared` +
+      (unmatched.length ? `; not in B: ${unmatched.join(', ')}` : '') + '.' +
+      (!offset && !runsOverlap(state.timestamps, other.timestamps) ? ' The two runs do not overlap in time: align them by offset to compare them.' : '');
   }
   function onCompareSortClicked(e) {
     const th = e.target.closest('th');
@@ -315,9 +401,10 @@ export function mountViewer(element, options = {}) {
   function onTopSeries() {
     if (!state.capture) return;
     const [from, to] = state.range ?? [undefined, undefined];
-    const top = topSeries(matches(), Number($['series-top-n'].value), $['series-top-by'].value, (i) => state.capture.stats(i, from, to));
+    const top = topSeries(matches(), Number($['series-top-n'].value), $['series-top-by'].value, (i) => state.capture.stats(i, from, to), $['series-top-totals'].checked);
     clearSelection(state);
     for (const i of top) selectSeries(state, i);
+    state.rank = top;
     state.sort = { key: $['series-top-by'].value, dir: -1 };
     showSeriesTree();
     showView();
@@ -326,13 +413,30 @@ export function mountViewer(element, options = {}) {
     if (e.key === 'Enter') { e.preventDefault(); onSelectAllMatches(); }
     else if (e.key === 'Escape' && e.target.value) { e.stopPropagation(); e.target.value = ''; showSeriesTree(); }
   }
-  function onDrawerToggled() {
-    const open = $['chart-layout'].classList.toggle('drawer-open');
-    $['series-drawer'].setAttribute('aria-expanded', String(open));
-    if (open) $['series-filter'].focus();
+  // The drawer (narrow screens): opened by the Series button; closed by its Close button, a tap outside it
+  // (the scrim), Escape, or Back (opening it adds a history entry, as a phone's dialogs do).
+  let drawerEntry = false; // a history entry was pushed for the open drawer
+  const drawerOpen = () => $['chart-layout'].classList.contains('drawer-open');
+  function setDrawer(open) {
+    $['chart-layout'].classList.toggle('drawer-open', open);
+    $['series-drawer']?.setAttribute('aria-expanded', String(open));
+    if (open) {
+      $['series-filter'].focus();
+      if (!drawerEntry) { history.pushState({ counterlensDrawer: true }, ''); drawerEntry = true; }
+    } else {
+      $['series-drawer']?.focus();
+      if (drawerEntry) { drawerEntry = false; history.back(); }
+    }
   }
+  function onDrawerToggled() { setDrawer(!drawerOpen()); }
   function onDrawerKey(e) {
-    if (e.key === 'Escape' && $['chart-layout'].classList.contains('drawer-open')) { onDrawerToggled(); $['series-drawer'].focus(); }
+    if (e.key === 'Escape' && drawerOpen()) setDrawer(false);
+  }
+  function onHistoryBack() {
+    if (!drawerEntry) return;
+    drawerEntry = false;
+    if (drawerOpen()) setDrawer(false);
+    saveUrlState(); // the entry gone back to may hold an older view
   }
   function onLegendPaneChanged(e) {
     if (e.target.dataset.role !== 'pane') return;
@@ -349,8 +453,13 @@ export function mountViewer(element, options = {}) {
     pane.legend();
   }
   function onFileChosen(e) { const f = e.target.files[0]; if (f) open(f, f.name); }
-  function onDragOver(e) { e.preventDefault(); }
+  function onDragOver(e) {
+    e.preventDefault();
+    element.classList.toggle('dragging', !e.target.closest?.('[data-own-drop]'));
+  }
+  function onDragLeave(e) { if (!e.relatedTarget || !element.contains(e.relatedTarget)) element.classList.remove('dragging'); }
   function onFileDropped(e) {
+    element.classList.remove('dragging');
     if (!e.dataTransfer?.files[0] || e.target.closest?.('[data-own-drop]')) return; // panels with drops of their own
     e.preventDefault();
     open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
@@ -365,6 +474,22 @@ export function mountViewer(element, options = {}) {
     state.sort = nextSort(state.sort, th.dataset.key);
     showStats();
   }
+  /** Copies a link to this view (the page's address with the view in its hash) to the clipboard; where
+   *  the clipboard is refused, shows the link to copy by hand. */
+  async function onCopyLink() {
+    if (!state.capture) return;
+    const url = viewUrl(encodeView(state));
+    const button = $['copy-link'];
+    try {
+      await navigator.clipboard.writeText(url);
+      button.textContent = 'Link copied';
+      setTimeout(() => { button.textContent = 'Copy link'; }, 2000);
+    } catch {
+      const field = el('input', null, { type: 'text', readonly: '', value: url, 'aria-label': 'Link to this view', size: '60' });
+      $['share-note'].replaceChildren('The clipboard was not available: copy this link. ', field);
+      field.select();
+    }
+  }
   function onCancelClicked() { reader.cancel(Object.assign(new Error('Reading cancelled'), { cancelled: true })); }
 
   on($['chart-legend'], 'click', onLegendClicked);
@@ -373,24 +498,33 @@ export function mountViewer(element, options = {}) {
     on(target, 'pointerover', onSeriesHovered);
     on(target, 'pointerleave', onSeriesUnhovered);
     on(target, 'focusin', onSeriesHovered);
+    on(target, 'focusout', onSeriesBlurred);
   }
+  cleanups.push(mountTreeKeys($['series-list']));
   on($['series-list'], 'change', onSeriesToggled);
   on($['series-filter'], 'input', onFilterInput);
   on($['series-filter'], 'keydown', onFilterKey);
   on($['compare-file'], 'change', onCompareFileChosen);
-  on($['compare-align'], 'change', () => { showComparison(); pane.draw(); });
-  on($['compare-overlay'], 'change', () => pane.draw());
+  on($['compare-align'], 'change', () => { autoOffset = false; showComparison(); pane.draw(); pane.legend(); });
+  on($['compare-overlay'], 'change', () => { pane.draw(); pane.legend(); });
   on($['compare-table'], 'click', onCompareSortClicked);
   on($['compare-csv'], 'click', () => compared.length && download(new Blob([changeCsv(compared, compareSort)], { type: 'text/csv' }), `${baseName(state)}-compared.csv`));
   on($['series-select-all'], 'click', onSelectAllMatches);
   on($['series-clear'], 'click', onClearSelection);
   on($['series-top'], 'click', onTopSeries);
   if ($['series-drawer']) on($['series-drawer'], 'click', onDrawerToggled);
+  on($['series-drawer-close'], 'click', () => setDrawer(false));
+  on($['drawer-scrim'], 'click', () => setDrawer(false));
+  on(window, 'popstate', onHistoryBack);
   on(element, 'keydown', onDrawerKey);
+  on($['dropzone-open'], 'click', () => $['capture-file'].click());
+  on($['copy-link'], 'click', onCopyLink);
+  on($['chart-view'], 'change', showView);
   on($['capture-file'], 'change', onFileChosen);
   const dropTarget = options.dropAnywhere ? document : element;
   on(dropTarget, 'dragover', onDragOver);
   on(dropTarget, 'drop', onFileDropped);
+  on(dropTarget, 'dragleave', onDragLeave);
   on($.zone, 'change', onZoneChanged);
   on($['chart-scale'], 'change', onScaleChanged);
   on($.theme, 'change', onThemeChanged);
@@ -405,11 +539,11 @@ export function mountViewer(element, options = {}) {
     // The legend's entries as shown (with Perfmon's factor where scaled), the full path and the unit.
     const factor = (i) => /\(x[^)]*\)$/.exec($['chart-legend'].querySelector(`button[data-index="${i}"]`)?.textContent ?? '')?.[0];
     const rows = [...state.selected].sort((a, b) => a - b).filter((i) => !state.hidden.has(i))
-      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
+      .map((i) => ({ color: seriesColor(state.slots.get(i)), name: `${state.info[i].path}${state.info[i].englishPath ? ` (${state.info[i].englishPath})` : ''}${factor(i) ? ' ' + factor(i) : ''} — ${state.info[i].unit}` }));
     exportPng($.chart, state, rows, $['chart-range'].textContent);
   }
   on($['export-png'], 'click', onExportPng);
-  on($['export-csv'], 'click', () => exportCsv(state, Capture));
+  on($['export-csv'], 'click', () => exportCsv(state));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
   on(dark, 'change', () => pane.draw());

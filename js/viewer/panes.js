@@ -2,10 +2,10 @@
 // core), with the crosshair readout over it and a click sent to explain.js (pointer, wheel and keys in
 // chart-interact.js). A stack of panes shares the time axis: one range (zoom and pan move them all) and
 // one crosshair (hovering one pane shows the same time in the others), as uPlot's cursor sync does.
-import { renderChart, seriesColor } from '../api.js';
+import { renderChart, seriesColor } from '../core.js';
 import { el } from './dom.js';
 import { mountInteractions } from './chart-interact.js';
-import { renderLegend, showLegendAt } from './legend.js';
+import { renderLegend, showLegendAt, displayName, legendOrder } from './legend.js';
 import { selection, formatTime, offsetMinutes, formatSeriesValue } from './state.js';
 
 /**
@@ -43,7 +43,8 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     parts.range.textContent = state.timestamps.length ? `${formatTime(state, layout.x0)} to ${formatTime(state, layout.x1)}${state.range ? '' : ' (all)'}` : '';
   }
 
-  /** The crosshair: the sample nearest `t`, its time, and each selected series' value there. */
+  /** The crosshair: the sample nearest `t`, its time, and each selected series' value there (named with
+   *  its machine when the log has several), as lines for the box and as one sentence for a live region. */
   function readout(t) {
     const { capture, timestamps, info } = state;
     if (!capture || !layout || !timestamps.length) return null;
@@ -51,18 +52,30 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
     if (k < 0) return null;
     const ts = timestamps[k];
     const lines = [el('div', formatTime(state, ts), { class: 'readout-time' })];
-    for (const i of selection(state).filter((j) => (state.paneOf.get(j) ?? 0) === paneIndex)) {
+    const said = [];
+    for (const i of legendOrder(state).filter((j) => (state.paneOf.get(j) ?? 0) === paneIndex)) {
       const s = info[i];
       const v = capture.valueAt(i, k);
       const swatch = el('span', null, { class: 'swatch' });
       swatch.style.background = seriesColor(state.slots.get(i));
       const line = el('div', null, { 'data-index': String(i), 'data-value': String(v) });
-      line.append(swatch, el('span', `${s.instance !== undefined ? `${s.object}(${s.instance})` : s.object}\\${s.counter}: `), el('b', Number.isNaN(v) ? 'no value' : formatSeriesValue(s, v)));
+      const value = Number.isNaN(v) ? 'no value' : formatSeriesValue(s, v);
+      line.append(swatch, el('span', `${displayName(s, state.multiMachine)}: `), el('b', value));
       lines.push(line);
+      said.push(`${displayName(s, state.multiMachine)} ${value}`);
     }
     showLegendAt(parts.legend, state, k);
     hooks.onCursor?.(ts);
-    return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k };
+    return { x: ((ts - layout.x0) / (layout.x1 - layout.x0)) * layout.plotWidth, lines, sample: k, time: ts,
+      text: `${formatTime(state, ts)}: ${said.join('; ') || 'no series'}` };
+  }
+
+  /** The time of the sample `step` samples from the one nearest `t` (the keyboard crosshair). */
+  function stepFrom(t, step) {
+    const { capture, timestamps } = state;
+    if (!capture || !timestamps.length) return null;
+    const k = Math.min(Math.max((t === null ? -1 : capture.sampleAt(t)) + step, 0), timestamps.length - 1);
+    return timestamps[k];
   }
 
   /** A click: the selected series' values at the sample nearest `t` are explained (explain.js). */
@@ -72,10 +85,11 @@ export function createChartPane(parts, state, hooks, paneIndex = 0) {
   }
 
   const interactions = mountInteractions({ canvas: parts.canvas, selection: parts.selection, cursor: parts.cursor, readout: parts.readout },
-    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, pick: explainAt, leave: () => { showLegendAt(parts.legend, state, null); hooks.onCursor?.(null); } });
+    { layout: () => layout, range: () => state.range, setRange: hooks.setRange, readout, stepFrom, pick: explainAt, live: parts.live,
+      leave: () => { showLegendAt(parts.legend, state, null); hooks.onCursor?.(null); } });
 
   /** The legend of what the last draw showed (after a change of selection, range or scale). */
-  const legend = () => renderLegend(parts.legend, state, drawn.factors);
+  const legend = () => renderLegend(parts.legend, state, drawn.factors, 1, hooks.legendOthers?.() ?? []);
 
   return { draw, legend, zoom: interactions.zoom, pan: interactions.pan, cursorAt: interactions.cursorAt, layout: () => layout, factors: () => drawn.factors };
 }
@@ -149,7 +163,7 @@ export function createPaneStack(parts, state, hooks) {
   function legend() {
     const factors = new Map();
     for (const p of panes) for (const [i, f] of p.factors()) factors.set(i, f);
-    renderLegend(parts.legend, state, factors, panes.length);
+    renderLegend(parts.legend, state, factors, panes.length, hooks.legendOthers?.() ?? []);
   }
   return { draw, legend, zoom: (f) => panes[0].zoom(f), pan: (f) => panes[0].pan(f), layout: () => panes[0].layout(), count: () => panes.length, stop: () => resize.disconnect() };
 }

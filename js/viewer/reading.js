@@ -3,7 +3,8 @@
 // memory; a big CSV/TSV (8 MiB and more, on a machine with more than one core) is read in pieces by
 // openCaptureParallel's workers, each reading its own slice of the File. A URL is fetched from the page's
 // own origin only. Errors become sentences (describeError).
-import { Capture } from '../api.js';
+import { Capture } from '../core.js';
+import { errorFromData } from '../errors.js';
 import { openCaptureInPieces, PARALLEL_MIN_BYTES } from '../parallel.js';
 
 /** Cores from which the viewer reads a big text capture in parallel pieces. */
@@ -43,9 +44,9 @@ export function createReader({ onProgress }) {
   let current = null; // { worker, reject } while a file is being read
 
   /** Reads a Blob: a big CSV/TSV in pieces by parallel workers where the machine has the cores for it,
-   *  anything else in one worker; resolves to { capture, notes }, rejects with the reader's error (as
-   *  data), a cancellation, or SUPERSEDED. With `keepRaw` (paths), always one worker, and the capture
-   *  holds only the series that kept their raw samples (explain.js). */
+   *  anything else in one worker; resolves to { capture, notes }, rejects with the reader's error (a
+   *  CaptureError, as thrown), a cancellation, or SUPERSEDED. With `keepRaw` (paths), always one worker,
+   *  and the capture holds only the series that kept their raw samples (explain.js). */
   function read(blob, name, { keepRaw } = {}) {
     current?.reject(SUPERSEDED);
     const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
@@ -76,8 +77,8 @@ export function createReader({ onProgress }) {
     });
   }
 
-  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (as
-   *  data), a cancellation, or SUPERSEDED. */
+  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (a
+   *  CaptureError, as thrown), a cancellation, or SUPERSEDED. */
   function readInWorker(blob, name, { keepRaw } = {}) {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -91,7 +92,7 @@ export function createReader({ onProgress }) {
       worker.onmessage = ({ data }) => {
         if (data.progress !== undefined) return onProgress(data.progress, name);
         done();
-        if (data.error) reject(data.error);
+        if (data.error) reject(errorFromData(data.error));
         else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
       };
       worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };

@@ -1,7 +1,7 @@
 // The viewer's state, shared by its modules: the open capture, what is selected (with each series'
 // palette slot), the visible range, the time zone of the labels. Plain data and small helpers; each
 // module reads it and the viewer (index.js) changes it through these functions.
-import { formatValue, formatInUnit, counterUnit } from '../api.js';
+import { formatValue, formatInUnit, counterUnit } from '../core.js';
 
 export function createState() {
   return {
@@ -24,6 +24,8 @@ export function createState() {
     highlight: null, // the series hovered in the tree, the legend or the table
     paneOf: new Map(), // series index -> the pane it is drawn in (0, the first, when absent)
     hidden: new Set(), // selected series hidden from the chart (clicked in the legend); they keep their colour
+    rank: null, // the series of the last Top N, biggest first: the legend's order (legend.js legendOrder)
+    multiMachine: false, // the capture has series of more than one machine: names say which
   };
 }
 
@@ -44,6 +46,7 @@ export function deselectSeries(state, i) {
 }
 
 export function clearSelection(state) {
+  state.rank = null;
   state.selected.clear();
   state.hidden.clear();
   state.paneOf.clear();
@@ -72,10 +75,15 @@ export function clampRange(state, r) {
   return [a, b];
 }
 
-/** capture.series() with each series' unit (`unit`, `multiplier` to the unit's base) added. */
+/** capture.series() with each series' unit (`unit`, `multiplier` to the unit's base) added: from the
+ *  English counter name of a localized series (the unit rules read English names: "Avg. Disk sec/Transfer"
+ *  is in seconds, whatever language the log was written in). */
 export function seriesWithUnits(capture) {
-  return capture.series().map((s) => Object.assign(s, counterUnit(s.counterType ?? null, s.counter)));
+  return capture.series().map((s) => Object.assign(s, counterUnit(s.counterType ?? null, s.englishCounter ?? s.counter)));
 }
+
+/** Whether series name more than one machine (then every name shown says which). */
+export const hasSeveralMachines = (info) => info.length > 1 && info.some((s) => s.machine !== info[0].machine);
 
 /** A value of series `s` as text: bytes and seconds in their unit (7.81 GB, 12.3 ms), others by their
  *  counter type where known (perflib's display), else in their unit. */

@@ -43,7 +43,10 @@ export function renderStats(table, state) {
     const tr = el('tr', null, { 'data-index': String(i) });
     const value = (v) => el('td', Number.isNaN(v) ? '' : formatSeriesValue(s, v), { class: 'num' });
     // The standard deviation is a difference of values: in the unit, but never negative.
-    tr.append(el('td', s.path), ...[st.min, st.mean, st.max, st.last, st.p95, st.p99, st.stddev].map(value),
+    // The path as written (it names the machine), and a localized one's English path beside it.
+    const name = el('td', s.path);
+    if (s.englishPath && s.englishPath !== s.path) name.append(el('span', ` — ${s.englishPath}`, { class: 'muted', lang: 'en' }));
+    tr.append(name, ...[st.min, st.mean, st.max, st.last, st.p95, st.p99, st.stddev].map(value),
       el('td', String(st.count), { class: 'num' }),
       el('td', Number.isNaN(st.trendPerHour) ? '' : `${st.trendPerHour > 0 ? '+' : ''}${formatSeriesValue(s, st.trendPerHour)}/h`, { class: 'num' }));
     return tr;

@@ -64,25 +64,63 @@ export function decodeView(hash) {
   return { file, paths, positions, range, scale, theme, panes, params: p };
 }
 
-/** The series of `info` a decoded view names (and the pane of each, `paneOf`): by path (case-insensitive, as PDH's paths are; a localized
- *  path also matches its English form), or by position in an old link. `missing`: the paths not found. */
+/** A path without its machine, lower-cased (as compare.js matches two captures' counters). */
+const withoutMachine = (path) => path.replace(/^\\\\[^\\]*/, '').toLowerCase();
+const machineOf = (path) => /^\\\\([^\\]*)/.exec(path)?.[1] ?? '';
+
+/** The series of `info` a decoded view names (and the pane of each, `paneOf`): by path (case-insensitive,
+ *  as PDH's paths are; a localized path also matches its English form), or by position in an old link.
+ *  A path not found as written is looked for without its machine (a link made on WEB01's log opened on
+ *  WEB02's): `elsewhere` lists those, `{ path, found }` (the first series of that counter path on any
+ *  machine not already matched). `missing`: the paths not found either way. */
 export function matchSeries(view, info) {
-  if (!view.paths.length) return { indices: view.positions.filter((i) => i < info.length), missing: [], paneOf: new Map() };
-  const byPath = new Map();
+  if (!view.paths.length) return { indices: view.positions.filter((i) => i < info.length), missing: [], elsewhere: [], paneOf: new Map() };
+  const byPath = new Map(), byCounter = new Map();
   for (const s of info) {
-    for (const key of [s.path, s.englishPath]) if (key !== undefined && !byPath.has(key.toLowerCase())) byPath.set(key.toLowerCase(), s.index);
+    for (const key of [s.path, s.englishPath]) {
+      if (key === undefined) continue;
+      if (!byPath.has(key.toLowerCase())) byPath.set(key.toLowerCase(), s.index);
+      const k = withoutMachine(key);
+      (byCounter.get(k) ?? byCounter.set(k, []).get(k)).push(s.index);
+    }
   }
-  const indices = [], missing = [], paneOf = new Map();
+  const indices = [], missing = [], elsewhere = [], paneOf = new Map();
+  const take = (i, k) => {
+    indices.push(i);
+    if (view.panes?.[k]) paneOf.set(i, view.panes[k]);
+  };
+  const unmatched = [];
   view.paths.forEach((path, k) => {
     const i = byPath.get(path.toLowerCase());
-    if (i === undefined) missing.push(path);
-    else if (!indices.includes(i)) {
-      indices.push(i);
-      if (view.panes?.[k]) paneOf.set(i, view.panes[k]);
-    }
+    if (i === undefined) unmatched.push([path, k]);
+    else if (!indices.includes(i)) take(i, k);
   });
-  return { indices, missing, paneOf };
+  for (const [path, k] of unmatched) {
+    const i = (byCounter.get(withoutMachine(path)) ?? []).find((j) => !indices.includes(j));
+    if (i === undefined) missing.push(path);
+    else {
+      take(i, k);
+      elsewhere.push({ path, found: info[i].path });
+    }
+  }
+  return { indices, missing, elsewhere, paneOf };
 }
+
+/** A sentence for the series a link found on another machine: "2 series were matched on \\WEB02 (the
+ *  link names \\WEB01)". */
+export function describeElsewhere(elsewhere) {
+  if (!elsewhere.length) return '';
+  const from = [...new Set(elsewhere.map((e) => machineOf(e.path)))];
+  const to = [...new Set(elsewhere.map((e) => machineOf(e.found)))];
+  const list = (ms) => ms.map((m) => `\\\\${m}`).join(', ');
+  return `${elsewhere.length} series ${elsewhere.length === 1 ? 'was' : 'were'} matched on ${list(to)}: the link names ${list(from)}, which this log does not have.`;
+}
+
+/** Whether a link's range falls inside a log's times (a range elsewhere would show an empty chart). */
+export const rangeInside = (range, timestamps) => !!range && timestamps.length > 0 && range[0] >= timestamps[0] && range[1] <= timestamps[timestamps.length - 1];
+
+/** The URL of a view: this page's address with the view's hash. */
+export const viewUrl = (hash) => `${location.origin}${location.pathname}${location.search}#${hash}`;
 
 export function writeHash(hash) {
   history.replaceState(null, '', `${location.pathname}${location.search}#${hash}`);

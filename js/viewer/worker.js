@@ -1,9 +1,10 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker. With `keepRaw` (counter paths), the series
-// named keep their raw samples and only those are sent (the page explains their points, explain.js). It imports the package's core (the wasm
-// glue) directly: none of the viewer, no DOM.
-import init, { CaptureReader, Capture, analyze, analysisReport } from '../../pkg/counterlens.js';
+// named keep their raw samples and only those are sent (the page explains their points, explain.js). It
+// imports the package's core (core.js): none of the viewer, no DOM.
+import init, { CaptureReader, Capture, analyze, analysisReport } from '../core.js';
+import { errorToData } from '../errors.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
@@ -26,8 +27,8 @@ onmessage = async ({ data: { blob, keepRaw, analyze: job } }) => {
       .filter(Boolean).map((a) => a.buffer))];
     postMessage({ parts }, transfer);
   } catch (e) {
-    // Errors do not cross to the page with their own fields: send them as plain data.
-    postMessage({ error: { name: e.name, message: e.message, code: e.code, line: e.line, column: e.column, offset: e.offset } });
+    // Errors do not cross to the page with their class and fields: sent as plain data (errors.js).
+    postMessage({ error: errorToData(e) });
   } finally {
     reader?.free();
   }
@@ -49,7 +50,6 @@ function analyzeParts({ parts, options, title }) {
     const analysis = analyze(held, options);
     return { analysis, report: analysisReport(held, analysis, { title }) };
   } catch (e) {
-    const { name, message, code, field, pointer, line, column, variable, file } = e;
-    return { error: { name, message, code, field, pointer, line, column, variable, file } };
+    return { error: errorToData(e) };
   }
 }

@@ -119,7 +119,7 @@ test('hostile counter paths (markup, control characters, right-to-left override,
   await page.setInputFiles('#capture-file', { name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name);
   // Every series selected, so every path is in the tree and in the stats table.
-  await page.$$eval('#series-list details', (d) => d.forEach((x) => { x.open = true; }));
+  await page.$$eval('#series-list [aria-expanded="false"]', (d) => d.forEach((x) => x.querySelector(':scope > .tree-row').click()));
   await page.evaluate(() => {
     for (let i = 0, box; i < 10 && (box = document.querySelector('#series-list input[type=checkbox]:not(:checked)')); i++) box.click();
   });
@@ -173,7 +173,7 @@ test('every golden capture through the file input: its counts in the status and 
     assert.ok(text.startsWith(`${name}: ${want.format}, ${want.encoding}, ${want.timestamps.length} samples, ${n} series`), `${name}: ${text}`);
     assert.equal(await page.textContent('#series-count'), `${n} of ${n} series`, name);
     // The machine level of the tree counts every series.
-    const top = await page.$$eval('#series-list > details > summary', (s) => s.map((x) => x.textContent));
+    const top = await page.$$eval('#series-list > [role="treeitem"] > .tree-row', (s) => s.map((x) => `${x.querySelector('.tree-label').textContent} (${x.querySelector('.tree-count').textContent})`));
     assert.equal(top.reduce((sum, t) => sum + Number(t.match(/\((\d+)\)$/)[1]), 0), n, `${name}: ${top}`);
   }
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
@@ -187,7 +187,7 @@ test('a localized log: the tree shows the English names beside the written ones,
   const name = 'es.csv';
   await page.setInputFiles('#capture-file', { name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name);
-  const summaries = await page.$$eval('#series-list summary', (s) => s.map((x) => x.textContent));
+  const summaries = await page.$$eval('#series-list [aria-expanded] > .tree-row', (s) => s.map((x) => `${x.querySelector('.tree-label').textContent} (${x.querySelector('.tree-count').textContent})`));
   assert.ok(summaries.includes('Procesador — Processor (1)') && summaries.includes('% de tiempo de procesador — % Processor Time (1)'), JSON.stringify(summaries));
   const labels = await page.$$eval('#series-list label', (l) => l.map((x) => x.textContent));
   assert.ok(labels.includes('Bytes disponibles — Available Bytes'), JSON.stringify(labels));

@@ -62,3 +62,42 @@ test('compare two runs: change table by offset and by clock, sortable, CSV', asy
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('two runs that do not overlap: aligned by offset on their own, said so; B has legend rows; numbers do not wrap', async () => {
+  const a = run('run-c.csv', 'WEB01', 9, 1);
+  const b = run('run-d.csv', 'WEB02', 10, 1.5);
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await page.setInputFiles('#capture-file', a);
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('run-c.csv:'));
+  await page.click('#compare summary');
+  assert.equal(await page.inputValue('#compare-align'), 'clock');
+  await page.setInputFiles('#compare-file', b);
+  await page.waitForFunction(() => document.querySelector('#compare-status').textContent.startsWith('A: run-c.csv'));
+  assert.equal(await page.inputValue('#compare-align'), 'offset');
+  assert.equal(await page.textContent('#compare-status'), 'A: run-c.csv; B: run-d.csv, aligned by offset from each start (the two runs do not overlap in time); 1 counters compared.');
+  // CPU mean 14.5 % in A, 21.75 % in B: found by offset, not empty.
+  assert.deepEqual(await page.$$eval('#compare-table tbody td[data-key="meanPct"]', (t) => t.map((x) => x.textContent)), ['+50.0%']);
+  // Choosing clock time says why B is empty.
+  await page.selectOption('#compare-align', 'clock');
+  assert.ok((await page.textContent('#compare-status')).endsWith('The two runs do not overlap in time: align them by offset to compare them.'));
+  await page.selectOption('#compare-align', 'offset');
+  // B drawn over A: a legend row of its own, named by B's path, dashed, with B's statistics.
+  await page.check('#compare-overlay');
+  const rows = await page.$$eval('#chart-legend tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), ['Processor(_Total)\\% Processor Time', 'B: \\\\WEB02\\Processor(_Total)\\% Processor Time']);
+  assert.equal(rows[1][4], '21.8%'); // B's mean, 1.5 x 14.5
+  assert.ok(await page.$eval('#chart-legend tr.legend-b .swatch', (s) => s.classList.contains('dashed')));
+  // Table cells with numbers stay on one line.
+  // (A cell's text on more than one line has line boxes at more than one height.)
+  const wrapped = await page.$$eval('#compare-table td.num, #chart-stats td.num', (tds) => tds.filter((td) => {
+    const r = document.createRange();
+    r.selectNodeContents(td);
+    return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+  }).map((td) => td.textContent));
+  assert.deepEqual(wrapped, []);
+  assert.deepEqual(await page.$$eval('#compare-table td.num', (tds) => [...new Set(tds.map((td) => getComputedStyle(td).whiteSpace))]), ['nowrap']);
+  await page.screenshot({ path: artifacts + 'compare-offset.png', fullPage: true });
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});

@@ -59,9 +59,44 @@ test('small laptop window, 800x600: chart at least 480x260, no sideways scrollin
 
 test('4K, 3840x2160: the series list beside a chart that fills the width', async () => {
   const { page, m, errors } = await at(3840, 2160);
-  assert.equal(m.aside, 'block');
+  assert.notEqual(m.aside, 'none');
   assert.ok(m.w >= 3000 && m.h >= 1000, JSON.stringify(m));
   assert.ok(m.scrollW <= m.viewW, JSON.stringify(m));
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('phone: the drawer closes by its Close button, a tap outside it and Back; legend names do not wrap a character a line', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
+  const open = () => page.isVisible('#series-list');
+  // The Close control.
+  await page.tap('#series-drawer');
+  assert.ok(await open());
+  await page.tap('#series-drawer-close');
+  assert.equal(await open(), false);
+  assert.equal(await page.getAttribute('#series-drawer', 'aria-expanded'), 'false');
+  // A tap outside the drawer (on the scrim over the chart).
+  await page.tap('#series-drawer');
+  assert.ok(await open());
+  await page.touchscreen.tap(370, 400);
+  assert.equal(await open(), false);
+  // Back: the drawer closes and the page stays.
+  const url = page.url();
+  await page.tap('#series-drawer');
+  assert.ok(await open());
+  await page.goBack();
+  await page.waitForFunction(() => !document.querySelector('#chart-layout').classList.contains('drawer-open'));
+  assert.equal(await open(), false);
+  assert.equal(page.url().split('#')[0], url.split('#')[0]);
+  assert.ok(await page.isVisible('#chart'));
+  // The legend's names: each at least a word wide (no one-character lines).
+  const narrowest = await page.$$eval('#chart-legend tbody button', (bs) => Math.min(...bs.map((b) => b.getBoundingClientRect().width)));
+  assert.ok(narrowest >= 120, `a legend name ${narrowest} px wide`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth));
+  await page.screenshot({ path: artifacts + 'layout-phone-closed.png', fullPage: true });
+  await context.close();
 });

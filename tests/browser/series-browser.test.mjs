@@ -52,3 +52,34 @@ test('select all matches, clear, top 5 by max over the visible range, from the k
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('top N leaves out _Total and Idle unless asked, and the legend follows the rank', async () => {
+  // Process(*)\% Processor Time, in this file order; the busiest by max: _Total 400, Idle 300, sqlservr 80,
+  // w3wp 50, chrome 30, svchost 5, System 2.
+  const procs = [['svchost', 5], ['chrome', 30], ['_Total', 400], ['Idle', 300], ['w3wp', 50], ['sqlservr', 80], ['System', 2]];
+  const head = ['(PDH-CSV 4.0) (Coordinated Universal Time)(0)', ...procs.map(([p]) => `\\\\H\\Process(${p})\\% Processor Time`)].map((c) => `"${c}"`).join(',');
+  const rows = [0, 1, 2, 3].map((i) => [`11/22/2026 09:00:0${i}.000`, ...procs.map(([, max]) => (i === 2 ? max : max / 2))].map((c) => `"${c}"`).join(','));
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setInputFiles('#capture-file', { name: 'procs.csv', mimeType: 'text/csv', buffer: Buffer.from([head, ...rows].join('\r\n') + '\r\n') });
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('procs.csv:'));
+  await page.selectOption('#series-top-n', '3');
+  await page.selectOption('#series-top-by', 'max');
+  assert.equal(await page.isChecked('#series-top-totals'), false);
+  await page.click('#series-top');
+  const legend = () => page.$$eval('#chart-legend tbody tr[data-index] td:first-child', (tds) => tds.map((t) => t.textContent));
+  assert.deepEqual(await legend(), ['sqlservr', 'w3wp', 'chrome'].map((p) => `Process(${p})\\% Processor Time`));
+  // The colours follow the rank too: the busiest has the first palette slot.
+  const { seriesColor } = await import('counterlens');
+  assert.equal(await page.$eval('#chart-legend tbody tr:first-child .swatch', (s) => s.style.background), hexToRgb(seriesColor(0)));
+  await page.check('#series-top-totals');
+  await page.click('#series-top');
+  assert.deepEqual(await legend(), ['_Total', 'Idle', 'sqlservr'].map((p) => `Process(${p})\\% Processor Time`));
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+function hexToRgb(c) {
+  if (c.startsWith('rgb')) return c;
+  const n = parseInt(c.slice(1), 16);
+  return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`;
+}

@@ -76,3 +76,49 @@ test('a shared link opened on a log with its columns in another order selects by
   await again.page.close();
   await same.page.close();
 });
+
+/** The same counters on machine `machine`, starting at `hour`:00. */
+function csvOn(name, machine, hour, columns) {
+  const rows = [['"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"', ...columns.map((c) => `"${c.replace('\\\\H\\', `\\\\${machine}\\`)}"`)].join(',')];
+  for (let i = 0; i < 60; i++) rows.push([`"11/22/2026 ${String(hour).padStart(2, '0')}:00:${String(i).padStart(2, '0')}.000"`, ...columns.map((c) => `"${value[c](i)}"`)].join(','));
+  const file = join(mkdtempSync(join(tmpdir(), 'counterlens-share-')), name);
+  writeFileSync(file, rows.join('\r\n') + '\r\n');
+  return file;
+}
+
+test("a link opened on another server's log: matched without the machine, said so; a range outside the log is dropped; Copy link", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.setInputFiles('#capture-file', csvOn('web01.csv', 'WEB01', 9, [CPU, DISK]));
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('web01.csv:'));
+  await page.fill('#series-filter', 'disk');
+  await page.keyboard.press('Enter');
+  await page.click('#zoom-in');
+  // Copy link puts this view's address on the clipboard.
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.querySelector('#copy-link').textContent === 'Link copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, page.url());
+  assert.match(link, /#file=web01\.csv~\d+~[0-9a-f]{8}&s=\\\\WEB01\\Processor/);
+
+  // Opened on WEB02's log of an hour later: both series found on WEB02, the range (09:00) not inside
+  // this log (10:00 to 10:00:59), so the whole log is shown.
+  const other = await context.newPage();
+  await other.goto(link);
+  await other.waitForSelector('body[data-ready="true"]');
+  await other.setInputFiles('#capture-file', csvOn('web02.csv', 'WEB02', 10, [CPU, DISK]));
+  await other.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('web02.csv:'));
+  assert.deepEqual(await statsPaths(other), [CPU, DISK].map((p) => p.replace('\\\\H\\', '\\\\WEB02\\')));
+  const note = await other.textContent('#share-note');
+  assert.ok(note.includes('Shared view: 2 of 2 series found. 2 series were matched on \\\\WEB02: the link names \\\\WEB01, which this log does not have.'), note);
+  assert.ok(note.endsWith("The link's time range is not inside this log, so the whole log is shown."), note);
+  const r = await xRange(other);
+  const start = Date.UTC(2026, 10, 22, 10, 0, 0);
+  assert.deepEqual(r, [start, start + 59_000]);
+  assert.ok(Number(await other.$eval('#chart', (c) => c.dataset.pointsDrawn)) > 0);
+  await other.screenshot({ path: artifacts + 'share-other-machine.png' });
+  await context.close();
+});

@@ -35,12 +35,14 @@ test('the series tree goes machine > object > counter > instance with counts; ho
   const { page, problems } = await openPage(browser, server.url);
   await page.setInputFiles('#capture-file', repo + 'tests/vectors/captures/PAL_SampleLog.blg');
   await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('PAL_SampleLog.blg:'), null, { timeout: 60000 });
-  const summaries = await page.$$eval('#series-list summary', (s) => s.map((x) => x.textContent));
+  const summaries = await page.$$eval('#series-list [aria-expanded] > .tree-row', (s) => s.map((x) => `${x.querySelector('.tree-label').textContent} (${x.querySelector('.tree-count').textContent})`));
   // One machine holding every series, then objects with their counts, then counters with instances.
   assert.equal(summaries[0], '\\\\ZACH-PC (1832)');
   assert.ok(summaries.includes('Processor (30)') && summaries.includes('Memory (35)'), JSON.stringify(summaries.slice(0, 12)));
-  const cpu = await page.$$eval('#series-list .level-object', (d) => d.filter((x) => x.querySelector('summary').textContent === 'Processor (30)')
-    .map((x) => [...x.querySelectorAll(':scope > .level-counter > summary')].map((s) => s.textContent)));
+  const cpu = await page.$$eval('#series-list .level-object', (d) => {
+    const branch = (x) => `${x.querySelector('.tree-label').textContent} (${x.querySelector('.tree-count').textContent})`;
+    return d.filter((x) => branch(x) === 'Processor (30)').map((x) => [...x.querySelectorAll(':scope > [role="group"] > .level-counter')].map(branch));
+  });
   assert.ok(cpu[0].includes('% Processor Time (2)'), JSON.stringify(cpu));
   // Hovering a row of the stats table draws that series thicker (the canvas changes), leaving restores it.
   const before = await page.$eval('#chart', (c) => c.toDataURL());

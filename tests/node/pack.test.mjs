@@ -16,7 +16,7 @@ test('the packed tarball installs and imports outside the repository', () => {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' });
     const [{ filename, files }] = JSON.parse(out);
     const paths = files.map((f) => f.path).sort();
-    for (const need of ['js/browser.js', 'js/node.js', 'js/api.js', 'js/index.d.ts', 'pkg/counterlens.js', 'pkg/counterlens_bg.wasm', 'package.json', 'README.md', 'NOTICE']) {
+    for (const need of ['js/browser.js', 'js/node.js', 'js/api.js', 'js/core.js', 'js/viewer.js', 'js/index.d.ts', 'js/viewer.d.ts', 'pkg/counterlens.js', 'pkg/counterlens_bg.wasm', 'package.json', 'README.md', 'NOTICE']) {
       assert.ok(paths.includes(need), `${need} missing from the tarball: ${paths.join(', ')}`);
     }
     assert.ok(!paths.some((p) => p.startsWith('crate/') || p.startsWith('tests/') || p.startsWith('web/')), paths.join(', '));
@@ -26,12 +26,13 @@ test('the packed tarball installs and imports outside the repository', () => {
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, filename)], { cwd: project, encoding: 'utf8' });
     writeFileSync(join(project, 'main.mjs'), `
       import { describeCounterType, cook } from 'counterlens';
+      import { mountViewer } from 'counterlens/viewer';
       const d = describeCounterType('RateOfCountsPerSecond32');
       const r = cook(d.value, { value: 1000n, second: 10000000n, frequency: 10000000n }, { value: 1500n, second: 30000000n, frequency: 10000000n });
-      console.log(JSON.stringify({ name: d.name, value: r.value }));
+      console.log(JSON.stringify({ name: d.name, value: r.value, viewer: typeof mountViewer }));
     `);
     const printed = execFileSync('node', ['main.mjs'], { cwd: project, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(printed), { name: 'PERF_COUNTER_COUNTER', value: 250 });
+    assert.deepEqual(JSON.parse(printed), { name: 'PERF_COUNTER_COUNTER', value: 250, viewer: 'function' });
     assert.ok(readdirSync(join(project, 'node_modules', 'counterlens', 'pkg')).includes('counterlens_bg.wasm'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -164,5 +164,5 @@ test('a file opened as a Blob (fs.openAsBlob) reads the same', async () => {
 
 test('the worker loads only the package core (pkg/), never an entry or the viewer', () => {
   const src = readFileSync(new URL('../../js/parallel-worker.js', import.meta.url), 'utf8');
-  assert.deepEqual([...src.matchAll(/^import .* from '([^']+)';/gm)].map((m) => m[1]), ['../pkg/counterlens.js']);
+  assert.deepEqual([...src.matchAll(/^import .* from '([^']+)';/gm)].map((m) => m[1]), ['../pkg/counterlens.js', './errors.js']);
 });

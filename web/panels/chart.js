@@ -8,7 +8,8 @@ let viewer = null;
 const SAMPLE = 'sample capture (DEMO-SQL01)';
 
 export function mountChart() {
-  viewer = mountViewer($('panel-chart'), { ids: true, hash: true, dropAnywhere: true });
+  // The page takes the viewer's theme (<html> gets its theme class: the page's tokens follow).
+  viewer = mountViewer($('panel-chart'), { ids: true, hash: true, dropAnywhere: true, themeRoot: document.documentElement });
 }
 
 export function draw() {

@@ -104,7 +104,7 @@ export function mountRegistration() {
   $('reg-example').addEventListener('click', () => { bytes = null; input.value = EXAMPLE; check(); });
   $('reg-sort').addEventListener('click', () => {
     sortBySeverity = -sortBySeverity;
-    $('reg-sort').setAttribute('aria-sort', sortBySeverity > 0 ? 'ascending' : 'descending');
+    $('reg-sort').parentElement.setAttribute('aria-sort', sortBySeverity > 0 ? 'ascending' : 'descending');
     if (lastReport) render();
   });
   check();

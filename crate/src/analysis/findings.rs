@@ -6,7 +6,7 @@ use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
-use crate::chart::units::{byte_prefix, measure_of, Measure, Unit};
+use crate::units::{amount, measure_of, Measure, Unit};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -566,49 +566,14 @@ impl Clock {
     }
 }
 
-/// A number as a message writes it: three significant digits but at least one decimal, trailing zeros
-/// dropped (97.3, 80, 44.4 for 44.4082, 1638.4, 0.0153, 3600 for 3599.99999).
-pub fn number(v: f64) -> String {
-    if !v.is_finite() {
-        return v.to_string();
-    }
-    if v == v.trunc() && v.abs() < 1e15 {
-        return format!("{}", v as i64);
-    }
-    let digits = (3 - 1 - v.abs().log10().floor() as i32).clamp(1, 12) as usize;
-    let s = format!("{v:.digits$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" {
-        "0".into()
-    } else {
-        s
-    }
-}
-
-/// A threshold or a worst value as the message writes it: sizes (counters of bytes, or of KB, MB, GB) with
-/// a binary prefix, 286.1 MB rather than 300000000; latencies under a second in ms (25 ms rather than
-/// 0.025); anything else as `number` writes it.
-pub fn amount(v: f64, measure: Measure) -> String {
+/// A threshold or a worst value as a message writes it: `units::amount` (sizes with a binary prefix),
+/// and latencies under a second in ms (25 ms rather than 0.025).
+fn message_amount(v: f64, measure: Measure) -> String {
     match measure.unit {
-        // Latencies in seconds (Avg. Disk sec/Read) read as milliseconds below a second: 25 ms.
         Unit::Seconds if v.is_finite() && v.abs() < 1.0 && v != 0.0 => {
-            format!("{} ms", number(v * 1000.0))
+            format!("{} ms", crate::units::number(v * 1000.0))
         }
-        Unit::Bytes | Unit::BytesPerSecond if v.is_finite() => {
-            let bytes = v * measure.multiplier;
-            let (d, prefix) = byte_prefix(bytes);
-            let per = if measure.unit == Unit::BytesPerSecond {
-                "/s"
-            } else {
-                ""
-            };
-            format!("{} {prefix}{per}", number(bytes / d))
-        }
-        _ => number(v),
+        _ => amount(v, measure),
     }
 }
 
@@ -643,8 +608,8 @@ fn message(
     format!(
         "{path}{what} {} {}{unit}{lasting} ({stat} {}{unit}) from {} to {}{}",
         rule.operator.words(),
-        amount(threshold, measure),
-        amount(b.worst, measure),
+        message_amount(threshold, measure),
+        message_amount(b.worst, measure),
         clock.time(start),
         clock.time(end),
         clock.suffix(),
@@ -653,38 +618,51 @@ fn message(
 
 #[cfg(test)]
 mod tests {
-    use super::{amount, number};
-    use crate::chart::units::measure_of;
+    use super::*;
 
     #[test]
-    fn sizes_in_messages() {
-        let bytes = measure_of(None, "Pool Nonpaged Bytes");
-        // 300,000,000 B / 1024^2 = 286.102 MB -> 286.1; 200 * 1024^2 = 209,715,200 B -> 200 MB.
-        assert_eq!(amount(300_000_000.0, bytes), "286.1 MB");
-        assert_eq!(amount(209_715_200.0, bytes), "200 MB");
-        assert_eq!(amount(512.0, bytes), "512 B");
-        // Available MBytes counts MB: 1638.4 MB = 1638.4 / 1024 GB = 1.6 GB; 45.26 MB -> 45.3 MB (three significant digits).
-        let mbytes = measure_of(None, "Available MBytes");
-        assert_eq!(amount(1638.4, mbytes), "1.6 GB");
-        assert_eq!(amount(45.26, mbytes), "45.3 MB");
-        // Bytes Total/sec: 3 * 1024^2 B/s = 3 MB/s.
-        let rate = measure_of(None, "Bytes Total/sec");
-        assert_eq!(amount(3.0 * 1024.0 * 1024.0, rate), "3 MB/s");
-        // Not a size: as `number` writes it.
-        assert_eq!(amount(97.3, measure_of(None, "% Processor Time")), "97.3");
-        assert_eq!(amount(f64::NAN, bytes), "NaN");
+    fn sustained_runs_by_hand() {
+        // Samples every 15 s: 90 90 50 90 90 90 NaN 90 50, above 80 for 30 s.
+        let t: Vec<f64> = (0..9).map(|i| i as f64 * 15_000.0).collect();
+        let v = [90.0, 90.0, 50.0, 90.0, 90.0, 90.0, f64::NAN, 90.0, 50.0];
+        let m = sustained(&v, &t, Operator::Gt, 80.0, 30_000.0);
+        // Run 0..=1 lasts 15 s (< 30): out. Run 3..=7 (the NaN at 6 neither holds nor ends it) lasts
+        // 7 * 15 - 3 * 15 = 60 s: in, its NaN sample unmarked.
+        assert_eq!(
+            m,
+            vec![false, false, false, true, true, true, false, true, false]
+        );
+        assert_eq!(runs(&m, &v), vec![(3, 7)]);
+        // A single sample lasts 0 s: never a run, whatever the value.
+        assert_eq!(
+            sustained(&[100.0], &[0.0], Operator::Gt, 80.0, 1.0),
+            vec![false]
+        );
     }
 
     #[test]
-    fn numbers_in_messages() {
-        // 44.4082: 3 significant digits = 44.4; 630.063 -> 630.1 (at least one decimal); 0.015342 -> 0.0153.
-        assert_eq!(number(44.4082), "44.4");
-        assert_eq!(number(630.063), "630.1");
-        assert_eq!(number(0.015342), "0.0153");
-        assert_eq!(number(1638.4), "1638.4");
-        assert_eq!(number(3_599.999_999), "3600");
-        assert_eq!(number(80.0), "80");
-        assert_eq!(number(-0.00001), "-0.00001");
-        assert_eq!(number(f64::NAN), "NaN");
+    fn durations_and_units_in_messages() {
+        // 1185 s = 19.75 min -> 20 min; 82 s; 7200 s = 2 h; 7500 s = 2 h 5 min; 2 days and 3 hours.
+        assert_eq!(duration(1_185_000.0), "20 min");
+        assert_eq!(duration(82_000.0), "82 s");
+        assert_eq!(duration(7_200_000.0), "2 h");
+        assert_eq!(duration(7_500_000.0), "2 h 5 min");
+        assert_eq!(duration(183_600_000.0), "2 d 3 h");
+        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s.
+        let latency = message_measure(None, "Avg. Disk sec/Read");
+        assert_eq!(message_amount(0.025, latency), "25 ms");
+        assert_eq!(message_amount(1.5, latency), "1.5");
+        // Working Set counts bytes: 104857600 = 100 MB; SQL Server's (KB) counters: 4194304 KB = 4 GB.
+        assert_eq!(
+            message_amount(104_857_600.0, message_measure(None, "Working Set")),
+            "100 MB"
+        );
+        assert_eq!(
+            message_amount(
+                4_194_304.0,
+                message_measure(None, "Target Server Memory (KB)")
+            ),
+            "4 GB"
+        );
     }
 }

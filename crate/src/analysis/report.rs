@@ -6,11 +6,12 @@
 //! Every string that comes from the capture or a pack is escaped ([`esc`]): a counter named
 //! `<script>` is text in the page.
 
-use super::findings::{number, Clock, Finding};
+use super::findings::{Clock, Finding};
 use super::pack::{Operator, Severity};
 use super::variables::Origin;
 use super::Analysis;
 use crate::capture::Capture;
+use crate::units::number;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

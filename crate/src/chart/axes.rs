@@ -2,7 +2,7 @@
 //! (each counter multiplied by 10^k so it spans the 0-100 plot, the factor shown beside its name, as
 //! Perfmon's "Scale" column does).
 
-use super::units::{byte_prefix, Unit};
+use crate::units::{byte_prefix, Unit};
 
 /// A step of 1, 2 or 5 times a power of ten, at least `raw`.
 fn nice_step(raw: f64) -> f64 {

@@ -1,14 +1,14 @@
 //! Chart composition: which lines a chart of a capture draws. The series a viewer picked, each with its
 //! palette slot, their M4 block summaries from the capture's [`SummaryCache`], and (optionally) each
 //! series' reference column (PDH's own values of a Get-Counter capture) dashed in the same colour, each
-//! with its unit ([`super::units`]) so mixed series get their own axes.
+//! with its unit ([`crate::units`]) so mixed series get their own axes.
 //!
 //! The binding layer only hands the picks over; everything decided about the lines is here.
 
 use super::m4::SummaryCache;
-use super::units::measure_of;
 use super::ChartSeries;
 use crate::capture::Capture;
+use crate::units::measure_of;
 
 /// One series to draw: its index in the capture and its palette slot (a viewer keeps a series' slot
 /// while it stays selected, as Perfmon keeps a counter's colour).
@@ -100,10 +100,7 @@ mod tests {
         assert_eq!(out.series[0].color_index, 4);
         assert_eq!(out.series[0].values, &[10.0, 20.0, 30.0]);
         assert_eq!(out.series[1].values, &[8000.0, 7990.0, 7980.0]);
-        assert_eq!(
-            out.series[0].measure.unit,
-            crate::chart::units::Unit::Percent
-        );
+        assert_eq!(out.series[0].measure.unit, crate::units::Unit::Percent);
         assert_eq!(out.series[1].measure.multiplier, 1_048_576.0);
         // The summary is the cache's (the same one on the next call).
         let again = compose(&c, &cache, &picks, false).unwrap();

@@ -9,9 +9,8 @@ pub mod compose;
 pub mod m4;
 pub mod range_stats;
 pub mod time_axis;
-pub mod units;
 
-use units::{Measure, Unit};
+use crate::units::{self, Measure, Unit};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
@@ -633,10 +632,12 @@ pub fn draw<DB: DrawingBackend>(
             area.draw_text(&tick_label(axis, t, &ticks), &anchor(h), (lx, y))
                 .map_err(err)?;
         }
+        // The title starts at the outer edge of its axis's room and runs inwards, over the plot's top
+        // margin: a long one ("scaled (factor in legend)") is not cut by the canvas's edge.
         let (tx, h) = if left {
-            (x - px(2.0) as i32, HPos::Right)
+            (x - aw + px(2.0) as i32, HPos::Left)
         } else {
-            (x + px(2.0) as i32, HPos::Left)
+            (x + aw - px(2.0) as i32, HPos::Right)
         };
         area.draw_text(&axis.title, &anchor(h), (tx, yr.start - px(11.0) as i32))
             .map_err(err)?;

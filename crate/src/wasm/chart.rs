@@ -379,8 +379,8 @@ pub fn series_color(slot: u32) -> String {
 /// is `7.81 GB`. An unknown unit formats as a count.
 #[wasm_bindgen(js_name = formatInUnit)]
 pub fn format_in_unit(value: f64, unit: &str) -> String {
-    let u = crate::chart::units::Unit::parse(unit).unwrap_or_default();
-    crate::chart::units::format_value(u, value)
+    let u = crate::units::Unit::parse(unit).unwrap_or_default();
+    crate::units::format_reading(u, value)
 }
 
 /// The unit of a counter (`{ unit, multiplier }`: multiplier takes its values to the unit's base), from
@@ -388,7 +388,7 @@ pub fn format_in_unit(value: f64, unit: &str) -> String {
 /// `{ unit: 'bytes', multiplier: 1048576 }`.
 #[wasm_bindgen(js_name = counterUnit)]
 pub fn counter_unit(counter_type: Option<u32>, counter: &str) -> Result<JsValue, JsValue> {
-    let m = crate::chart::units::measure_of(counter_type, counter);
+    let m = crate::units::measure_of(counter_type, counter);
     let o = js_sys::Object::new();
     js_sys::Reflect::set(&o, &"unit".into(), &m.unit.key().into())?;
     js_sys::Reflect::set(&o, &"multiplier".into(), &m.multiplier.into())?;

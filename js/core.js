@@ -1,0 +1,50 @@
+// The package's core for JS: the wasm functions (wasm-bindgen's glue, pkg/), the error classes, and a
+// big text capture opened by parallel workers. Nothing here touches the DOM: Node's entry (node.js),
+// the Workers (viewer/worker.js) and the viewer (viewer/*.js) import it; api.js adds the viewer for
+// browsers. The types are in index.d.ts.
+import wasmInit, { initSync as wasmInitSync, registerErrorClasses } from '../pkg/counterlens.js';
+import { errorClasses } from './errors.js';
+
+export {
+  version,
+  counterTypes,
+  describeCounterType,
+  cook,
+  explain,
+  formatValue,
+  cookSeries,
+  seriesStats,
+  statusNames,
+  renderSeriesChart,
+  validateRegistration,
+  openCapture,
+  CaptureReader,
+  Capture,
+  renderChart,
+  seriesColor,
+  rulePacks,
+  rulePack,
+  analyze,
+  analysisReport,
+  importPalThresholds,
+} from '../pkg/counterlens.js';
+// Chart units (the viewer's axes and value text).
+export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
+// A big CSV/TSV read by workers side by side, with openCapture's result.
+export { openCaptureParallel } from './parallel.js';
+export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';
+
+/** Loads the wasm module (once per page or Worker); thrown errors are then instances of the package's
+ *  Error classes. */
+export default async function init(options) {
+  const exports = await wasmInit(options);
+  registerErrorClasses(errorClasses);
+  return exports;
+}
+
+/** init's synchronous form, given the module or its bytes (`{ module }`). */
+export function initSync(options) {
+  const exports = wasmInitSync(options);
+  registerErrorClasses(errorClasses);
+  return exports;
+}
