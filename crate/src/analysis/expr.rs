@@ -819,7 +819,61 @@ mod tests {
         assert!(Expr::parse(&format!("{}1{}", "gt(".repeat(100), ", 0)".repeat(100))).is_err());
     }
 
+    /// A random expression of the whole grammar, as a tree (numbers non-negative: the parser reads `-5`
+    /// as a negation).
+    fn arb_expr() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![
+            (0u32..5000, 0u32..4)
+                .prop_map(|(n, d)| Expr::Number(f64::from(n) / f64::from(10u32.pow(d)))),
+            prop_oneof![Just("a"), Just("b"), Just("PhysicalMemoryGB"), Just("_x1")]
+                .prop_map(|v| Expr::Variable(v.to_string(), 0)),
+            ("[a-z' ]{0,6}", 0usize..4).prop_map(|(t, k)| Expr::Text(
+                match k {
+                    0 => TextTest::Is(t),
+                    1 => TextTest::StartsWith(t),
+                    _ => TextTest::At(k, t),
+                },
+                "OS".to_string(),
+                0
+            )),
+        ];
+        leaf.prop_recursive(6, 48, 3, |inner| {
+            let b = |e: Expr| Box::new(e);
+            prop_oneof![
+                inner.clone().prop_map(move |a| Expr::Neg(b(a))),
+                inner.clone().prop_map(move |a| Expr::Round(b(a))),
+                inner.clone().prop_map(move |a| Expr::Abs(b(a))),
+                (0usize..4, inner.clone(), inner.clone()).prop_map(move |(k, x, y)| Expr::Binary(
+                    [Op::Add, Op::Sub, Op::Mul, Op::Div][k],
+                    b(x),
+                    b(y)
+                )),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Expr::Min(b(x), b(y))),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Expr::Max(b(x), b(y))),
+                (0usize..6, inner.clone(), inner.clone()).prop_map(move |(k, x, y)| Expr::Compare(
+                    Cmp::ALL[k].0,
+                    b(x),
+                    b(y)
+                )),
+                (inner.clone(), inner.clone(), inner).prop_map(move |(c, x, y)| Expr::If(
+                    b(c),
+                    b(x),
+                    b(y)
+                )),
+            ]
+        })
+    }
+
     proptest! {
+        /// Printing then parsing gives the same tree: the text a pack stores (the PAL importer's
+        /// derived series, built as trees) means what the tree meant.
+        #[test]
+        fn printing_then_parsing_gives_the_same_tree(e in arb_expr()) {
+            let text = e.to_string();
+            let again = Expr::parse(&text).map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?;
+            prop_assert_eq!(again.without_offsets(), e.without_offsets(), "{}", text);
+        }
+
         #[test]
         fn never_panics(s in "\\PC{0,40}") {
             if let Ok(e) = Expr::parse(&s) { let _ = e.eval(&|_| Some(1.0)); }
@@ -827,7 +881,12 @@ mod tests {
 
         #[test]
         fn never_panics_on_expression_alphabet(s in "[0-9a-zA-Z_ .+*/()-,]{0,60}") {
-            if let Ok(e) = Expr::parse(&s) { let _ = e.eval(&|_| Some(2.0)); }
+            if let Ok(e) = Expr::parse(&s) {
+                let _ = e.eval(&|_| Some(2.0));
+                // And what parses prints as text that parses to the same tree.
+                let again = Expr::parse(&e.to_string()).unwrap();
+                prop_assert_eq!(again.without_offsets(), e.without_offsets());
+            }
         }
 
         #[test]
