@@ -19,8 +19,8 @@ import { gzipSync } from 'node:zlib';
 // startsWith / at) and the PAL importer's switch and numeric If/Else: 17.8 KB (1,219,877 -> 1,237,683,
 // 542,883 -> 550,605 by Node's zlib, the branch and its parent built in one run); with the .blg layout
 // caching (2.3 KB less) and the `ne` operator: 1,235,861 bytes, 551,149 by Node's zlib.
-const MAX_BYTES = 1_240_000;
-const MAX_GZIP = 555_000;
+const MAX_BYTES = 1_385_000;
+const MAX_GZIP = 612_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));

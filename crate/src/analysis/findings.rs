@@ -202,6 +202,11 @@ pub fn merge(
 /// Per sample of `values` (at `times`): whether it lies in a run of samples that satisfy `op threshold`
 /// without interruption for at least `for_ms` (from the run's first to its last sample). A missing
 /// sample (NaN) neither holds nor ends a run.
+///
+/// One pass, and a function of its own (`inline(never)`): a small hot function reaches V8's optimizing
+/// tier after a few calls, where inlined into `findings` it ran in the baseline tier (the same reason
+/// as `slices::slice_min_max_sum`).
+#[inline(never)]
 pub fn sustained(
     values: &[f64],
     times: &[f64],
@@ -210,15 +215,33 @@ pub fn sustained(
     for_ms: f64,
 ) -> Vec<bool> {
     let mut mask = vec![false; values.len()];
-    let holds: Vec<Option<bool>> = values
-        .iter()
-        .map(|&v| (!v.is_nan()).then(|| op.holds(v, threshold)))
-        .collect();
-    keep_runs(&mut mask, &holds, times, for_ms);
+    let mut run: Option<(usize, usize)> = None;
+    let mark = |mask: &mut [bool], (a, b): (usize, usize)| {
+        if times[b] - times[a] >= for_ms {
+            for k in a..=b {
+                // Inside a run every sample with a value holds.
+                mask[k] = !values[k].is_nan();
+            }
+        }
+    };
+    for (k, &v) in values.iter().enumerate() {
+        if v.is_nan() {
+            continue;
+        }
+        if op.holds(v, threshold) {
+            run = Some(run.map_or((k, k), |(a, _)| (a, k)));
+        } else if let Some(r) = run.take() {
+            mark(&mut mask, r);
+        }
+    }
+    if let Some(r) = run {
+        mark(&mut mask, r);
+    }
     mask
 }
 
 /// Marks in `mask` the samples of every run of `Some(true)` (None continues a run) lasting `for_ms`.
+#[inline(never)]
 fn keep_runs(mask: &mut [bool], holds: &[Option<bool>], times: &[f64], for_ms: f64) {
     let mut run: Option<(usize, usize)> = None; // first and last holding sample
     let close = |mask: &mut [bool], run: Option<(usize, usize)>| {
@@ -245,6 +268,7 @@ fn keep_runs(mask: &mut [bool], holds: &[Option<bool>], times: &[f64], for_ms: f
 }
 
 /// Runs of consecutive `true` in `mask` (NaN samples inside do not end one): `(first, last)` sample.
+#[inline(never)]
 fn runs(mask: &[bool], values: &[f64]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     let mut open: Option<(usize, usize)> = None;
