@@ -5,6 +5,7 @@
 #   2. four ~25 MB PDH-CSVs (four machines) in one call, --threads 1 and --threads 2;
 #   3. DuckDB (from the venv target/py) on the file of 1, SET threads = 1 and 2.
 # Times are the best of 3 wall-clock runs. Usage: bash bench/cli.sh   (needs scripts/setup.sh --bench)
+# COUNTERLENS_BASE_BIN: another build (main's, say) measured on the file of 1 in the same run, as its peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=target/py/bin/python
@@ -45,19 +46,24 @@ big=$(size "$d/big.csv")
 parts=$(size "$d"/part?.csv)
 echo "counterlens convert, PDH-CSV to Parquet (zstd), $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg)"
 echo "  (wall: best of 3; CPU: user + sys of all threads, best of 3; MB/s of wall and of CPU time)"
-read -r w c < <(best $bin convert -q --threads 1 "$d/big.csv" -o "$d/big.parquet")
+read -r w c < <(best $bin convert -q --overwrite --threads 1 "$d/big.csv" -o "$d/big.parquet")
 rows=$($py -c "import duckdb; print(duckdb.sql(\"SELECT count(*) FROM '$d/big.parquet'\").fetchall()[0][0])")
 printf '  1 file  %5.1f MB, 1 thread : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s  (%s rows, Parquet %.1f MB)\n' \
   "$($py -c "print($big / 1e6)")" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")" "$rows" "$($py -c "print($(size "$d/big.parquet") / 1e6)")"
+if [[ -n ${COUNTERLENS_BASE_BIN:-} ]]; then
+  # The base build writes over its output without asking (it predates --overwrite).
+  read -r w c < <(best "$COUNTERLENS_BASE_BIN" convert -q --threads 1 "$d/big.csv" -o "$d/big-base.parquet")
+  printf '  1 file, 1 thread, base build %s: wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
+    "$COUNTERLENS_BASE_BIN" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")"
+fi
 for th in 1 2; do
-  read -r w c < <(best $bin convert -q --threads $th "$d"/part?.csv -o "$d/parts.parquet")
+  read -r w c < <(best $bin convert -q --overwrite --threads $th "$d"/part?.csv -o "$d/parts.parquet")
   printf '  4 files %5.1f MB, %s thread, one output file       : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
     "$($py -c "print($parts / 1e6)")" "$th" "$w" "$(mbs "$parts" "$w")" "$c" "$(mbs "$parts" "$c")"
 done
 # One output file has one writer; a directory gets a file per input, each read and written on its own thread.
-mkdir -p "$d/parts"
 for th in 1 2; do
-  read -r w c < <(best $bin convert -q --threads $th --to parquet "$d"/part?.csv -o "$d/parts")
+  read -r w c < <(best $bin convert -q --overwrite --threads $th "$d"/part?.csv -o "$d/parts/")
   printf '  4 files %5.1f MB, %s thread, a file per input (dir): wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
     "$($py -c "print($parts / 1e6)")" "$th" "$w" "$(mbs "$parts" "$w")" "$c" "$(mbs "$parts" "$c")"
 done

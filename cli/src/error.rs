@@ -26,26 +26,35 @@ pub enum CliError {
         file: PathBuf,
         source: arrow_schema::ArrowError,
     },
-    #[error("-c {0}")]
-    Pattern(#[from] counterlens::capture::PatternError),
-    #[error("{}: line {line}: {source}", file.display())]
+    /// A line of a `--cf` file that is not a counter path pattern (a usage error).
+    #[error("--cf {}: line {line}: '{text}' is {}", file.display(), crate::args::NOT_A_PATTERN)]
     PatternFile {
         file: PathBuf,
         line: usize,
-        source: counterlens::capture::PatternError,
+        text: String,
     },
-    #[error("--{option} {value:?}: expected ISO 8601 (2026-11-21T12:00:00, with or without a zone such as Z or +01:00) or relog's M/d/yyyy H:mm:ss")]
-    Time { option: &'static str, value: String },
+    #[error("{}: the file exists; give --overwrite to replace it", .0.display())]
+    Exists(PathBuf),
     #[error("{}: {source}", file.display())]
     Analysis {
         file: PathBuf,
         source: counterlens::analysis::AnalysisError,
     },
+    /// A usage error found after clap's parsing (a `--pack` file that is no pack, options that do not
+    /// go together): exit code 2, as clap's own.
     #[error("{0}")]
     Usage(String),
 }
 
 impl CliError {
+    /// The exit code: 2 for usage errors (the command as given cannot run), 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) | CliError::PatternFile { .. } => 2,
+            _ => 1,
+        }
+    }
+
     pub fn io(file: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CliError {
         let file = file.into();
         move |source| CliError::Io { file, source }

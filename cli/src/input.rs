@@ -1,45 +1,53 @@
 //! Inputs: files read in chunks into the core's `CaptureReader` (gzip undone on the way, recognised by
-//! its magic bytes, not the name), many files at once on rayon's pool, progress on a terminal only.
+//! its magic bytes, not the name), many files at once on rayon's pool; what the reader says about lost
+//! data; and telling a log from other files (`--pack junk.blg`, `check` on a log).
 
 use crate::error::CliError;
-use counterlens::capture::{Capture, CaptureReader, OpenOptions};
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::{FileProgress, Progress};
+use counterlens::capture::{Capture, CaptureReader, Note, OpenOptions};
 use rayon::prelude::*;
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One capture read from one file.
 pub struct Loaded {
     pub path: PathBuf,
-    /// The file name, as the Parquet `source` column gives it.
+    /// The input's name below the inputs' common folder (`naming::relative_names`), as the Parquet
+    /// `source` column gives it.
     pub source: String,
     pub capture: Capture,
 }
 
 const CHUNK: usize = 1 << 20;
 
-/// A progress bar over `total` bytes on stderr when stderr is a terminal; hidden otherwise.
-pub fn progress(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
+/// The reader's notes that mean data was lost: the file ends early (`truncated`, a `cut-short` last
+/// line or record), the log was `not-closed` or its trailer counts other samples, or rows or raw values
+/// were unreadable and became gaps. Printed by `convert` and `analyze` always; `--strict` exits 1.
+pub const LOSS: [&str; 6] = [
+    "truncated",
+    "cut-short",
+    "not-closed",
+    "sample-count",
+    "bad-rows",
+    "unreadable-raw",
+];
+
+pub fn losses(c: &Capture) -> impl Iterator<Item = &Note> {
+    c.notes.iter().filter(|n| LOSS.contains(&n.code))
 }
 
-pub fn source_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
+/// What a file is when it reads as a perfmon log (its format), from its first 256 KiB; None otherwise.
+pub fn log_format(path: &Path) -> Option<&'static str> {
+    let mut head = Vec::new();
+    let file = std::fs::File::open(path).ok()?;
+    file.take(256 << 10).read_to_end(&mut head).ok()?;
+    counterlens::capture::open_capture(&head, &OpenOptions::default())
+        .ok()
+        .map(|c| c.format)
 }
 
-/// Reads one file; `bar` advances by the bytes read from disk.
-pub fn read(path: &Path, bar: &ProgressBar) -> Result<Loaded, CliError> {
+/// Reads one file as `source`; `progress` counts the bytes read from disk.
+pub fn read(path: &Path, source: &str, progress: &FileProgress<'_>) -> Result<Loaded, CliError> {
     let io = |e| CliError::Io {
         file: path.to_path_buf(),
         source: e,
@@ -49,8 +57,11 @@ pub fn read(path: &Path, bar: &ProgressBar) -> Result<Loaded, CliError> {
     let mut magic = [0u8; 2];
     let got = read_full(&mut file, &mut magic).map_err(io)?;
     let gzip = got == 2 && magic == [0x1f, 0x8b];
-    bar.inc(got as u64);
-    let counted = Counted { inner: file, bar };
+    progress.read(got as u64);
+    let counted = Counted {
+        inner: file,
+        progress,
+    };
     let head = std::io::Cursor::new(magic[..got].to_vec());
     let mut stream: Box<dyn Read> = if gzip {
         Box::new(flate2::read::MultiGzDecoder::new(head.chain(counted)))
@@ -90,7 +101,7 @@ pub fn read(path: &Path, bar: &ProgressBar) -> Result<Loaded, CliError> {
     let capture = reader.finish().map_err(capture_error)?;
     Ok(Loaded {
         path: path.to_path_buf(),
-        source: source_name(path),
+        source: source.to_string(),
         capture,
     })
 }
@@ -108,33 +119,35 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-/// A reader that advances the progress bar by what it reads.
-struct Counted<'a, R> {
+/// A reader that counts what it reads.
+struct Counted<'a, 'p, R> {
     inner: R,
-    bar: &'a ProgressBar,
+    progress: &'a FileProgress<'p>,
 }
 
-impl<R: Read> Read for Counted<'_, R> {
+impl<R: Read> Read for Counted<'_, '_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
+        self.progress.read(n as u64);
         Ok(n)
     }
 }
 
-/// Total size on disk of the files (0 for those that cannot be stat'ed; they fail when read).
-pub fn total_size(files: &[PathBuf]) -> u64 {
-    files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum()
+/// The size of a file on disk (0 when it cannot be stat'ed; it fails when read).
+pub fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
-/// Reads every file on rayon's pool (one file per thread), results in the order given.
-pub fn read_all(files: &[PathBuf], quiet: bool) -> Vec<Result<Loaded, CliError>> {
-    let bar = progress(total_size(files), quiet);
-    let out = files.par_iter().map(|f| read(f, &bar)).collect();
-    bar.finish_and_clear();
-    out
+/// Reads every file on rayon's pool (one file per thread), results in the order given; each input is
+/// done for `progress` once read (for commands whose work after reading is small).
+pub fn read_all(
+    files: &[PathBuf],
+    names: &[String],
+    progress: &Progress,
+) -> Vec<Result<Loaded, CliError>> {
+    files
+        .par_iter()
+        .zip(names)
+        .map(|(f, name)| read(f, name, &progress.file(size(f))))
+        .collect()
 }

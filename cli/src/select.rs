@@ -20,20 +20,19 @@ pub struct Selection {
 
 /// Reads a relog counter file (`-cf`): one path per line; blank lines and lines starting `#` skipped.
 pub fn read_pattern_file(path: &Path) -> Result<Vec<PathPattern>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(CliError::io(path))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("--cf {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let l = line.trim().trim_start_matches('\u{feff}');
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        out.push(
-            PathPattern::parse(l).map_err(|source| CliError::PatternFile {
-                file: path.to_path_buf(),
-                line: n + 1,
-                source,
-            })?,
-        );
+        out.push(PathPattern::parse(l).map_err(|_| CliError::PatternFile {
+            file: path.to_path_buf(),
+            line: n + 1,
+            text: l.to_string(),
+        })?);
     }
     Ok(out)
 }

@@ -172,7 +172,7 @@ fn basic_perf_counters_gives_the_6000_values_pdh_gives_read_back_by_pyarrow_and_
 
     let arrow = py(&python, PYARROW_ROWS, &[&out]);
     let got = rows_of(&arrow);
-    let want = model_rows("BasicPerfCounters.blg", &model(&blg));
+    let want = model_rows("captures/BasicPerfCounters.blg", &model(&blg));
     // Tx, through Windows PDH: 601 samples, the first gives no value: 600 per counter x 10 = 6000.
     assert_eq!(arrow["rows"].as_array().unwrap().len(), 6000);
     assert_eq!(got.len(), 6000, "no two rows share series and time");
@@ -193,10 +193,13 @@ fn basic_perf_counters_gives_the_6000_values_pdh_gives_read_back_by_pyarrow_and_
             "{col}"
         );
     }
-    assert_eq!(
-        schema["instance"],
-        serde_json::json!(["dictionary<values=string, indices=int32, ordered=0>", true])
-    );
+    for col in ["instance", "object_en", "counter_en"] {
+        assert_eq!(
+            schema[col],
+            serde_json::json!(["dictionary<values=string, indices=int32, ordered=0>", true]),
+            "{col}"
+        );
+    }
     assert_eq!(schema["value"], serde_json::json!(["double", false]));
     assert_eq!(arrow["compression"], serde_json::json!(["ZSTD"]));
 
@@ -236,12 +239,13 @@ fn several_inputs_gzip_too_keep_every_row_with_their_source() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let Some(python) = python() else { return };
     let got = rows_of(&py(&python, PYARROW_ROWS, &[&out]));
-    let mut want = model_rows("BasicPerfCounters.blg", &model(&blg));
+    // Named below the inputs' common folder (the repository: one input is under target/).
+    let mut want = model_rows("tests/vectors/captures/BasicPerfCounters.blg", &model(&blg));
     want.extend(model_rows(
-        "relog-pst.csv.gz",
+        "target/cli-tests/many-parquet/relog-pst.csv.gz",
         &model(&vector("relog-pst.csv")),
     ));
-    want.extend(model_rows("relog.tsv", &model(&tsv)));
+    want.extend(model_rows("tests/vectors/captures/relog.tsv", &model(&tsv)));
     assert_eq!(got, want);
     let duck = py(&python, DUCKDB_COUNTS, &[&out]);
     // relog-pst.csv: 3 rows x 3 series with 2 gaps = 7 values.
@@ -249,68 +253,11 @@ fn several_inputs_gzip_too_keep_every_row_with_their_source() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|r| r[0] == "relog-pst.csv.gz")
+        .filter(|r| r[0] == "target/cli-tests/many-parquet/relog-pst.csv.gz")
         .map(|r| r[5].as_i64().unwrap())
         .sum();
     assert_eq!(csv_rows, 7);
     assert_eq!(duck["total"].as_u64().unwrap() as usize, want.len());
-}
-
-/// `-o DIR` with `--to parquet`: one file per input, written in parallel, named after the input (two
-/// inputs of one name from different folders get `-2`); read as one table by DuckDB, every input's
-/// values exactly once.
-#[test]
-fn a_directory_gets_one_parquet_file_per_input() {
-    let dir = scratch("parquet-dir");
-    let blg = vector("BasicPerfCounters.blg");
-    let tsv = vector("relog.tsv");
-    let other = dir.join("elsewhere");
-    std::fs::create_dir_all(&other).unwrap();
-    let tsv_again = other.join("relog.tsv");
-    std::fs::copy(&tsv, &tsv_again).unwrap();
-    let out = dir.join("out");
-    std::fs::create_dir_all(&out).unwrap();
-    let o = run(bin()
-        .args(["convert", "--threads", "2", "--to", "parquet"])
-        .args([&blg, &tsv, &tsv_again])
-        .arg("-o")
-        .arg(&out));
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(
-        names,
-        [
-            "BasicPerfCounters.blg.parquet",
-            "relog.tsv-2.parquet",
-            "relog.tsv.parquet"
-        ]
-    );
-    let Some(python) = python() else { return };
-    // Each file holds exactly its input's values (the two relog.tsv files the same ones).
-    let got = rows_of(&py(
-        &python,
-        PYARROW_ROWS,
-        &[&out.join("BasicPerfCounters.blg.parquet")],
-    ));
-    assert_eq!(got, model_rows("BasicPerfCounters.blg", &model(&blg)));
-    let want_tsv = model_rows("relog.tsv", &model(&tsv));
-    for name in ["relog.tsv.parquet", "relog.tsv-2.parquet"] {
-        assert_eq!(
-            rows_of(&py(&python, PYARROW_ROWS, &[&out.join(name)])),
-            want_tsv
-        );
-    }
-    // DuckDB over the directory: 6000 values of the .blg plus the .tsv's twice.
-    let glob = out.join("*.parquet");
-    let duck = py(&python, DUCKDB_COUNTS, &[&glob]);
-    assert_eq!(
-        duck["total"].as_u64().unwrap() as usize,
-        6000 + 2 * want_tsv.len()
-    );
 }
 
 #[test]
@@ -409,7 +356,7 @@ fn inputs_of_one_machine_are_appended_and_overlaps_reported() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let err = text(&o.stderr);
     assert!(
-        err.contains("2.csv and 1.csv overlap") && err.contains("machine WEB01"),
+        err.contains("merge/2.csv and merge/1.csv overlap") && err.contains("machine WEB01"),
         "{err}"
     );
     let (a, b) = (model(&csv), model(&all));
@@ -496,29 +443,6 @@ fn bad_inputs_name_the_file_and_place_and_the_others_are_still_converted() {
         .as_str()
         .unwrap()
         .contains("line 2, column 27"));
-}
-
-#[test]
-fn usage_errors_get_clap_usage_and_exit_2() {
-    for args in [
-        vec!["convert", "--bogus"],
-        vec!["convert", "x.csv"],
-        vec!["frobnicate"],
-        vec!["convert", "x.csv", "-o", "y.csv", "--every", "0"],
-    ] {
-        let o = run(bin().args(&args));
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(
-            text(&o.stderr).contains("Usage") || text(&o.stderr).contains("error"),
-            "{args:?}"
-        );
-    }
-    let o = run(bin().args(["convert", "x.csv", "-o", "y.csv", "--begin", "soon"]));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("--begin \"soon\": expected ISO 8601"));
-    let o = run(bin().args(["convert", "x.csv", "-o", "y.csv", "-c", "Memory"]));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("-c \"Memory\" is not a counter path pattern"));
 }
 
 #[test]
@@ -617,7 +541,7 @@ fn analyze_writes_the_core_findings_as_json_and_html_and_fail_on_sets_the_exit_c
     let summary = text(&o.stdout);
     assert!(
         summary.starts_with(&format!(
-            "PAL_SampleLog.blg: {} findings",
+            "captures/PAL_SampleLog.blg: {} findings",
             want.findings.len()
         )),
         "{summary}"
@@ -684,9 +608,10 @@ fn analyze_with_pal_threshold_xml_and_one_report_per_input() {
     );
     for log in [&pal_log, &basic] {
         let name = log.file_name().unwrap().to_string_lossy();
-        let got: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(dir.join(format!("{name}.json"))).unwrap())
-                .unwrap();
+        let got: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join(format!("captures/{name}.json"))).unwrap(),
+        )
+        .unwrap();
         let want = core_analysis(log, vec![PackRef::Pack(imported.pack.clone())]);
         assert_eq!(
             got["findings"],
@@ -696,34 +621,696 @@ fn analyze_with_pal_threshold_xml_and_one_report_per_input() {
     }
 }
 
+/// The fleet's collection layout (docs/fleet.md): the same file name in every server's folder. WEB01
+/// holds BasicPerfCounters.blg, WEB02 PAL_SampleLog.blg.
+fn fleet(dir: &Path) -> (PathBuf, PathBuf) {
+    let (a, b) = (
+        dir.join("perflogs/WEB01/fleet_11160000.blg"),
+        dir.join("perflogs/WEB02/fleet_11160000.blg"),
+    );
+    for (p, v) in [(&a, "BasicPerfCounters.blg"), (&b, "PAL_SampleLog.blg")] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::copy(vector(v), p).unwrap();
+    }
+    (a, b)
+}
+
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(
+                    p.strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Same-named logs in two server folders give two outputs and two sources; a re-run refuses to
+/// overwrite (and reads nothing), `--overwrite` replaces only the file of the log given.
 #[test]
-fn analyze_bad_packs_and_options_are_named() {
-    let dir = scratch("analyze-bad");
-    let log = vector("BasicPerfCounters.blg");
-    let bad = dir.join("bad-pack.json");
-    std::fs::write(&bad, "{\"id\": \"x\", \"rules\": [{\"id\": 3}]}").unwrap();
-    let o = run(bin().args(["analyze", "--pack"]).arg(&bad).arg(&log));
+fn same_named_logs_of_two_servers_never_collide_and_are_never_overwritten_silently() {
+    let dir = scratch("fleet-names");
+    let (web01, web02) = fleet(&dir);
+    // `-o DIR/`: a directory that does not exist yet, Parquet by default.
+    let out = dir.join("fleet/2026-w47/");
+    let o = run(bin()
+        .current_dir(&dir)
+        .args(["convert", "--threads", "2"])
+        .args([&web01, &web02])
+        .arg("-o")
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        files_under(&out),
+        [
+            "WEB01/fleet_11160000.blg.parquet",
+            "WEB02/fleet_11160000.blg.parquet"
+        ]
+    );
+    let first = std::fs::read(out.join("WEB01/fleet_11160000.blg.parquet")).unwrap();
+    // WEB02 again, alone: the same name as in the run over both; it exists, so nothing happens.
+    let o = run(bin().arg("convert").arg(&web02).arg("-o").arg(&out));
     assert_eq!(o.status.code(), Some(1));
     let err = text(&o.stderr);
-    assert!(err.contains("bad-pack.json: rule pack, at "), "{err}");
-    let o = run(bin().args(["analyze", "--pack", "no-such-pack"]).arg(&log));
-    assert_eq!(o.status.code(), Some(1));
     assert!(
-        text(&o.stderr).contains("system-overview"),
-        "the built-in ids are listed"
+        err.contains(
+            "WEB02/fleet_11160000.blg.parquet: the file exists; give --overwrite to replace it"
+        ) && err.contains("nothing was read or written"),
+        "{err}"
     );
-    for (opt, value, says) in [
-        (
-            "--slice",
-            "5 parsecs",
-            "--slice \"5 parsecs\": expected auto",
+    let o = run(bin()
+        .arg("convert")
+        .arg(&web02)
+        .arg("-o")
+        .arg(&out)
+        .arg("--overwrite"));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read(out.join("WEB01/fleet_11160000.blg.parquet")).unwrap(),
+        first,
+        "WEB01's file is untouched"
+    );
+    assert_eq!(files_under(&out).len(), 2);
+    // A directory in another format: a file per input, named alike.
+    let csvs = dir.join("csv/");
+    let o = run(bin()
+        .args(["convert", "--to", "csv"])
+        .args([&web01, &web02])
+        .arg("-o")
+        .arg(&csvs));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        files_under(&csvs),
+        [
+            "WEB01/fleet_11160000.blg.csv",
+            "WEB02/fleet_11160000.blg.csv"
+        ]
+    );
+    assert_eq!(
+        model(&csvs.join("WEB02/fleet_11160000.blg.csv"))
+            .timestamps
+            .len(),
+        model(&web02).timestamps.len()
+    );
+    // One file: parent folders are made; a second run refuses to overwrite it.
+    let one = dir.join("merged/2026-w47.parquet");
+    for expected in [Some(0), Some(1)] {
+        let o = run(bin()
+            .arg("convert")
+            .args([&web01, &web02])
+            .arg("-o")
+            .arg(&one));
+        assert_eq!(o.status.code(), expected, "{}", text(&o.stderr));
+    }
+    let Some(python) = python() else { return };
+    // Every row of each server's log, with its relative path as source; DuckDB over the directory.
+    let glob = out.join("*/*.parquet");
+    let duck = py(&python, DUCKDB_COUNTS, &[&glob]);
+    let mut sources: Vec<(String, i64)> = Vec::new();
+    for r in duck["per"].as_array().unwrap() {
+        let s = r[0].as_str().unwrap().to_string();
+        match sources.last_mut() {
+            Some((last, n)) if *last == s => *n += r[5].as_i64().unwrap(),
+            _ => sources.push((s, r[5].as_i64().unwrap())),
+        }
+    }
+    let pal_values: usize = model_rows("x", &model(&vector("PAL_SampleLog.blg"))).len();
+    assert_eq!(
+        sources,
+        [
+            ("WEB01/fleet_11160000.blg".to_string(), 6000),
+            ("WEB02/fleet_11160000.blg".to_string(), pal_values as i64)
+        ]
+    );
+    let got = rows_of(&py(&python, PYARROW_ROWS, &[&one]));
+    let mut want = model_rows("WEB01/fleet_11160000.blg", &model(&web01));
+    want.extend(model_rows("WEB02/fleet_11160000.blg", &model(&web02)));
+    assert_eq!(got, want);
+}
+
+/// `--partition machine,date`: hive folders per machine and UTC day, which DuckDB reads as columns and
+/// prunes on.
+#[test]
+fn partitions_are_hive_folders_that_duckdb_reads() {
+    let dir = scratch("fleet-partition");
+    let (web01, web02) = fleet(&dir);
+    let out = dir.join("fleet/");
+    let o = run(bin()
+        .arg("convert")
+        .args([&web01, &web02])
+        .arg("-o")
+        .arg(&out)
+        .args(["--partition", "machine,date"]));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let files = files_under(&out);
+    // BasicPerfCounters.blg: GEORGIS3, 2013-02-20 02:50 to 03:00 UTC (one day).
+    assert!(
+        files.contains(
+            &"machine=GEORGIS3/date=2013-02-20/WEB01__fleet_11160000.blg.parquet".to_string()
         ),
-        ("--var", "novalue", "--var \"novalue\": expected NAME=VALUE"),
+        "{files:?}"
+    );
+    let pal = model(&web02);
+    let days: std::collections::BTreeSet<String> = pal
+        .timestamps
+        .iter()
+        .map(|&t| {
+            // Days since the epoch to a date: the civil calendar of the core.
+            let d = (t / 86_400_000.0).floor() as i64;
+            let (y, m, dd) = counterlens::civil::civil_from_days(d);
+            format!("{y:04}-{m:02}-{dd:02}")
+        })
+        .collect();
+    let pal_machine = &pal.series[0].parsed.machine;
+    for day in &days {
+        assert!(
+            files.contains(&format!(
+                "machine={pal_machine}/date={day}/WEB02__fleet_11160000.blg.parquet"
+            )),
+            "{files:?}"
+        );
+    }
+    assert_eq!(files.len(), 1 + days.len());
+    let Some(python) = python() else { return };
+    let q = r#"
+import sys, json, duckdb
+g = sys.argv[1]
+rel = f"read_parquet('{g}', hive_partitioning = true)"
+per = duckdb.sql(f"SELECT machine, CAST(date AS VARCHAR), count(*) FROM {rel} GROUP BY ALL ORDER BY ALL").fetchall()
+one = duckdb.sql(f"SELECT count(*) FROM {rel} WHERE date = DATE '2013-02-20' AND machine = 'GEORGIS3'").fetchall()[0][0]
+print(json.dumps({'per': per, 'one': one}))
+"#;
+    let v = py(&python, q, &[&out.join("**/*.parquet")]);
+    assert_eq!(v["one"], 6000, "{v}");
+    let total: i64 = v["per"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[2].as_i64().unwrap())
+        .sum();
+    assert_eq!(total as usize, 6000 + model_rows("x", &pal).len());
+}
+
+/// Notes that mean lost data are printed by convert and analyze, `-q` or not; `--strict` exits 1. A
+/// .blg cut at a buffer boundary is known as truncated from its header's count of buffers.
+#[test]
+fn lost_data_is_always_said_and_strict_fails_on_it() {
+    let dir = scratch("strict");
+    let b = std::fs::read(vector("PAL_SampleLog.blg")).unwrap();
+    let (edge, inside) = (dir.join("edge.blg"), dir.join("inside.blg"));
+    // PAL_SampleLog.blg is closed (it has a trailer) and 7 buffers of 64 KiB: cut after 6, and inside the 7th.
+    std::fs::write(&edge, &b[..6 * 0x1_0000]).unwrap();
+    std::fs::write(&inside, &b[..6 * 0x1_0000 + 0x1234]).unwrap();
+    let whole = vector("PAL_SampleLog.blg");
+    let o = run(bin()
+        .args(["convert", "-q"])
+        .arg(&whole)
+        .arg("-o")
+        .arg(dir.join("whole.csv")));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stderr), "", "a closed, whole log: nothing to say");
+    for (cut, says) in [
+        (&edge, "edge.blg: data lost: [truncated] the file is truncated at byte 393216 (a buffer boundary): its header says 7 buffers"),
+        (&inside, "inside.blg: data lost: [truncated] the file is truncated at byte 397876 (4660 bytes into buffer 6"),
     ] {
-        let o = run(bin().args(["analyze", opt, value]).arg(&log));
+        let o = run(bin()
+            .args(["convert", "-q"])
+            .arg(cut)
+            .arg("-o")
+            .arg(cut.with_extension("parquet")));
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+        let o = run(bin()
+            .args(["convert", "-q", "--strict", "--overwrite"])
+            .arg(cut)
+            .arg("-o")
+            .arg(cut.with_extension("parquet")));
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            text(&o.stderr).contains("--strict: 1 inputs lost data"),
+            "{}",
+            text(&o.stderr)
+        );
+        let o = run(bin()
+            .args(["analyze", "-q", "--pack", "system-overview", "--strict"])
+            .arg(cut));
         assert_eq!(o.status.code(), Some(1));
         assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
     }
-    let o = run(bin().args(["analyze", "--fail-on", "sometimes"]).arg(&log));
-    assert_eq!(o.status.code(), Some(2), "clap refuses an unknown level");
+}
+
+/// Messages that say what happened: a pack that is a log, `check` on a log, a filter that matches
+/// nothing, every input failing (no empty file left), a CSV merge of many machines.
+#[test]
+fn messages_say_what_the_file_is_and_what_was_not_written() {
+    let dir = scratch("messages");
+    let log = vector("PAL_SampleLog.blg");
+    let junk = dir.join("junk.blg");
+    std::fs::copy(&log, &junk).unwrap();
+    let o = run(bin().args(["analyze", "--pack"]).arg(&junk).arg(&log));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("junk.blg: this is a performance log (blg), not a rule pack"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = run(bin().arg("check").arg(&junk));
+    assert_eq!(o.status.code(), Some(1));
+    let all = text(&o.stdout) + &text(&o.stderr);
+    assert_eq!(
+        all.matches("this is a performance log (blg), not a registration")
+            .count(),
+        1,
+        "{all}"
+    );
+    assert!(all.lines().count() <= 3, "{all}");
+    // A filter that keeps nothing of one input: a warning naming it; the other is written.
+    let csv = vector("relog-pst.csv");
+    let out = dir.join("mem.csv");
+    let o = run(bin()
+        .arg("convert")
+        .args([&log, &csv])
+        .args(["-c", r"\\WEB01\Memory\*", "-o"])
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("warning: captures/PAL_SampleLog.blg: no series matches the counter filter")
+            && !err.contains("relog-pst.csv: no series"),
+        "{err}"
+    );
+    // Nothing kept at all: no file, exit 1.
+    let none = dir.join("none.parquet");
+    let o = run(bin()
+        .arg("convert")
+        .arg(&log)
+        .args(["--begin", "2030-01-01T00:00:00Z", "-o"])
+        .arg(&none));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("no sample in the time window")
+            && text(&o.stderr).contains("nothing was written"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!none.exists());
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".partial")));
+    // Every input failed: no file.
+    let o = run(bin()
+        .arg("convert")
+        .arg(vector("bad-number.csv"))
+        .arg("-o")
+        .arg(&none));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!none.exists());
+    // Two machines merged side by side in CSV: most cells empty, said with the figures. relog-pst.csv
+    // (WEB01: 3 samples of 3 series, 7 values) and the same as WEB02 a day later share no time: 6 rows
+    // x 6 columns = 36 cells, 14 values, 22 (61%) empty.
+    let web02 = dir.join("web02.csv");
+    std::fs::write(
+        &web02,
+        std::fs::read_to_string(&csv)
+            .unwrap()
+            .replace("WEB01", "WEB02")
+            .replace("11/21/2026", "11/22/2026"),
+    )
+    .unwrap();
+    let o = run(bin()
+        .arg("convert")
+        .args([&csv, &web02])
+        .arg("-o")
+        .arg(dir.join("side.csv")));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stderr).contains(
+            "warning: the merged table has 6 columns and 36 cells, 22 of them (61%) empty: the 2 inputs"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// English names beside the written ones: one query covers a Spanish and an English server.
+#[test]
+fn parquet_has_english_names_for_localized_logs() {
+    let dir = scratch("english");
+    let es = dir.join("es.csv");
+    std::fs::write(
+        &es,
+        "\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\SRV1\\Procesador(_Total)\\% de tiempo de procesador\",\"\\\\SRV1\\Mi objeto\\Mi contador\"\r\n\
+\"11/21/2026 12:00:00.000\",\"10\",\"1\"\r\n\
+\"11/21/2026 12:00:01.000\",\"20\",\"2\"\r\n",
+    )
+    .unwrap();
+    let en = vector("relog-pst.csv");
+    let out = dir.join("all.parquet");
+    let o = run(bin().arg("convert").args([&es, &en]).arg("-o").arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let Some(python) = python() else { return };
+    let q = r#"
+import sys, json, duckdb
+f = sys.argv[1]
+rows = duckdb.sql(f"SELECT machine, object, counter, object_en, counter_en, count(*) FROM '{f}' GROUP BY ALL ORDER BY ALL").fetchall()
+cpu = duckdb.sql(f"SELECT machine, avg(value) FROM '{f}' WHERE object_en = 'Processor' AND counter_en = '% Processor Time' GROUP BY ALL ORDER BY ALL").fetchall()
+print(json.dumps({'rows': rows, 'cpu': cpu}))
+"#;
+    let v = py(&python, q, &[&out]);
+    assert_eq!(
+        v["rows"],
+        serde_json::json!([
+            ["SRV1", "Mi objeto", "Mi contador", null, null, 2],
+            [
+                "SRV1",
+                "Procesador",
+                "% de tiempo de procesador",
+                "Processor",
+                "% Processor Time",
+                2
+            ],
+            [
+                "WEB01",
+                "Memory",
+                "Available Bytes",
+                "Memory",
+                "Available Bytes",
+                2
+            ],
+            [
+                "WEB01",
+                "PhysicalDisk",
+                "Disk Reads/sec",
+                "PhysicalDisk",
+                "Disk Reads/sec",
+                2
+            ],
+            [
+                "WEB01",
+                "Processor",
+                "% Processor Time",
+                "Processor",
+                "% Processor Time",
+                3
+            ]
+        ])
+    );
+    // SRV1: (10 + 20) / 2 = 15; WEB01: relog-pst.csv's (12.5 + 100.000000000000021 + 350) / 3, the
+    // middle value being 100 as a double.
+    assert_eq!(v["cpu"][0], serde_json::json!(["SRV1", 15.0]));
+    let web01 = v["cpu"][1][1].as_f64().unwrap();
+    assert!((web01 - (12.5 + 100.0 + 350.0) / 3.0).abs() < 1e-12);
+}
+
+/// analyze: one analysis per log by default (its own slices), an index over them; logs of one machine
+/// that follow each other are one analysis; `--merge` merges all; a report file for several is refused.
+#[test]
+fn analyze_gives_one_analysis_per_log_and_an_index() {
+    use counterlens::analysis::PackRef;
+    let dir = scratch("analyze-each");
+    let (basic, pal) = (vector("BasicPerfCounters.blg"), vector("PAL_SampleLog.blg"));
+    let (html, json) = (dir.join("html/"), dir.join("json/"));
+    let o = run(bin()
+        .args(["analyze", "-q", "--pack", "system-overview"])
+        .args([&basic, &pal])
+        .arg("--html")
+        .arg(&html)
+        .arg("--json")
+        .arg(&json));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let pack = || vec![PackRef::Builtin("system-overview".into())];
+    let (want_b, want_p) = (core_analysis(&basic, pack()), core_analysis(&pal, pack()));
+    let out = text(&o.stdout);
+    for (name, want) in [
+        ("BasicPerfCounters.blg", &want_b),
+        ("PAL_SampleLog.blg", &want_p),
+    ] {
+        assert!(
+            out.contains(&format!(
+                "captures/{name}: {} findings",
+                want.findings.len()
+            )),
+            "{out}"
+        );
+        let got: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(json.join(format!("captures/{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        // Each log analysed alone: the core's analysis of that log, its own slices.
+        assert_eq!(
+            got["findings"],
+            serde_json::to_value(&want.findings).unwrap()
+        );
+        assert_eq!(got["slices"].as_array().unwrap().len(), want.slices.len());
+        assert!(html.join(format!("captures/{name}.html")).exists());
+    }
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(json.join("index.json")).unwrap()).unwrap();
+    assert_eq!(index.as_array().unwrap().len(), 2);
+    let e = &index[1];
+    assert_eq!(e["title"], "captures/PAL_SampleLog.blg");
+    assert_eq!(e["data"], "captures/PAL_SampleLog.blg.json");
+    let crit = want_p
+        .findings
+        .iter()
+        .filter(|f| f.severity == counterlens::analysis::Severity::Critical)
+        .count();
+    assert_eq!(e["critical"], crit);
+    assert_eq!(e["warning"], want_p.findings.len() - crit);
+    let by_cat: u64 = e["categories"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|c| c["critical"].as_u64().unwrap() + c["warning"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_cat as usize, want_p.findings.len());
+    // The time range as `info` gives it (the log's own zone).
+    let info: serde_json::Value =
+        serde_json::from_slice(&run(bin().args(["info", "--json"]).arg(&pal)).stdout).unwrap();
+    assert_eq!(
+        (&e["first"], &e["last"]),
+        (&info[0]["first"], &info[0]["last"])
+    );
+    assert!(e["first"].as_str().unwrap().starts_with("20"), "{e}");
+    let page = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(
+        page.contains("<a href=\"captures/PAL_SampleLog.blg.html\">captures/PAL_SampleLog.blg</a>"),
+        "{page}"
+    );
+    // One report file for two analyses: a usage error that says what to do.
+    let o = run(bin()
+        .args(["analyze", "-q"])
+        .args([&basic, &pal])
+        .arg("--html")
+        .arg(dir.join("report.html")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("give --merge"),
+        "{}",
+        text(&o.stderr)
+    );
+    // --merge: one analysis of both.
+    let o = run(bin()
+        .args(["analyze", "-q", "--merge", "--pack", "system-overview"])
+        .args([&basic, &pal]));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stdout).starts_with("captures/BasicPerfCounters.blg and 1 more: "));
+    // relog-pst.csv cut in two: one machine, the second half right after the first: one analysis.
+    let csv = vector("relog-pst.csv");
+    let (p1, p2) = (dir.join("day1.csv"), dir.join("day2.csv"));
+    for (p, opt, t) in [
+        (&p1, "--end", "11/21/2026 12:00:01"),
+        (&p2, "--begin", "11/21/2026 12:00:02"),
+    ] {
+        let o = run(bin()
+            .arg("convert")
+            .arg(&csv)
+            .args([opt, t])
+            .arg("-o")
+            .arg(p));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let o = run(bin().args(["analyze", "-q"]).args([&p1, &p2]));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("analyze-each/day1.csv and 1 more: "),
+        "{out}"
+    );
+    assert!(!out.contains("analyses:"), "{out}");
+}
+
+/// The progress bar on a terminal (a pseudo-terminal made by `script`): files done of the total, and
+/// 100% at the end.
+#[test]
+fn progress_on_a_terminal_ends_at_100_percent() {
+    let script = Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("SKIPPED: no /usr/bin/script to make a pseudo-terminal");
+        return;
+    }
+    let dir = scratch("progress");
+    let (web01, web02) = fleet(&dir);
+    let cmd = format!(
+        "{} convert {} {} -o {}",
+        env!("CARGO_BIN_EXE_counterlens"),
+        web01.display(),
+        web02.display(),
+        dir.join("out/").display()
+    );
+    let o = run(Command::new(script).args(["-qec", &cmd, "/dev/null"]));
+    let all = text(&o.stdout);
+    assert!(o.status.success(), "{all}");
+    assert!(all.contains("100%") && all.contains("2/2 files"), "{all}");
+}
+
+/// The exit codes table of the README: every row's example, run in a folder holding the files it names,
+/// exits with that row's code.
+#[test]
+fn every_row_of_the_readme_exit_code_table_holds() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("### Exit codes")
+        .expect("the README's exit codes table");
+    let rows: Vec<(i32, String)> = readme[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            let example = cells[2].trim_matches('`').to_string();
+            (cells[0].parse().unwrap(), example)
+        })
+        .collect();
+    assert!(rows.len() >= 20, "{rows:?}");
+    for code in [0, 1, 2, 3] {
+        assert!(rows.iter().any(|r| r.0 == code), "a row for exit {code}");
+    }
+    let dir = scratch("exit-codes");
+    std::fs::copy(vector("PAL_SampleLog.blg"), dir.join("web01.blg")).unwrap();
+    std::fs::copy(vector("bad-number.csv"), dir.join("bad.csv")).unwrap();
+    let b = std::fs::read(vector("PAL_SampleLog.blg")).unwrap();
+    std::fs::write(dir.join("cut.blg"), &b[..6 * 0x1_0000]).unwrap();
+    std::fs::write(dir.join("old.parquet"), b"").unwrap();
+    std::fs::write(
+        dir.join("bad.json"),
+        r#"{"counterSets": [{"guid": "not-a-guid", "counters": [{"counterId": 1, "type": "nonsense"}]}]}"#,
+    )
+    .unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_counterlens"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (code, example) in rows {
+        let o = run(Command::new("bash")
+            .args(["-c", &example])
+            .current_dir(&dir)
+            .env("PATH", &path));
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{example}: {}",
+            text(&o.stderr)
+        );
+        if code == 2 {
+            assert!(
+                text(&o.stderr).contains("error"),
+                "{example}: {}",
+                text(&o.stderr)
+            );
+        }
+    }
+}
+
+/// Values echoed as written (clap quotes them; no doubled backslashes), every usage error exit 2.
+#[test]
+fn usage_errors_echo_the_value_as_written() {
+    let log = vector("PAL_SampleLog.blg");
+    for (args, says) in [
+        (
+            vec!["--begin", "garbage"],
+            "invalid value 'garbage' for '--begin <BEGIN>': expected ISO 8601",
+        ),
+        (
+            vec!["-c", r"\Processor(*"],
+            r"invalid value '\Processor(*' for '--counter <COUNTERS>': not a counter path pattern",
+        ),
+        (
+            vec!["--every", "0"],
+            "invalid value '0' for '--every <EVERY>'",
+        ),
+        (vec!["--to", "xml"], "invalid value 'xml' for '--to <TO>'"),
+        (
+            vec!["--partition", "host"],
+            "invalid value 'host' for '--partition <PARTITION>'",
+        ),
+        (
+            vec!["--threads", "0"],
+            "invalid value '0' for '--threads <THREADS>'",
+        ),
+    ] {
+        let o = run(bin()
+            .arg("convert")
+            .arg(&log)
+            .args(["-o", "x.csv"])
+            .args(&args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).contains(says),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    for (args, says) in [
+        (vec!["--pack", "nosuchpack"], "invalid value 'nosuchpack' for '--pack <PACK>': neither a file nor a built-in pack (system-overview"),
+        (vec!["--slice", "5 parsecs"], "invalid value '5 parsecs' for '--slice <SLICE>': expected auto"),
+        (vec!["--var", "novalue"], "invalid value 'novalue' for '--var <VARS>': expected NAME=VALUE"),
+        (vec!["--fail-on", "sometimes"], "invalid value 'sometimes' for '--fail-on <FAIL_ON>'"),
+    ] {
+        let o = run(bin().arg("analyze").arg(&log).args(&args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o.stderr).contains(says), "{args:?}: {}", text(&o.stderr));
+    }
+    let dir = scratch("usage");
+    let bad = dir.join("bad-pack.json");
+    std::fs::write(&bad, "{\"id\": \"x\", \"rules\": [{\"id\": 3}]}").unwrap();
+    let o = run(bin().args(["analyze", "--pack"]).arg(&bad).arg(&log));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("bad-pack.json: rule pack, at "),
+        "{}",
+        text(&o.stderr)
+    );
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "\\Memory\\*\nMemory\n").unwrap();
+    let o = run(bin()
+        .arg("convert")
+        .arg(&log)
+        .args(["-o", "x.csv", "--cf"])
+        .arg(&list));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("list.txt: line 2: 'Memory' is not a counter path pattern"),
+        "{}",
+        text(&o.stderr)
+    );
 }

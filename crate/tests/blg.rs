@@ -356,10 +356,22 @@ fn a_file_cut_inside_a_buffer_reads_every_complete_sample_with_a_note() {
     );
     // 0x2_1234 = 2 x 65536 + 0x1234 (4660): byte 135 732.
     assert_eq!(c.timestamps[..], whole.timestamps[..k]);
-    // Cut at a buffer boundary the log reads like one that was stopped: its samples, no truncation note.
+    // Cut at a buffer boundary: the header's BuffersWritten (6: the file is 6 x 64 KiB) says more
+    // buffers were written than the 3 the file holds (0x3_0000 = 196 608 bytes).
     let c = open(&b[..0x3_0000]);
-    assert!(c.timestamps.len() > 100 && c.timestamps.len() < 601);
-    assert!(!c.notes.iter().any(|n| n.code == "truncated"));
+    let k = c.timestamps.len();
+    assert!(k > 100 && k < 601);
+    let note = c
+        .notes
+        .iter()
+        .find(|n| n.code == "truncated")
+        .expect("a note");
+    assert_eq!(
+        note.message,
+        format!("the file is truncated at byte 196608 (a buffer boundary): its header says 6 buffers of 65536 bytes were written, the file holds 3; the {k} complete samples before the cut were read")
+    );
+    // The whole file: as many buffers as its header says, no note.
+    assert!(!whole.notes.iter().any(|n| n.code == "truncated"));
 }
 
 /// `cut` is `whole` read from a prefix of its file: the same series in the same order (a series whose
@@ -408,7 +420,11 @@ fn a_log_cut_anywhere_reads_a_prefix_of_the_whole_log() {
                     last = c.timestamps.len();
                     let note = c.notes.iter().find(|n| n.code == "truncated");
                     if at % 0x1_0000 == 0 {
-                        assert!(note.is_none());
+                        let m = &note.expect("a truncation note").message;
+                        assert!(
+                            m.contains(&format!("truncated at byte {at} (a buffer boundary)")),
+                            "{m}"
+                        );
                     } else {
                         let m = &note.expect("a truncation note").message;
                         assert!(

@@ -416,6 +416,7 @@ export function mountViewer(element, options = {}) {
   // The drawer (narrow screens): opened by the Series button; closed by its Close button, a tap outside it
   // (the scrim), Escape, or Back (opening it adds a history entry, as a phone's dialogs do).
   let drawerEntry = false; // a history entry was pushed for the open drawer
+  let drawerBack = false; // the drawer was closed by the page, which went back over its entry
   const drawerOpen = () => $['chart-layout'].classList.contains('drawer-open');
   function setDrawer(open) {
     $['chart-layout'].classList.toggle('drawer-open', open);
@@ -425,7 +426,7 @@ export function mountViewer(element, options = {}) {
       if (!drawerEntry) { history.pushState({ counterlensDrawer: true }, ''); drawerEntry = true; }
     } else {
       $['series-drawer']?.focus();
-      if (drawerEntry) { drawerEntry = false; history.back(); }
+      if (drawerEntry) { drawerEntry = false; drawerBack = true; history.back(); }
     }
   }
   function onDrawerToggled() { setDrawer(!drawerOpen()); }
@@ -433,10 +434,13 @@ export function mountViewer(element, options = {}) {
     if (e.key === 'Escape' && drawerOpen()) setDrawer(false);
   }
   function onHistoryBack() {
-    if (!drawerEntry) return;
-    drawerEntry = false;
-    if (drawerOpen()) setDrawer(false);
-    saveUrlState(); // the entry gone back to may hold an older view
+    if (!drawerEntry && !drawerBack) return;
+    drawerBack = false;
+    if (drawerEntry) {
+      drawerEntry = false;
+      if (drawerOpen()) setDrawer(false);
+    }
+    saveUrlState(); // the entry gone back to holds the view from before the drawer opened
   }
   function onLegendPaneChanged(e) {
     if (e.target.dataset.role !== 'pane') return;

@@ -73,11 +73,17 @@ test('phone: the drawer closes by its Close button, a tap outside it and Back; l
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
   await page.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
   const open = () => page.isVisible('#series-list');
-  // The Close control.
+  // The Close control; a series picked in the drawer stays in the URL after it closes (the drawer's
+  // history entry is gone back over, and the view written again).
   await page.tap('#series-drawer');
   assert.ok(await open());
+  await page.fill('#series-filter', 'available bytes');
+  await page.tap('#series-list label[data-index]');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('Available Bytes'));
   await page.tap('#series-drawer-close');
   assert.equal(await open(), false);
+  await page.waitForTimeout(300); // the history's popstate
+  assert.ok(decodeURIComponent(new URL(page.url()).hash).includes('Available Bytes'), page.url());
   assert.equal(await page.getAttribute('#series-drawer', 'aria-expanded'), 'false');
   // A tap outside the drawer (on the scrim over the chart).
   await page.tap('#series-drawer');

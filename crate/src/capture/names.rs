@@ -127,6 +127,18 @@ pub fn english_names(p: &CounterPath) -> Option<(&'static str, &'static str)> {
     (fold(o.english) != object || fold(english) != counter).then_some((o.english, english))
 }
 
+/// The English object and counter names whenever the map holds them, English paths included (in the
+/// map's spelling, so Get-Counter's `processor` is `Processor`); each None where the map has no entry
+/// (the counter is looked up within its object). Columns such as the CLI's `object_en` use it.
+pub fn english_parts(p: &CounterPath) -> (Option<&'static str>, Option<&'static str>) {
+    let m = map();
+    let Some(&i) = m.objects.get(&fold(&p.object)) else {
+        return (None, None);
+    };
+    let o = &m.list[i];
+    (Some(o.english), o.counters.get(&fold(&p.counter)).copied())
+}
+
 /// The path in English (`\\machine\Object(parent/instance)\Counter`, machine and instance as written),
 /// when `english_names` has the names.
 pub fn english_path(p: &CounterPath) -> Option<String> {
@@ -209,5 +221,20 @@ mod tests {
             None
         );
         assert_eq!(english_object("Arbeitsspeicher"), Some("Memory"));
+        // english_parts: English paths too, each part None where the map has no entry.
+        let parts = |p: &str| english_parts(&parse(p).unwrap());
+        assert_eq!(
+            parts("\\\\H\\Procesador(_Total)\\% de tiempo de procesador"),
+            (Some("Processor"), Some("% Processor Time"))
+        );
+        assert_eq!(
+            parts("\\\\web01\\processor(_total)\\% processor time"),
+            (Some("Processor"), Some("% Processor Time"))
+        );
+        assert_eq!(
+            parts("\\\\H\\Procesador(_Total)\\Contador inventado"),
+            (Some("Processor"), None)
+        );
+        assert_eq!(parts("\\\\H\\Mi objeto\\Algo"), (None, None));
     }
 }

@@ -46,6 +46,8 @@ pub(super) struct LogHeader {
     pub(super) version: (u8, u8),
     pub(super) build: u32,
     pub(super) zone: Zone,
+    /// TRACE_LOGFILE_HEADER's BuffersWritten: more than the file holds means it was cut at a buffer edge.
+    pub(super) buffers_written: u32,
 }
 
 /// Fragments of one record being joined.
@@ -343,6 +345,7 @@ fn read_log_header(b: &[u8], end: usize) -> Result<(LogHeader, usize), String> {
         version: (h[l + 4], h[l + 5]),
         build: u32_at(h, l + 8, "ProviderVersion")?,
         zone,
+        buffers_written: u32_at(h, l + 0x24, "BuffersWritten")?,
     };
     Ok((header, e + ((size + 7) & !7)))
 }

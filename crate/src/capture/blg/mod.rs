@@ -338,6 +338,9 @@ impl BlgReader {
         }];
         if let Some((buffer, into, at)) = truncated {
             notes.push(Note { code: "truncated", message: format!("the file is truncated at byte {at} ({into} bytes into buffer {buffer} of {n} bytes: a copy that stopped, or a log still being written); the {samples} complete samples before it were read"), line: None });
+        } else if header.buffers_written as usize > self.buffers {
+            // Cut at a buffer's edge: only the header's count of buffers written tells.
+            notes.push(Note { code: "truncated", message: format!("the file is truncated at byte {} (a buffer boundary): its header says {} buffers of {n} bytes were written, the file holds {}; the {samples} complete samples before the cut were read", self.buffers * n, header.buffers_written, self.buffers), line: None });
         }
         if let Some(p) = &self.partial {
             notes.push(Note { code: "cut-short", message: format!("the last record (started in buffer {} at +{:#x}) has {} of its {} fragments: the log was not closed; it is left out", p.at.0, p.at.1, p.next - 1, p.count), line: None });

@@ -1,0 +1,380 @@
+//! `analyze`: the core's analysis (docs/analysis.md) over logs, PAL in batch. One analysis per log, each
+//! with its own slices; logs of one machine that follow each other in time (a Data Collector Set's
+//! daily files) are one analysis; `--merge` merges everything into one. With several analyses, `--html
+//! DIR` and `--json DIR` write one report per analysis and an index (per server: critical and warning
+//! counts by category, time range, a link). `--fail-on` turns findings into an exit code.
+
+use super::{input_names, report_failures, report_losses, strict_summary};
+use crate::args::{self, PackSpec};
+use crate::error::CliError;
+use crate::index::{self, Entry};
+use crate::input::{self, Loaded};
+use crate::naming;
+use crate::progress::Progress;
+use crate::time::iso;
+use clap::ValueEnum;
+use counterlens::analysis::{self, AnalyzeOptions, Severity, SliceLength, Value};
+use counterlens::capture::Capture;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Warning,
+    Critical,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Logs, in every format the core reads (gzip too). Each is analysed alone (with its own slices);
+    /// logs of one machine that follow each other in time are analysed together.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// A built-in pack id (system-overview, sql-server, ...), a pack JSON file or a PAL threshold XML
+    /// file; repeatable. Default: every built-in pack whose counters the log has.
+    #[arg(long, value_parser = args::pack)]
+    pack: Vec<PackSpec>,
+    /// A pack variable, NAME=VALUE (PAL's questions: totalMemoryMB=16384); repeatable.
+    #[arg(long = "var", value_parser = args::var)]
+    vars: Vec<(String, Value)>,
+    /// Slice length: auto (the duration / 30, as PAL) or a duration such as 5m, 30s, 1h.
+    #[arg(long, default_value = "auto", value_parser = args::slice)]
+    slice: SliceLength,
+    /// The HTML report: a file for one analysis; a directory (DIR/) for one report per analysis and an
+    /// index.html.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// The findings as JSON: a file for one analysis; a directory (DIR/) for one per analysis and an
+    /// index.json.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Exit 3 when a finding of this severity or worse exists.
+    #[arg(long = "fail-on", value_enum)]
+    fail_on: Option<FailOn>,
+    /// One analysis of all the logs merged (as convert merges them), across machines.
+    #[arg(long)]
+    merge: bool,
+    /// Exit 1 when a log lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// One analysis: of one log, or of logs merged.
+struct Job {
+    /// The first log's name below the inputs' common folder; its reports are named after it.
+    name: String,
+    title: String,
+    inputs: Vec<String>,
+    capture: Capture,
+}
+
+/// Whether `next` continues `prev`: the same machines, starting after `prev` ends, within ten of
+/// `prev`'s sampling intervals (at least a minute) of its last sample.
+fn follows(prev: &Capture, next: &Capture) -> bool {
+    let (Some(&end), Some(&start)) = (prev.timestamps.last(), next.timestamps.first()) else {
+        return false;
+    };
+    let machines = crate::select::machines(prev);
+    let interval_ms = super::info::median_interval(&prev.timestamps).unwrap_or(0.0) * 1000.0;
+    !machines.is_empty()
+        && machines == crate::select::machines(next)
+        && start > end
+        && start - end <= (10.0 * interval_ms).max(60_000.0)
+}
+
+/// The logs grouped into analyses, in the order given.
+fn group(loaded: Vec<Loaded>, merge: bool) -> Vec<Vec<Loaded>> {
+    let mut groups: Vec<Vec<Loaded>> = Vec::new();
+    for l in loaded {
+        match groups.last_mut() {
+            Some(g) if merge || g.last().is_some_and(|p| follows(&p.capture, &l.capture)) => {
+                g.push(l)
+            }
+            _ => groups.push(vec![l]),
+        }
+    }
+    groups
+}
+
+fn job(mut logs: Vec<Loaded>, progress: &Progress) -> Job {
+    let inputs: Vec<String> = logs.iter().map(|l| l.path.display().to_string()).collect();
+    let name = logs[0].source.clone();
+    if logs.len() == 1 {
+        let l = logs.pop().expect("one log");
+        return Job {
+            title: name.clone(),
+            name,
+            inputs,
+            capture: l.capture,
+        };
+    }
+    let title = format!("{name} and {} more", logs.len() - 1);
+    let (capture, messages) =
+        crate::select::merge(logs.into_iter().map(|l| (l.source, l.capture)).collect());
+    for m in messages {
+        progress.println(format!("counterlens: {m}"));
+    }
+    Job {
+        name,
+        title,
+        inputs,
+        capture,
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Output<'a> {
+    inputs: &'a [String],
+    #[serde(flatten)]
+    analysis: &'a analysis::Analysis,
+}
+
+/// Where the reports go: one file, or a directory with one per analysis and an index.
+enum Dest {
+    None,
+    File(PathBuf),
+    Dir(PathBuf),
+}
+
+fn dest(p: &Option<PathBuf>, option: &str, jobs: usize) -> Result<Dest, CliError> {
+    let Some(p) = p else { return Ok(Dest::None) };
+    if naming::is_dir_output(p) {
+        return Ok(Dest::Dir(p.clone()));
+    }
+    if jobs > 1 {
+        return Err(CliError::Usage(format!(
+            "--{option} {}: the logs give {jobs} analyses (one per log, or per machine where its logs follow each other); name a directory (--{option} reports/) for a report each and an index, or give --merge for one analysis of them all",
+            p.display()
+        )));
+    }
+    Ok(Dest::File(p.clone()))
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(CliError::io(parent))?;
+    }
+    std::fs::write(path, text).map_err(CliError::io(path))
+}
+
+/// Runs one analysis, writes its reports, returns its index entry and its summary for stdout.
+fn analyse(
+    job: &Job,
+    options: &AnalyzeOptions,
+    html: &Dest,
+    json: &Dest,
+) -> Result<(Entry, Vec<u8>), CliError> {
+    let a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
+        file: job.title.clone().into(),
+        source,
+    })?;
+    let east = job
+        .capture
+        .time_zone
+        .as_ref()
+        .map_or(0, |z| -z.bias_minutes);
+    let mut entry = index::entry(&job.title, &job.inputs, &job.capture, &a, east);
+    match html {
+        Dest::File(p) => write_file(
+            p,
+            &analysis::analysis_report(&job.capture, &a, Some(&job.title)),
+        )?,
+        Dest::Dir(d) => {
+            let rel = format!("{}.html", job.name);
+            write_file(
+                &d.join(&rel),
+                &analysis::analysis_report(&job.capture, &a, Some(&job.title)),
+            )?;
+            entry.report = Some(rel);
+        }
+        Dest::None => {}
+    }
+    let doc = || {
+        serde_json::to_string_pretty(&Output {
+            inputs: &job.inputs,
+            analysis: &a,
+        })
+        .map(|t| t + "\n")
+        .map_err(|e| CliError::Io {
+            file: job.title.clone().into(),
+            source: e.into(),
+        })
+    };
+    match json {
+        Dest::File(p) => write_file(p, &doc()?)?,
+        Dest::Dir(d) => {
+            let rel = format!("{}.json", job.name);
+            write_file(&d.join(&rel), &doc()?)?;
+            entry.data = Some(rel);
+        }
+        Dest::None => {}
+    }
+    let mut out = Vec::new();
+    let skipped = a.rules.iter().filter(|r| r.skipped.is_some()).count();
+    let _ = writeln!(
+        out,
+        "{}: {} findings ({} critical, {} warning) from {} rules ({skipped} skipped: counters not in the log), {} slices",
+        job.title,
+        a.findings.len(),
+        entry.critical,
+        entry.warning,
+        a.rules.len(),
+        a.slices.len()
+    );
+    for f in &a.findings {
+        let sev = match f.severity {
+            Severity::Critical => "critical",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(
+            out,
+            "  {sev:8} {} .. {}  {}  {}",
+            iso(f.start, east),
+            iso(f.end, east),
+            f.path,
+            f.message
+        );
+    }
+    entry.worst = a.findings.iter().map(|f| f.severity).max();
+    Ok((entry, out))
+}
+
+pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
+    let names = input_names(&args.files)?;
+    let mut notes = Vec::new();
+    let options = AnalyzeOptions {
+        packs: crate::packs::packs(&args.pack, &mut notes)?,
+        variables: args.vars.iter().cloned().collect(),
+        slice: args.slice,
+        from: None,
+        to: None,
+        ..Default::default()
+    };
+    if !quiet {
+        for n in &notes {
+            say!("counterlens: {n}");
+        }
+    }
+    let progress = Progress::new(&args.files, quiet);
+    let results = input::read_all(&args.files, &names, &progress);
+    progress.finish();
+    let mut failed = Vec::new();
+    let mut loaded = Vec::new();
+    let mut lost = 0;
+    for (path, r) in args.files.iter().zip(results) {
+        match r {
+            Ok(l) => {
+                lost += usize::from(report_losses(&l, &progress) > 0);
+                loaded.push(l);
+            }
+            Err(e) => failed.push((path.clone(), e.to_string())),
+        }
+    }
+    let jobs: Vec<Job> = group(loaded, args.merge)
+        .into_iter()
+        .map(|g| job(g, &progress))
+        .collect();
+    let html = dest(&args.html, "html", jobs.len())?;
+    let json = dest(&args.json, "json", jobs.len())?;
+    use rayon::prelude::*;
+    let results: Vec<Result<(Entry, Vec<u8>), CliError>> = jobs
+        .par_iter()
+        .map(|j| analyse(j, &options, &html, &json))
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut entries = Vec::new();
+    for (job, r) in jobs.iter().zip(results) {
+        match r {
+            Ok((entry, text)) => {
+                out.write_all(&text).map_err(CliError::io("stdout"))?;
+                entries.push(entry);
+            }
+            // A pack that does not fit (an unknown variable, say) fails every analysis alike: stop.
+            Err(e @ CliError::Analysis { .. }) if jobs.len() == 1 => return Err(e),
+            Err(e) => failed.push((job.inputs.join(", ").into(), e.to_string())),
+        }
+    }
+    if let Dest::Dir(d) = &html {
+        write_file(&d.join("index.html"), &index::html(&entries))?;
+    }
+    if let Dest::Dir(d) = &json {
+        let text = serde_json::to_string_pretty(&entries).map_err(|e| CliError::Io {
+            file: d.join("index.json"),
+            source: e.into(),
+        })?;
+        write_file(&d.join("index.json"), &(text + "\n"))?;
+    }
+    if entries.len() > 1 {
+        let critical: usize = entries.iter().map(|e| e.critical).sum();
+        let warning: usize = entries.iter().map(|e| e.warning).sum();
+        writeln!(
+            out,
+            "{} analyses: {critical} critical and {warning} warning findings in all",
+            entries.len()
+        )
+        .map_err(CliError::io("stdout"))?;
+    }
+    report_failures(&failed, args.files.len());
+    let lost = strict_summary(lost, args.strict);
+    let threshold = args.fail_on.map(|f| match f {
+        FailOn::Warning => Severity::Warning,
+        FailOn::Critical => Severity::Critical,
+    });
+    let worst = entries.iter().filter_map(|e| e.worst).max();
+    Ok(if !failed.is_empty() || entries.is_empty() || lost {
+        ExitCode::FAILURE
+    } else if threshold.is_some_and(|t| worst.is_some_and(|w| w >= t)) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use counterlens::capture::Series;
+
+    fn log(machine: &str, times: &[f64]) -> Loaded {
+        let path = format!("\\\\{machine}\\Memory\\Available MBytes");
+        Loaded {
+            path: PathBuf::from(format!("{machine}-{}.csv", times[0])),
+            source: format!("{machine}-{}.csv", times[0]),
+            capture: Capture {
+                format: "pdh-csv",
+                encoding: "UTF-8",
+                time_zone: None,
+                timestamps: times.to_vec(),
+                series: vec![Series::new(path, vec![1.0; times.len()])],
+                notes: vec![],
+            },
+        }
+    }
+
+    #[test]
+    fn logs_of_one_machine_that_follow_each_other_are_one_analysis() {
+        let min = 60_000.0;
+        let groups = group(
+            vec![
+                // WEB01 at one-minute samples, then its next file a minute after its last sample.
+                log("WEB01", &[0.0, min, 2.0 * min]),
+                log("WEB01", &[3.0 * min, 4.0 * min]),
+                // WEB02 over the same time: another machine, another analysis.
+                log("WEB02", &[0.0, min]),
+                // WEB02 again, a day later: more than ten intervals (10 min) after: alone.
+                log("WEB02", &[1440.0 * min, 1441.0 * min]),
+                // WEB02 overlapping the last one: alone.
+                log("WEB02", &[1440.5 * min, 1442.0 * min]),
+            ],
+            false,
+        );
+        let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [2, 1, 1, 1]);
+        let merged = group(vec![log("A", &[0.0]), log("B", &[0.0])], true);
+        assert_eq!(merged.len(), 1);
+    }
+}

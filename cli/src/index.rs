@@ -1,0 +1,223 @@
+//! `analyze`'s index of many analyses: per analysis (a server's log, or its logs that follow each other)
+//! the machines, the time range, critical and warning counts by category, and links to its report and
+//! data. As JSON (`index.json`) and as a static HTML page (`index.html`) in which every string from a
+//! log or a pack is escaped.
+
+use counterlens::analysis::{Analysis, Severity};
+use counterlens::capture::Capture;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub critical: usize,
+    pub warning: usize,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub title: String,
+    pub inputs: Vec<String>,
+    pub machines: Vec<String>,
+    /// The first and last sample, in the log's own zone.
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub critical: usize,
+    pub warning: usize,
+    pub categories: BTreeMap<String, Counts>,
+    /// The HTML report and the JSON document, relative to the index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+    #[serde(skip)]
+    pub worst: Option<Severity>,
+}
+
+pub fn entry(title: &str, inputs: &[String], c: &Capture, a: &Analysis, east: i32) -> Entry {
+    let mut categories: BTreeMap<String, Counts> = BTreeMap::new();
+    for f in &a.findings {
+        let n = categories.entry(f.category.clone()).or_default();
+        match f.severity {
+            Severity::Critical => n.critical += 1,
+            Severity::Warning => n.warning += 1,
+        }
+    }
+    Entry {
+        title: title.to_string(),
+        inputs: inputs.to_vec(),
+        machines: crate::select::machines(c),
+        first: c.timestamps.first().map(|&t| crate::time::iso(t, east)),
+        last: c.timestamps.last().map(|&t| crate::time::iso(t, east)),
+        critical: categories.values().map(|n| n.critical).sum(),
+        warning: categories.values().map(|n| n.warning).sum(),
+        categories,
+        report: None,
+        data: None,
+        worst: None,
+    }
+}
+
+/// Text for HTML: `&`, `<`, `>`, `"` and `'` as entities, so it is text in an element and in a quoted
+/// attribute alike.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A relative link: each path segment percent-encoded where it is not plain (`%`, `#`, `?`, spaces and
+/// the like), then escaped for the attribute.
+fn href(rel: &str) -> String {
+    let enc: Vec<String> = rel
+        .split('/')
+        .map(|seg| {
+            seg.bytes()
+                .map(|b| {
+                    if b.is_ascii_alphanumeric() || b"-_.~()".contains(&b) {
+                        char::from(b).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    escape(&enc.join("/"))
+}
+
+/// The index page: one row per analysis, most critical findings first.
+pub fn html(entries: &[Entry]) -> String {
+    let mut rows: Vec<&Entry> = entries.iter().collect();
+    rows.sort_by(|a, b| {
+        (b.critical, b.warning)
+            .cmp(&(a.critical, a.warning))
+            .then_with(|| a.title.cmp(&b.title))
+    });
+    let critical: usize = entries.iter().map(|e| e.critical).sum();
+    let warning: usize = entries.iter().map(|e| e.warning).sum();
+    let mut body = String::new();
+    for e in rows {
+        let cats: Vec<String> = e
+            .categories
+            .iter()
+            .map(|(cat, n)| {
+                let mut parts = Vec::new();
+                if n.critical > 0 {
+                    parts.push(format!(
+                        "<span class=\"crit\">{} critical</span>",
+                        n.critical
+                    ));
+                }
+                if n.warning > 0 {
+                    parts.push(format!("<span class=\"warn\">{} warning</span>", n.warning));
+                }
+                format!("{}: {}", escape(cat), parts.join(", "))
+            })
+            .collect();
+        let title = match &e.report {
+            Some(r) => format!("<a href=\"{}\">{}</a>", href(r), escape(&e.title)),
+            None => escape(&e.title),
+        };
+        let data = match &e.data {
+            Some(d) => format!(" <a class=\"data\" href=\"{}\">JSON</a>", href(d)),
+            None => String::new(),
+        };
+        body.push_str(&format!(
+            "<tr><td>{}</td><td>{title}{data}</td><td>{} to {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
+            escape(&e.machines.join(", ")),
+            escape(e.first.as_deref().unwrap_or("")),
+            escape(e.last.as_deref().unwrap_or("")),
+            e.critical,
+            e.warning,
+            if cats.is_empty() { "no findings".to_string() } else { cats.join("<br>") },
+        ));
+    }
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>counterlens: {n} analyses</title>
+<style>
+body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1f24; background: #fff; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ border-bottom: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }}
+td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.crit {{ color: #b42318; }} .warn {{ color: #9a6700; }} a.data {{ font-size: 12px; }}
+@media (prefers-color-scheme: dark) {{ body {{ background: #0d1117; color: #e6edf3; }} a {{ color: #58a6ff; }}
+  th, td {{ border-color: #30363d; }} .crit {{ color: #ff7b72; }} .warn {{ color: #e3b341; }} }}
+</style>
+</head>
+<body>
+<h1>{n} analyses: {critical} critical and {warning} warning findings</h1>
+<table>
+<thead><tr><th>Machines</th><th>Log</th><th>Time range</th><th>Critical</th><th>Warning</th><th>By category</th></tr></thead>
+<tbody>
+{body}</tbody>
+</table>
+</body>
+</html>
+"#,
+        n = entries.len()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(title: &str, critical: usize) -> Entry {
+        let mut categories = BTreeMap::new();
+        categories.insert(
+            "<Disk>".to_string(),
+            Counts {
+                critical,
+                warning: 1,
+            },
+        );
+        Entry {
+            title: title.into(),
+            inputs: vec![title.into()],
+            machines: vec!["WEB\"01".into()],
+            first: Some("2026-11-16T00:00:00Z".into()),
+            last: Some("2026-11-16T01:00:00Z".into()),
+            critical,
+            warning: 1,
+            categories,
+            report: Some(format!("{title}.html")),
+            data: None,
+            worst: None,
+        }
+    }
+
+    #[test]
+    fn the_index_escapes_every_string_and_lists_the_worst_first() {
+        let page = html(&[
+            entry("a/<script>alert(1)</script>.blg", 0),
+            entry("b/x.blg", 2),
+        ]);
+        assert!(!page.contains("<script>"), "{page}");
+        assert!(page.contains("a/&lt;script&gt;alert(1)&lt;/script&gt;.blg"));
+        assert!(page.contains("href=\"a/%3Cscript%3Ealert(1)%3C/script%3E.blg.html\""));
+        assert!(
+            page.contains("WEB&quot;01")
+                && page.contains("&lt;Disk&gt;: <span class=\"crit\">2 critical</span>")
+        );
+        // Two analyses, 2 + 0 critical and 1 + 1 warning; b (2 critical) listed before a.
+        assert!(page.contains("<h1>2 analyses: 2 critical and 2 warning findings</h1>"));
+        assert!(page.find("b/x.blg").unwrap() < page.find("a/&lt;script").unwrap());
+    }
+}
