@@ -94,7 +94,26 @@ const statsOnly = {
 };
 const stats = { name: 'counterlens analyze, slice statistics only', fn: () => analyze(capture, { packs: [statsOnly] }) };
 const peer = { name: 'peer: JS slice statistics only', fn: () => jsSliceStats(timestamps, columns) };
-race([ours, stats, peer]);
+// Every built-in pack plus derived series (docs/rule-packs.md): privileged share of processor time and
+// read share of disk transfers per instance, each with a sustained rule, as PAL's Generated series.
+const derivedPack = {
+  id: 'derived-bench', title: 'Derived series',
+  derived: [
+    { id: 'priv-share', counter: '\\Bench(*)\\Privileged Share', pairBy: 'instance',
+      inputs: [{ name: 'a', counter: '\\Processor(*)\\% Privileged Time' }, { name: 'b', counter: '\\Processor(*)\\% Processor Time' }],
+      expression: 'if(gt(a, 0) * gt(b, 0), round(a / b * 100), 0)' },
+    { id: 'queue-latency', counter: '\\Bench(*)\\Queue Latency', pairBy: 'instance',
+      inputs: [{ name: 'a', counter: '\\LogicalDisk(*)\\Avg. Disk Queue Length' }, { name: 'b', counter: '\\LogicalDisk(*)\\Avg. Disk sec/Read' }],
+      expression: 'abs(round(a * b * 1000))' },
+  ],
+  rules: [{ id: 'd', title: 'd', counter: '\\Bench(*)\\*', kind: 'static', severity: 'warning', operator: 'gt', threshold: 1e300, for: 300 }],
+};
+const all = [...rulePacks().map((p) => p.id), derivedPack];
+let hasDerived = true;
+try { analyze(capture, { packs: all }); } catch { hasDerived = false; } // a core without derived series
+const withDerived = { name: 'counterlens analyze, all packs + derived series', fn: () => analyze(capture, { packs: all }) };
+const contenders = hasDerived ? [ours, withDerived, stats, peer] : [ours, stats, peer];
+race(contenders);
 const covered = stats.out.rules.reduce((n, r) => n + r.series, 0);
 if (covered !== SERIES) throw new Error(`the statistics-only pack read ${covered} series`);
 // The peer is honest: its counts add up to the values present.
@@ -107,7 +126,11 @@ const packs = new Set(ran.map((r) => r.pack));
 console.log(`analysis: ${SERIES} series x ${SAMPLES} samples = ${(values / 1e6).toFixed(2)} M values, ${packs.size} packs, ` +
   `${ran.length} rules ran (${ours.out.rules.length - ran.length} skipped), ${ours.out.findings.length} findings`);
 console.log(`${''.padEnd(48)} ${'median'.padStart(9)} ${'fastest'.padStart(9)}  M values/s (median)`);
-for (const c of [ours, stats, peer]) {
+if (hasDerived) {
+  const d = withDerived.out.rules.find((r) => r.pack === 'derived-bench');
+  console.log(`derived series: ${d.series} series ran the derived-series rule`);
+}
+for (const c of contenders) {
   console.log(`${c.name.padEnd(48)} ${c.median.toFixed(1).padStart(6)} ms ${c.min.toFixed(1).padStart(6)} ms  ${(values / 1e6 / (c.median / 1000)).toFixed(0).padStart(5)}`);
 }
 console.log(`whole analysis: ${(peer.median / ours.median).toFixed(1)}x the JS peer (median), ${(peer.min / ours.min).toFixed(1)}x (fastest); ` +

@@ -349,7 +349,33 @@ export interface RawSeries {
 
 export type Severity = "warning" | "critical";
 export type Operator = "gt" | "ge" | "lt" | "le" | "eq" | "ne";
-export type SliceStat = "min" | "avg" | "max" | "trend";
+/** "value": the samples themselves (a rule with `for`). */
+export type SliceStat = "min" | "avg" | "max" | "trend" | "value";
+
+/** Rich text (docs/rule-packs.md): plain, or blocks; never HTML. Render with textContent and
+ *  `<a href>` for http(s) links only. */
+export type RichText = string | TextBlock[];
+export type TextBlock = { paragraph: TextInline[] } | { list: TextInline[][] };
+export type TextInline = string | { strong: string } | { link: string; text: string };
+
+/** A series a pack computes sample by sample from the capture's (PAL's Generated data sources). */
+export interface DerivedSeries {
+  id: string;
+  /** The path the series get: "\\Object(*)\\Counter", the * being each pair's instance. */
+  counter: string;
+  inputs: { name: string; counter: string }[];
+  pairBy: "instance" | "sqlInstance" | "machine";
+  /** Over the inputs' names and the pack's variables; if(c, x, y), round(x), abs(x) besides the
+   *  threshold functions. */
+  expression: string;
+}
+/** On a finding of a derived series: what it was computed from. */
+export interface DerivedRef {
+  pack: string; id: string; expression: string;
+  inputs: { name: string; seriesIndex: number; path: string }[];
+  /** The pack variables the expression uses, with their values. */
+  variables?: Record<string, number | string>;
+}
 
 /** A rule pack: rules selecting series by Perfmon wildcard paths, with thresholds over variables. */
 export interface RulePack {
@@ -357,8 +383,9 @@ export interface RulePack {
   title: string;
   version?: string;
   source?: string;
-  description?: string;
+  description?: RichText;
   variables?: PackVariable[];
+  derived?: DerivedSeries[];
   rules: Rule[];
 }
 export interface PackVariable {
@@ -375,7 +402,7 @@ export interface Rule {
   group?: string;
   title: string;
   category?: string;
-  description?: string;
+  description?: RichText;
   references?: { title: string; url: string }[];
   /** Perfmon wildcards, machine optional, case-insensitive: "\\Processor(*)\\% Processor Time". */
   counter: string;
@@ -393,11 +420,14 @@ export interface Rule {
   thresholdMax?: number;
   /** Break only when at least this % of the slice's points satisfy the comparison. */
   minDurationPercent?: number;
+  /** Seconds: break where the samples satisfy the comparison without interruption for at least this
+   *  long (Prometheus' for:), whatever the slice length. */
+  for?: number;
 }
 
 export interface RulePackInfo {
   id: string; title: string; rules: number; source: string;
-  description: string;
+  description: RichText;
   /** The questions the pack asks, with their defaults. */
   variables: PackVariable[];
 }
@@ -416,6 +446,9 @@ export interface AnalyzeOptions {
   slice?: "auto" | number;
   /** ms since the epoch, UTC. */
   from?: number; to?: number;
+  /** Where a built-in pack and a given pack (an imported PAL file) have rules on one series: whose
+   *  run ("imported", the default), the other side's being listed as skipped; "both" runs both. */
+  overlap?: "imported" | "builtin" | "both";
 }
 export interface Finding {
   pack: string; rule: string; title: string; category: string;
@@ -429,6 +462,8 @@ export interface Finding {
   message: string;
   /** The variables its threshold read, their values and origin ("pack": a default, an answer to confirm). */
   variables?: { name: string; value: number | string; origin: "user" | "capture" | "pack" }[];
+  /** On a derived series (then seriesIndex is at or past the capture's series count): its definition. */
+  derived?: DerivedRef;
 }
 /** A card of findings: one rule's findings whose ranges overlap or touch, on any series. */
 export interface FindingGroup {
@@ -443,7 +478,7 @@ export interface FindingGroup {
 export interface RuleRun {
   pack: string; rule: string; title: string; category?: string; severity: Severity;
   /** Why it matters and what to check next; its references. */
-  description?: string; references?: { title: string; url: string }[];
+  description?: RichText; references?: { title: string; url: string }[];
   group?: string; trend?: boolean; operator?: Operator;
   /** The variables its threshold expression reads. */
   variables?: string[];

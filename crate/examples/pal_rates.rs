@@ -57,6 +57,22 @@ fn main() {
         }
     }
     if show_rules {
+        for d in &imp.pack.derived {
+            let inputs: Vec<String> = d
+                .inputs
+                .iter()
+                .map(|i| format!("{} = {}", i.name, i.counter))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  derived {} ({:?}): {} = {} [{}]",
+                d.id,
+                d.pair_by,
+                d.counter,
+                d.expression,
+                inputs.join(", ")
+            );
+        }
         for r in &imp.pack.rules {
             let rule = serde_json::to_string(r).unwrap_or_default();
             let _ = writeln!(out, "  rule {}: {rule}", r.id);

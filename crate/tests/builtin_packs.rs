@@ -217,10 +217,10 @@ fn a_pegged_cpu_and_a_server_running_out_of_memory_are_said() {
         .filter(|f| f.rule == "processor-time-critical" && f.path.contains("_Total"))
         .collect();
     assert_eq!(cpu.len(), 1, "{:#?}", a.findings);
-    // 30 slices of 4 minutes (2 h / 30). Slice 7 (08:28-08:32) is half pegged: avg about
-    // (8 * 25 + 8 * 99) / 16 = 62, below 95. Slices 8 (08:32) to 14 (ending 09:00) are all 99.
-    assert_eq!(cpu[0].start, T0 + 32.0 * 60_000.0, "{:?}", cpu[0]);
-    assert_eq!(cpu[0].end, T0 + 60.0 * 60_000.0, "{:?}", cpu[0]);
+    // The rule holds 95% for 5 minutes sample by sample: the run of 99s from sample 120 (08:30) to
+    // sample 239 (08:59:45), 119 * 15 s = 1785 s, whatever the slices.
+    assert_eq!(cpu[0].start, T0 + 120.0 * STEP, "{:?}", cpu[0]);
+    assert_eq!(cpu[0].end, T0 + 239.0 * STEP, "{:?}", cpu[0]);
     assert_eq!(cpu[0].worst, 99.0);
     assert_eq!(cpu[0].severity, Severity::Critical);
     assert!(

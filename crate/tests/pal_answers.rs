@@ -25,7 +25,7 @@ fn pack() -> RulePack {
     let names: Vec<&str> = imp.pack.variables.iter().map(|v| v.name.as_str()).collect();
     for n in &names {
         assert!(
-            ["logicalProcessors", "NetworkBandwidth"].contains(n)
+            ["logicalProcessors", "LinkSpeedMbps", "PhysicalMemoryGB"].contains(n)
                 || imp.variables.iter().any(|q| q.name == *n),
             "{n}"
         );
@@ -135,7 +135,7 @@ fn the_os_answer_drives_the_non_paged_pool_thresholds() {
         warn,
         &[
             ("OS", text("windows xp 32-bit")),
-            ("PhysicalMemory", Value::Number(1.0)),
+            ("PhysicalMemoryGB", Value::Number(1.0)),
         ],
     )
     .unwrap();
@@ -146,7 +146,7 @@ fn the_os_answer_drives_the_non_paged_pool_thresholds() {
     let answers = [
         ("OS", text("Windows 7 32-bit")),
         ("UserVa", Value::Number(3072.0)),
-        ("PhysicalMemory", Value::Number(4.0)),
+        ("PhysicalMemoryGB", Value::Number(4.0)),
     ];
     let (t, found) = run(&pack, &cap, warn, &answers).unwrap();
     assert!(close(t, 1024.0 * MB * 0.6), "{t}");
@@ -166,7 +166,7 @@ fn the_os_answer_drives_the_non_paged_pool_thresholds() {
         warn,
         &[
             ("OS", text("Windows Server 2008 R2 64-bit")),
-            ("PhysicalMemory", Value::Number(1.0)),
+            ("PhysicalMemoryGB", Value::Number(1.0)),
         ],
     )
     .unwrap();
@@ -176,7 +176,7 @@ fn the_os_answer_drives_the_non_paged_pool_thresholds() {
         &pack,
         &cap,
         warn,
-        &[("PhysicalMemory", Value::Number(256.0))],
+        &[("PhysicalMemoryGB", Value::Number(256.0))],
     )
     .unwrap();
     assert!(close(t, 128.0 * GB * 0.6), "{t}");
@@ -187,7 +187,7 @@ fn the_os_answer_drives_the_non_paged_pool_thresholds() {
         warn,
         &[
             ("OS", text("Windows XP 64-bit")),
-            ("PhysicalMemory", Value::Number(256.0)),
+            ("PhysicalMemoryGB", Value::Number(256.0)),
         ],
     )
     .unwrap();

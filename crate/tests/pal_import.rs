@@ -218,11 +218,15 @@ fn literal_one_liners_sizes_and_trends() {
         r.title,
         "Increasing trend of more than 100 MB per hour - may not be accurate on counter logs of less than 1 hour"
     );
-    // The analysis's description, HTML stripped; its bare address becomes a reference, and PAL's file one.
-    assert!(r
-        .description
-        .starts_with("This analysis determines if one or more processes are leaking"));
-    assert!(!r.description.contains("<B>"));
+    // The analysis's description as rich text (blocks, no markup); its bare address becomes a
+    // reference, and PAL's file one.
+    let text = r.description.plain();
+    assert!(text.starts_with("This analysis determines if one or more processes are leaking"));
+    assert!(!text.contains("<B>"));
+    assert!(matches!(
+        r.description,
+        counterlens::analysis::Text::Rich(_)
+    ));
     assert!(r
         .references
         .iter()
@@ -338,21 +342,22 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     // QUESTION arithmetic: $([Int] $PhysicalMemory * 1024) * 0.10. With the default 16 GB the rule
     // evaluates to 16 * 1024 * 0.1 = 1638.4 MB.
     let r = rule(&imp, "memory-available-mbytes-1");
-    assert_eq!(r.threshold, expr("PhysicalMemory * 1024 * 0.1"));
+    assert_eq!(r.threshold, expr("PhysicalMemoryGB * 1024 * 0.1"));
     assert_eq!(r.operator, Operator::Lt);
     assert_eq!(r.threshold_min, None);
     // If ($Five -lt 64) { $Five = 64 }: a floor, thresholdMin 64 (16 GB: 16 * 1024 * 0.05 = 819.2 > 64).
     let r = rule(&imp, "memory-available-mbytes-2");
-    assert_eq!(r.threshold, expr("PhysicalMemory * 1024 * 0.05"));
+    assert_eq!(r.threshold, expr("PhysicalMemoryGB * 1024 * 0.05"));
     assert_eq!(r.threshold_min, Some(64.0));
     assert_eq!(r.severity, Severity::Critical);
     assert_eq!(r.references[0].title, "Performance tuning guidelines");
-    // PhysicalMemory's default "16" is a number: the variable is numeric.
+    // PhysicalMemory's default "16" is a number: the variable is numeric, named as the built-in packs
+    // name the same answer (PhysicalMemoryGB, in GB as PAL asks it), so that it is asked once.
     let v = imp
         .pack
         .variables
         .iter()
-        .find(|v| v.name == "PhysicalMemory")
+        .find(|v| v.name == "PhysicalMemoryGB")
         .unwrap();
     assert_eq!(v.default, Value::Number(16.0));
     assert!(imp
@@ -365,7 +370,7 @@ fn with_the_inherited_file_every_form_and_every_reason() {
         .iter()
         .find(|b| b.analysis == "Memory Available MBytes")
         .unwrap();
-    assert_eq!(b.max, expr("max(PhysicalMemory * 1024 * 0.05, 64)"));
+    assert_eq!(b.max, expr("max(PhysicalMemoryGB * 1024 * 0.05, 64)"));
 
     // The processor count with PAL's guard If ($n -eq 0) { $n = 1 }: max(logicalProcessors, 1) * 2.
     let r = rule(&imp, "system-processor-queue-length-1");
@@ -383,7 +388,7 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     );
     for v in &imp.pack.variables {
         assert!(
-            ["logicalProcessors", "NetworkBandwidth"].contains(&v.name.as_str())
+            ["logicalProcessors", "LinkSpeedMbps", "PhysicalMemoryGB"].contains(&v.name.as_str())
                 || imp.variables.iter().any(|q| q.name == v.name),
             "{} is not a PAL question",
             v.name
@@ -396,11 +401,12 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     );
 
     // A Generated % Network Utilization Sent of PAL's shape (bytes * 8 / Current Bandwidth * 100) is
-    // derived: Bytes Sent/sec above 30% of NetworkBandwidth / 8. With 1 Gbit/s: 30 * 1e9 / 800
-    // = 37500000 bytes/s, 30% of 125000000 bytes/s.
+    // derived: Bytes Sent/sec above 30% of the link speed in bytes/s, the link speed asked as the
+    // built-in system overview asks it (LinkSpeedMbps): 30 * LinkSpeedMbps * 1e6 / 800 =
+    // 30 * LinkSpeedMbps * 1250. With 1000 Mbit/s: 37500000 bytes/s, 30% of 125000000 bytes/s.
     let r = rule(&imp, "network-interface-network-utilization-sent-1");
     assert_eq!(r.counter, "\\Network Interface(*)\\Bytes Sent/sec");
-    assert_eq!(r.threshold, expr("30 * NetworkBandwidth / 800"));
+    assert_eq!(r.threshold, expr("30 * LinkSpeedMbps * 1250"));
     assert_eq!(
         r.instances.as_ref().unwrap().exclude,
         vec!["_Total".to_string()]
@@ -409,9 +415,9 @@ fn with_the_inherited_file_every_form_and_every_reason() {
         .pack
         .variables
         .iter()
-        .find(|v| v.name == "NetworkBandwidth")
+        .find(|v| v.name == "LinkSpeedMbps")
         .unwrap();
-    assert_eq!(nb.default, Value::Number(1e9));
+    assert_eq!(nb.default, Value::Number(1000.0));
     let b = imp
         .bands
         .iter()
@@ -420,8 +426,8 @@ fn with_the_inherited_file_every_form_and_every_reason() {
     assert_eq!(
         (&b.min, &b.max),
         (
-            &expr("80 * NetworkBandwidth / 800"),
-            &expr("99.999 * NetworkBandwidth / 800")
+            &expr("80 * LinkSpeedMbps * 1250"),
+            &expr("99.999 * LinkSpeedMbps * 1250")
         )
     );
 
@@ -558,8 +564,15 @@ fn hostile_text_stays_text() {
     let r = &imp.pack.rules[0];
     // Names are data, kept as written (the viewer and the report render them as text).
     assert_eq!(r.title, "<script>alert(1)</script>");
-    // The description's markup is removed; a javascript: link is not a reference.
-    assert_eq!(r.description, "Read this.");
+    // The description's markup is removed (the script with its content); a javascript: link is
+    // neither a link nor a reference, its text stays.
+    use counterlens::analysis::{Block, Inline, Text};
+    assert_eq!(
+        r.description,
+        Text::Rich(vec![Block::Paragraph(vec![Inline::Text(
+            "Read this.".into()
+        )])])
+    );
     assert!(r
         .references
         .iter()
@@ -782,12 +795,12 @@ fn forms_from_pals_real_files() {
     // 0 GB becomes 1 GB); Round is read like [Int], the answer as given. 16 GB -> 1717986918.4 bytes.
     assert_eq!(
         threshold(&format!("If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 1}};\n$i = $([Math]::Round($PhysicalMemory,0))\n$i = $i * 1GB\n$T = $i * 0.10\n{call}")),
-        expr("max(PhysicalMemory, 1) * 1073741824 * 0.1")
+        expr("max(PhysicalMemoryGB, 1) * 1073741824 * 0.1")
     );
     // Round without digits.
     assert_eq!(
         threshold(&format!("$T = [Math]::Round($PhysicalMemory)\n{call}")),
-        expr("PhysicalMemory")
+        expr("PhysicalMemoryGB")
     );
     // Other [Math] methods (Min and Max too: PAL's files measured use none) and malformed calls are
     // reported, not guessed.
@@ -812,14 +825,14 @@ fn forms_from_pals_real_files() {
         threshold(&format!(
             "If ($PhysicalMemory -eq 0) {{$PhysicalMemory = 2}}\n$T = $PhysicalMemory\n{call}"
         )),
-        expr("eq(PhysicalMemory, 0) * 2 + (1 - eq(PhysicalMemory, 0)) * PhysicalMemory")
+        expr("eq(PhysicalMemoryGB, 0) * 2 + (1 - eq(PhysicalMemoryGB, 0)) * PhysicalMemoryGB")
     );
     // A mirrored clamp, If ($b -lt $v) { $v = $b }, is min(v, b) (QuickSystemOverview.xml's kernel VA).
     assert_eq!(
         threshold(&format!(
             "$v = $PhysicalMemory * 2\n$b = 100 - $PhysicalMemory\nIf ($b -lt $v) {{$v = $b}}\n$T = $v\n{call}"
         )),
-        expr("min(100 - PhysicalMemory, PhysicalMemory * 2)")
+        expr("min(100 - PhysicalMemoryGB, PhysicalMemoryGB * 2)")
     );
     // `switch` on the string answer (QuickSystemOverview.xml's per-OS pool sizes), after
     // `$OS = [string] $OS.ToUpper()`: case-insensitive tests of the answer; 1 * is(...) is is(...).
@@ -838,7 +851,7 @@ fn forms_from_pals_real_files() {
         threshold(&format!(
             "$T = 0\nswitch ($($PhysicalMemory)) {{ 1 {{ $T = 3 }} 2 {{ $T = 3 }} }}\n{call}"
         )),
-        expr("(eq(PhysicalMemory, 1) + eq(PhysicalMemory, 2)) * 3")
+        expr("(eq(PhysicalMemoryGB, 1) + eq(PhysicalMemoryGB, 2)) * 3")
     );
     // Left out: duplicate literals (PowerShell runs both), two defaults, a script-block case, a text
     // case on a number, options, a switch on an unknown name.

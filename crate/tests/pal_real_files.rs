@@ -53,16 +53,13 @@ fn rule<'a>(imp: &'a PalImport, id: &str) -> &'a counterlens::analysis::Rule {
 const QUICK: &str = "QuickSystemOverview.xml";
 const SYSTEM: &str = "SystemOverview.xml";
 
-/// The reasons left when QuickSystemOverview.xml is part of the import (6 thresholds):
-/// 2 + 2 Generated series, 2 thresholds of a disabled analysis.
+/// The reasons left when QuickSystemOverview.xml is part of the import (4 thresholds): the Physical
+/// Memory Overwhelmed series (PAL walks the paging files with ForEach and hash tables), 2 thresholds of
+/// a disabled analysis. Its Disk Overwhelmed series is derived (three paired counters).
 fn assert_quick_reasons(imp: &PalImport) {
     let r = reasons(imp);
     assert_eq!(
-        r.get("Generated data source \\LogicalDisk(*)\\Disk Overwhelmed: PAL computes that series with PowerShell from other counters"),
-        Some(&2)
-    );
-    assert_eq!(
-        r.get("Generated data source \\Memory\\Physical Memory Overwhelmed: PAL computes that series with PowerShell from other counters"),
+        r.get("Generated data source \\Memory\\Physical Memory Overwhelmed: PAL computes it in PowerShell, in a form not translated: walks other data with `ForEach` (not one value per sample of paired series)"),
         Some(&2)
     );
     assert_eq!(
@@ -71,51 +68,55 @@ fn assert_quick_reasons(imp: &PalImport) {
     );
     // The four kernel-pool thresholds (a `switch` on the OS answer) translate since the expressions
     // test the answer itself (is(OS, '...'), gt(UserVa, 2048)).
-    assert_eq!(r.values().sum::<usize>(), 6, "{r:#?}");
+    assert_eq!(r.values().sum::<usize>(), 4, "{r:#?}");
 }
 
-/// SQLServer.xml's 9 untranslated thresholds: each is on a `\PAL Generated(*)\... Ratio Percentage`
-/// (or the Target - Total Server Memory difference) that the DATASOURCE's CODE computes in a PowerShell
-/// loop over two collections, sample by sample, e.g. for the Index Searches rule
-/// `[int]$iRatio = $([double]$...FullScanssec[$m].Value[$v] / [double]$...IndexSearchessec[$a].Value[$v]) * 100`.
-fn assert_sql_generated_reasons(imp: &PalImport) {
-    let generated: Vec<&str> = imp
+/// SQLServer.xml's 9 thresholds on Generated series (8 ratios per SQL instance and the Target - Total
+/// Server Memory difference) translate: each rule is on its derived series, defined in the pack.
+fn assert_sql_generated_translate(imp: &PalImport) {
+    let on_derived: Vec<&str> = imp
+        .pack
+        .rules
+        .iter()
+        .filter(|r| r.counter.starts_with("\\PAL Generated(*)\\"))
+        .map(|r| r.id.as_str())
+        .collect();
+    assert_eq!(on_derived.len(), 9, "{on_derived:#?}");
+    let ids: Vec<&str> = imp.pack.derived.iter().map(|d| d.id.as_str()).collect();
+    assert!(
+        ids.contains(&"index-searches-to-full-scans-ratio-percentage"),
+        "{ids:?}"
+    );
+    assert!(ids.contains(&"difference-of-target-and-total-server-memory-in-megabytes"));
+    assert!(!imp
         .untranslated
         .iter()
-        .filter(|u| {
-            u.reason
-                .starts_with("Generated data source \\PAL Generated(*)\\")
-        })
-        .map(|u| u.analysis.as_str())
-        .collect();
-    assert_eq!(generated.len(), 9, "{:#?}", imp.untranslated);
-    assert!(generated.contains(&"SQLServer:Access Methods Index Searches/sec"));
-    assert!(generated.contains(&"SQLServer:Memory Manager Target Server Memory(KB)"));
+        .any(|u| u.reason.contains("PAL Generated")));
 }
 
 #[test]
 fn translated_over_total_per_file() {
     // (files given, translated, total, inherited files reported missing)
     let table: &[(&[&str], usize, usize, &[&str])] = &[
-        (&[QUICK], 77, 83, &[]),
-        (&[SYSTEM, QUICK], 91, 97, &[]),
+        (&[QUICK], 79, 83, &[]),
+        (&[SYSTEM, QUICK], 93, 97, &[]),
         (&["DotNet.xml"], 7, 7, &[]),
         (&["AspDotNet.xml"], 10, 10, &[]),
         (
             &["IIS.xml", "AspDotNet.xml", SYSTEM, QUICK],
-            102,
+            104,
             108,
             &["Asp.xml"],
         ),
-        (&["HyperV.xml", SYSTEM, QUICK], 104, 110, &[]),
+        (&["HyperV.xml", SYSTEM, QUICK], 106, 110, &[]),
         (
             &["ActiveDirectory.xml", SYSTEM, QUICK],
-            94,
+            96,
             100,
             &["VMWare.xml"],
         ),
-        (&["Exchange2013.xml", SYSTEM, QUICK], 129, 135, &[]),
-        (&["SQLServer.xml", SYSTEM, QUICK], 106, 121, &[]),
+        (&["Exchange2013.xml", SYSTEM, QUICK], 131, 135, &[]),
+        (&["SQLServer.xml", SYSTEM, QUICK], 117, 121, &[]),
     ];
     for (names, translated, total, missing) in table {
         let imp = import(names);
@@ -127,9 +128,9 @@ fn translated_over_total_per_file() {
         );
         assert_eq!(imp.missing_files, *missing, "{names:?}");
         if names.contains(&"SQLServer.xml") {
-            // 6 of QuickSystemOverview.xml + 9 series SQLServer.xml generates.
-            assert_sql_generated_reasons(&imp);
-            assert_eq!(imp.untranslated.len(), 15);
+            // Only QuickSystemOverview.xml's 4: SQLServer.xml's 9 Generated series are derived.
+            assert_sql_generated_translate(&imp);
+            assert_quick_reasons(&imp);
         } else if names.contains(&QUICK) {
             // Every file's own thresholds translate; what stays out is QuickSystemOverview.xml's six.
             assert_quick_reasons(&imp);
@@ -141,8 +142,8 @@ fn translated_over_total_per_file() {
 fn each_file_alone_translates_all_of_its_own_thresholds_but_what_needs_an_inherited_answer() {
     // Alone, a file's thresholds are its own: all translate, except Exchange2013.xml's one rule on the
     // RAM answer $PhysicalMemory, a QUESTION of the QuickSystemOverview.xml it inherits through
-    // SystemOverview.xml (reported, with the missing file named), and SQLServer.xml's 9 rules on series
-    // its own DATASOURCE CODE generates (see assert_sql_generated_reasons).
+    // SystemOverview.xml (reported, with the missing file named). SQLServer.xml's 9 rules on series its
+    // own DATASOURCE CODE generates translate (see assert_sql_generated_translate).
     for (name, n) in [
         ("DotNet.xml", 7),
         ("AspDotNet.xml", 10),
@@ -154,9 +155,9 @@ fn each_file_alone_translates_all_of_its_own_thresholds_but_what_needs_an_inheri
         assert_eq!((imp.translated, imp.total), (n, n), "{name}");
     }
     let imp = import(&["SQLServer.xml"]);
-    assert_eq!((imp.translated, imp.total), (15, 24));
+    assert_eq!((imp.translated, imp.total), (24, 24));
     assert_eq!(imp.missing_files, vec!["SystemOverview.xml".to_string()]);
-    assert_sql_generated_reasons(&imp);
+    assert_sql_generated_translate(&imp);
     let imp = import(&["Exchange2013.xml"]);
     assert_eq!((imp.translated, imp.total), (37, 38));
     assert_eq!(imp.untranslated[0].analysis, "Memory Available MBytes");
@@ -180,7 +181,7 @@ fn hand_checked_translations_of_quick_system_overview() {
     assert_eq!((r.severity, r.operator), (Severity::Warning, Operator::Lt));
     assert_eq!(
         r.threshold,
-        Threshold::Expression("PhysicalMemory * 1024 * 0.1".into())
+        Threshold::Expression("PhysicalMemoryGB * 1024 * 0.1".into())
     );
 
     // $Five... = $([Int] $PhysicalMemory * 1024) * 0.05; If ($Five... -lt 64) { $Five... = 64 }
@@ -189,7 +190,7 @@ fn hand_checked_translations_of_quick_system_overview() {
     assert_eq!((r.severity, r.operator), (Severity::Critical, Operator::Lt));
     assert_eq!(
         r.threshold,
-        Threshold::Expression("PhysicalMemory * 1024 * 0.05".into())
+        Threshold::Expression("PhysicalMemoryGB * 1024 * 0.05".into())
     );
     assert_eq!(r.threshold_min, Some(64.0));
 
@@ -214,24 +215,54 @@ fn hand_checked_translations_of_quick_system_overview() {
     assert_eq!((r.severity, r.operator), (Severity::Warning, Operator::Gt));
     assert_eq!(
         r.threshold,
-        Threshold::Expression("max(PhysicalMemory, 1) * 1073741824 * 0.1".into())
+        Threshold::Expression("max(PhysicalMemoryGB, 1) * 1073741824 * 0.1".into())
     );
-    let e = counterlens::analysis::expr::Expr::parse("max(PhysicalMemory, 1) * 1073741824 * 0.1")
+    let e = counterlens::analysis::expr::Expr::parse("max(PhysicalMemoryGB, 1) * 1073741824 * 0.1")
         .unwrap();
     let v = e
-        .eval(&|n| (n == "PhysicalMemory").then_some(16.0))
+        .eval(&|n| (n == "PhysicalMemoryGB").then_some(16.0))
         .unwrap();
     assert!((v - 1_717_986_918.4).abs() < 1e-3, "{v}");
 
     // StaticThreshold -CollectionOfCounterInstances $CollectionOfNetworkUtilization -Operator 'gt'
     // -Threshold 30, on PAL's Generated % Network Utilization = Bytes Total/sec * 8 / Current Bandwidth
-    // * 100: 30% of 1 Gbit/s is 30 * 1e9 / 800 = 37.5 MB/s of Bytes Total/sec.
+    // * 100: 30% of 1 Gbit/s (LinkSpeedMbps 1000) is 30 * 1000 * 1e6 / 800 = 30 * 1000 * 1250 =
+    // 37.5 MB/s of Bytes Total/sec.
     let r = rule(&imp, "network-interface-network-utilization-1");
     assert_eq!(r.counter, "\\Network Interface(*)\\Bytes Total/sec");
     assert_eq!(
         r.threshold,
-        Threshold::Expression("30 * NetworkBandwidth / 800".into())
+        Threshold::Expression("30 * LinkSpeedMbps * 1250".into())
     );
+
+    // Disk Overwhelmed, PAL's Generated series over three counters paired by instance: 2 where the
+    // queue is at least 1 and a transfer takes more than 25 ms (35 ms for transfers above 64 KB), 1 where
+    // it takes more than 15 ms, else 0; the rules compare it with 1 and 2 (`-Operator 'ge'`).
+    let d = imp
+        .pack
+        .derived
+        .iter()
+        .find(|d| d.id == "disk-overwhelmed")
+        .unwrap();
+    assert_eq!(d.pair_by, counterlens::analysis::PairBy::Instance);
+    assert_eq!(
+        d.expression,
+        "if(ge(a, 1) * gt(c, if(gt(b, 65536), 0.035, 0.025)), 2, if(ge(a, 1) * gt(c, 0.015), 1, 0))"
+    );
+    let inputs: Vec<&str> = d.inputs.iter().map(|i| i.counter.as_str()).collect();
+    assert_eq!(
+        inputs,
+        vec![
+            "\\LogicalDisk(*)\\Avg. Disk Queue Length",
+            "\\LogicalDisk(*)\\Avg. Disk Bytes/Transfer",
+            "\\LogicalDisk(*)\\Avg. Disk sec/Transfer"
+        ]
+    );
+    assert!(imp
+        .pack
+        .rules
+        .iter()
+        .any(|r| r.counter == "\\LogicalDisk(*)\\Disk Overwhelmed"));
 
     // StaticThreshold ... $ProcessPrivateBytesTotal -Operator 'gt' -Threshold 100MB -IsTrendOnly $True
     // -> a trend of 100 * 1048576 = 104857600 bytes an hour.

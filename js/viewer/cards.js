@@ -45,6 +45,42 @@ export function sentence(analysis, g, ctx) {
 }
 
 /** The links of a rule's references: http(s) only; anything else stays text. */
+/** A link's element when it goes to an http(s) address; its text otherwise. */
+function link(href, text) {
+  let url = null;
+  try { url = new URL(href); } catch { /* not a URL: text */ }
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:')) {
+    return el('a', text || href, { href: url.href, target: '_blank', rel: 'noopener noreferrer' });
+  }
+  return document.createTextNode(text || href);
+}
+
+/**
+ * A rule's description (the pack format's `Text`): a string as one paragraph, or PAL's blocks
+ * (`{ paragraph: inline[] }`, `{ list: inline[][] }`, inline = string | { strong } | { link, text }) as
+ * elements, every text as text.
+ */
+export function description(text) {
+  const box = el('div', null, { class: 'card-description', 'data-part': 'card-description' });
+  if (typeof text === 'string') { box.append(el('p', text)); return box; }
+  const inline = (parent, items) => {
+    for (const item of items ?? []) {
+      if (typeof item === 'string') parent.append(item);
+      else if (item && typeof item.strong === 'string') parent.append(el('strong', item.strong));
+      else if (item && typeof item.link === 'string') parent.append(link(item.link, item.text));
+    }
+  };
+  for (const block of Array.isArray(text) ? text : []) {
+    if (block?.paragraph) { const p = el('p'); inline(p, block.paragraph); box.append(p); }
+    else if (block?.list) {
+      const ul = el('ul');
+      for (const items of block.list) { const li = el('li'); inline(li, items); ul.append(li); }
+      box.append(ul);
+    }
+  }
+  return box;
+}
+
 function references(list) {
   const p = el('p', 'References: ', { class: 'card-references', 'data-part': 'card-references' });
   list.forEach((r, k) => {
@@ -83,7 +119,7 @@ export function renderCards(list, analysis, ctx) {
     fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${machines > 1 ? f.path : f.path.replace(/^\\\\[^\\]+/, '')}` : ''})`, 'card-worst');
     fact('Threshold', `${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)}`, 'card-threshold');
     card.append(facts);
-    if (run?.description) card.append(el('p', run.description, { class: 'card-description', 'data-part': 'card-description' }));
+    if (run?.description?.length) card.append(description(run.description));
     if (run?.references?.length) card.append(references(run.references));
     if (f.variables?.length) {
       const answers = el('p', 'Rests on: ', { class: 'card-answers', 'data-part': 'card-answers' });

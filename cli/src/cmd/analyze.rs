@@ -251,6 +251,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         slice: args.slice,
         from: None,
         to: None,
+        ..Default::default()
     };
     if !quiet {
         for n in &notes {

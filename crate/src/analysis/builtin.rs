@@ -5,6 +5,9 @@
 //! wasm module. Every entry must read with [`super::pack::RulePack::from_json`] (a test checks it), and
 //! tests/node/rule-packs.test.mjs validates the same files against `js/rule-pack.schema.json`.
 
+/// The `source` of every built-in pack.
+pub const SOURCE: &str = "counterlens built-in";
+
 /// The pack files joined by NUL, raw DEFLATE (RFC 1951), written by `crate/build.rs`.
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/packs.deflate"));
 
@@ -65,7 +68,7 @@ mod tests {
             .collect();
         // The counts docs/rule-packs.md states.
         let want = [
-            ("system-overview", 34),
+            ("system-overview", 40),
             ("sql-server", 10),
             ("iis-aspnet", 10),
             ("dotnet-clr", 7),
@@ -117,6 +120,28 @@ mod tests {
             rule("processor-time-critical").threshold,
             Threshold::Number(95.0)
         );
+        // Sustained, sample by sample: 95% for 5 minutes, 80% for 15; disk latency on PhysicalDisk too.
+        assert_eq!(rule("processor-time-critical").for_seconds, Some(300.0));
+        assert_eq!(rule("processor-time-warning").for_seconds, Some(900.0));
+        assert_eq!(rule("processor-time-critical").stats, None);
+        let phys = rule("physical-disk-read-latency-critical");
+        assert_eq!(phys.counter, "\\PhysicalDisk(*)\\Avg. Disk sec/Read");
+        assert_eq!(
+            (phys.threshold.clone(), phys.for_seconds),
+            (Threshold::Number(0.025), Some(300.0))
+        );
+        for id in [
+            "available-memory-critical",
+            "committed-memory-critical",
+            "processor-queue-critical",
+            "disk-read-latency-critical",
+            "disk-write-latency-critical",
+            "disk-queue-critical",
+            "physical-disk-write-latency-critical",
+            "physical-disk-queue-critical",
+        ] {
+            assert_eq!(rule(id).for_seconds, Some(300.0), "{id}");
+        }
         // Per logical processor, derived from the capture.
         assert_eq!(
             rule("processor-queue-warning").threshold,

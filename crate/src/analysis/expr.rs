@@ -33,6 +33,13 @@ pub enum Expr {
     Compare(Cmp, Box<Expr>, Box<Expr>),
     /// `is`, `startsWith`, `at`: a test of a text variable (name, offset), 1 or 0.
     Text(TextTest, String, usize),
+    /// `if(c, x, y)`: x where c is a number other than 0 (NaN is not), else y; only the branch taken
+    /// is evaluated, so a guard keeps a division by zero out (derived series).
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `round(x)`: the nearest whole number, halves to even (PowerShell's `[int]`).
+    Round(Box<Expr>),
+    /// `abs(x)`.
+    Abs(Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +148,12 @@ impl Expr {
                         out.push(v)
                     }
                 }
-                Expr::Neg(a) => walk(a, out),
+                Expr::Neg(a) | Expr::Round(a) | Expr::Abs(a) => walk(a, out),
+                Expr::If(c, a, b) => {
+                    walk(c, out);
+                    walk(a, out);
+                    walk(b, out)
+                }
                 Expr::Binary(_, a, b)
                 | Expr::Min(a, b)
                 | Expr::Max(a, b)
@@ -199,7 +211,112 @@ impl Expr {
             Expr::Compare(c, a, b) => {
                 f64::from(u8::from(c.holds(a.evaluate(lookup)?, b.evaluate(lookup)?)))
             }
+            Expr::If(c, a, b) => {
+                let c = c.evaluate(lookup)?;
+                if c != 0.0 && !c.is_nan() {
+                    a.evaluate(lookup)?
+                } else {
+                    b.evaluate(lookup)?
+                }
+            }
+            Expr::Round(a) => round_half_even(a.evaluate(lookup)?),
+            Expr::Abs(a) => a.evaluate(lookup)?.abs(),
         })
+    }
+}
+
+/// The nearest whole number, halves to the even one, as .NET's `Math.Round` and PowerShell's `[int]`
+/// (`[int]2.5` is 2, `[int]3.5` is 4).
+pub fn round_half_even(x: f64) -> f64 {
+    x.round_ties_even()
+}
+
+/// The expression as text that [`Expr::parse`] reads back as the same tree (offsets aside): numbers in
+/// Rust's shortest round-trip form, parentheses where precedence needs them, a negative number as
+/// `(-x)`, text quoted with `'` doubled. A number that is not finite has no text form and prints as
+/// `(0/0)` (NaN) or `(1/0)` / `(-1/0)`, which evaluate to it.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn prec(e: &Expr) -> u8 {
+            match e {
+                Expr::Binary(Op::Add | Op::Sub, ..) => 1,
+                Expr::Binary(Op::Mul | Op::Div, ..) => 2,
+                Expr::Neg(_) => 3,
+                Expr::Number(n) if *n < 0.0 || !n.is_finite() => 3,
+                _ => 4,
+            }
+        }
+        fn quote(t: &str) -> String {
+            format!("'{}'", t.replace('\'', "''"))
+        }
+        match self {
+            Expr::Number(n) if n.is_nan() => f.write_str("(0/0)"),
+            Expr::Number(n) if n.is_infinite() => {
+                f.write_str(if *n > 0.0 { "(1/0)" } else { "(-1/0)" })
+            }
+            Expr::Number(n) if *n < 0.0 || (*n == 0.0 && n.is_sign_negative()) => {
+                write!(f, "(-{})", -n)
+            }
+            Expr::Number(n) => write!(f, "{n}"),
+            Expr::Variable(v, _) => f.write_str(v),
+            // `--x` reads as Neg(Neg(x)): parentheses only around a sum or a product, so the text
+            // nests no deeper than the tree.
+            Expr::Neg(a) if prec(a) >= 3 => write!(f, "-{a}"),
+            Expr::Neg(a) => write!(f, "-({a})"),
+            Expr::Binary(op, a, b) => {
+                let p = prec(self);
+                let sym = match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                };
+                // Left-associative: the left side needs parentheses below this precedence, the right
+                // side at or below it (`a - (b + c)`, and `a + (b + c)` so the tree reads back as it is).
+                if prec(a) < p {
+                    write!(f, "({a})")?;
+                } else {
+                    write!(f, "{a}")?;
+                }
+                write!(f, " {sym} ")?;
+                if prec(b) <= p {
+                    write!(f, "({b})")
+                } else {
+                    write!(f, "{b}")
+                }
+            }
+            Expr::Min(a, b) => write!(f, "min({a}, {b})"),
+            Expr::Max(a, b) => write!(f, "max({a}, {b})"),
+            Expr::Compare(c, a, b) => write!(f, "{}({a}, {b})", c.name()),
+            Expr::Text(TextTest::Is(t), v, _) => write!(f, "is({v}, {})", quote(t)),
+            Expr::Text(TextTest::StartsWith(t), v, _) => {
+                write!(f, "startsWith({v}, {})", quote(t))
+            }
+            Expr::Text(TextTest::At(s, t), v, _) => write!(f, "at({v}, {s}, {})", quote(t)),
+            Expr::If(c, a, b) => write!(f, "if({c}, {a}, {b})"),
+            Expr::Round(a) => write!(f, "round({a})"),
+            Expr::Abs(a) => write!(f, "abs({a})"),
+        }
+    }
+}
+
+impl Expr {
+    /// The tree with every variable's offset set to 0: what two trees of the same meaning share.
+    pub fn without_offsets(&self) -> Expr {
+        let b = |e: &Expr| Box::new(e.without_offsets());
+        match self {
+            Expr::Number(n) => Expr::Number(*n),
+            Expr::Variable(v, _) => Expr::Variable(v.clone(), 0),
+            Expr::Text(t, v, _) => Expr::Text(t.clone(), v.clone(), 0),
+            Expr::Neg(a) => Expr::Neg(b(a)),
+            Expr::Round(a) => Expr::Round(b(a)),
+            Expr::Abs(a) => Expr::Abs(b(a)),
+            Expr::Binary(op, x, y) => Expr::Binary(*op, b(x), b(y)),
+            Expr::Min(x, y) => Expr::Min(b(x), b(y)),
+            Expr::Max(x, y) => Expr::Max(b(x), b(y)),
+            Expr::Compare(c, x, y) => Expr::Compare(*c, b(x), b(y)),
+            Expr::If(c, x, y) => Expr::If(b(c), b(x), b(y)),
+        }
     }
 }
 
@@ -324,8 +441,10 @@ impl<'a> Parser<'a> {
             Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
                 let name = self.word();
                 let f = name.to_ascii_lowercase();
-                let known = matches!(f.as_str(), "min" | "max" | "is" | "startswith" | "at")
-                    || Cmp::ALL.iter().any(|(_, n)| *n == f);
+                let known = matches!(
+                    f.as_str(),
+                    "min" | "max" | "is" | "startswith" | "at" | "if" | "round" | "abs"
+                ) || Cmp::ALL.iter().any(|(_, n)| *n == f);
                 if known && self.eat(b'(') {
                     self.enter()?;
                     let e = self.call(&f)?;
@@ -378,8 +497,27 @@ impl<'a> Parser<'a> {
             return Ok((Expr::Text(test, name.to_string(), at), 1));
         }
         let (a, da) = self.sum()?;
+        if matches!(f, "round" | "abs") {
+            let a = Box::new(a);
+            return self.node(
+                if f == "round" {
+                    Expr::Round(a)
+                } else {
+                    Expr::Abs(a)
+                },
+                da,
+            );
+        }
         self.comma()?;
         let (b, db) = self.sum()?;
+        if f == "if" {
+            self.comma()?;
+            let (c, dc) = self.sum()?;
+            return self.node(
+                Expr::If(Box::new(a), Box::new(b), Box::new(c)),
+                da.max(db).max(dc),
+            );
+        }
         let (a, b) = (Box::new(a), Box::new(b));
         let e = match f {
             "min" => Expr::Min(a, b),
@@ -681,7 +819,61 @@ mod tests {
         assert!(Expr::parse(&format!("{}1{}", "gt(".repeat(100), ", 0)".repeat(100))).is_err());
     }
 
+    /// A random expression of the whole grammar, as a tree (numbers non-negative: the parser reads `-5`
+    /// as a negation).
+    fn arb_expr() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![
+            (0u32..5000, 0u32..4)
+                .prop_map(|(n, d)| Expr::Number(f64::from(n) / f64::from(10u32.pow(d)))),
+            prop_oneof![Just("a"), Just("b"), Just("PhysicalMemoryGB"), Just("_x1")]
+                .prop_map(|v| Expr::Variable(v.to_string(), 0)),
+            ("[a-z' ]{0,6}", 0usize..4).prop_map(|(t, k)| Expr::Text(
+                match k {
+                    0 => TextTest::Is(t),
+                    1 => TextTest::StartsWith(t),
+                    _ => TextTest::At(k, t),
+                },
+                "OS".to_string(),
+                0
+            )),
+        ];
+        leaf.prop_recursive(6, 48, 3, |inner| {
+            let b = |e: Expr| Box::new(e);
+            prop_oneof![
+                inner.clone().prop_map(move |a| Expr::Neg(b(a))),
+                inner.clone().prop_map(move |a| Expr::Round(b(a))),
+                inner.clone().prop_map(move |a| Expr::Abs(b(a))),
+                (0usize..4, inner.clone(), inner.clone()).prop_map(move |(k, x, y)| Expr::Binary(
+                    [Op::Add, Op::Sub, Op::Mul, Op::Div][k],
+                    b(x),
+                    b(y)
+                )),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Expr::Min(b(x), b(y))),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Expr::Max(b(x), b(y))),
+                (0usize..6, inner.clone(), inner.clone()).prop_map(move |(k, x, y)| Expr::Compare(
+                    Cmp::ALL[k].0,
+                    b(x),
+                    b(y)
+                )),
+                (inner.clone(), inner.clone(), inner).prop_map(move |(c, x, y)| Expr::If(
+                    b(c),
+                    b(x),
+                    b(y)
+                )),
+            ]
+        })
+    }
+
     proptest! {
+        /// Printing then parsing gives the same tree: the text a pack stores (the PAL importer's
+        /// derived series, built as trees) means what the tree meant.
+        #[test]
+        fn printing_then_parsing_gives_the_same_tree(e in arb_expr()) {
+            let text = e.to_string();
+            let again = Expr::parse(&text).map_err(|err| TestCaseError::fail(format!("{text:?}: {err}")))?;
+            prop_assert_eq!(again.without_offsets(), e.without_offsets(), "{}", text);
+        }
+
         #[test]
         fn never_panics(s in "\\PC{0,40}") {
             if let Ok(e) = Expr::parse(&s) { let _ = e.eval(&|_| Some(1.0)); }
@@ -689,7 +881,12 @@ mod tests {
 
         #[test]
         fn never_panics_on_expression_alphabet(s in "[0-9a-zA-Z_ .+*/()-,]{0,60}") {
-            if let Ok(e) = Expr::parse(&s) { let _ = e.eval(&|_| Some(2.0)); }
+            if let Ok(e) = Expr::parse(&s) {
+                let _ = e.eval(&|_| Some(2.0));
+                // And what parses prints as text that parses to the same tree.
+                let again = Expr::parse(&e.to_string()).unwrap();
+                prop_assert_eq!(again.without_offsets(), e.without_offsets());
+            }
         }
 
         #[test]

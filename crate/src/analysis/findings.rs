@@ -6,7 +6,7 @@ use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
-use crate::units::{amount, measure_of, Measure};
+use crate::units::{amount, measure_of, Measure, Unit};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,18 +31,22 @@ pub struct Finding {
     /// confirm).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<super::variables::UsedVariable>,
+    /// On a derived series (its `series_index` is then at or past the capture's series count): its
+    /// definition and inputs, so a viewer can compute it (`derived_values`) and explain a point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<super::derived::DerivedRef>,
 }
 
 /// One slice broken by one rule: which statistics broke and the worst of them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Break {
-    /// Bits: 1 min, 2 avg, 4 max, 8 trend.
+    /// Bits: 1 min, 2 avg, 4 max, 8 trend, 16 value.
     pub stats: u8,
     pub worst: f64,
     pub worst_stat: Stat,
 }
 
-const ORDER: [Stat; 4] = [Stat::Min, Stat::Avg, Stat::Max, Stat::Trend];
+const ORDER: [Stat; 5] = [Stat::Min, Stat::Avg, Stat::Max, Stat::Trend, Stat::Value];
 
 fn bit(s: Stat) -> u8 {
     match s {
@@ -50,6 +54,7 @@ fn bit(s: Stat) -> u8 {
         Stat::Avg => 2,
         Stat::Max => 4,
         Stat::Trend => 8,
+        Stat::Value => 16,
     }
 }
 
@@ -61,6 +66,14 @@ fn worse(op: Operator, threshold: f64, a: f64, b: f64) -> bool {
         Operator::Eq => false,
         Operator::Ne => (a - threshold).abs() > (b - threshold).abs(),
     }
+}
+
+/// A trend per hour is not judged on less than an hour: a rule of kind trend is skipped on a range
+/// shorter than this, and its slices break only once the slices from the first up to them span it.
+pub const MIN_TREND_SPAN_MS: f64 = 3_600_000.0;
+
+fn trend_young(slicing: &Slicing, i: usize) -> bool {
+    slicing.slices[i].end - slicing.slices[0].start < MIN_TREND_SPAN_MS
 }
 
 /// The slices `rule` breaks on one series. `values` and `slicing` give the points for
@@ -89,7 +102,10 @@ pub fn breaks(
                     Stat::Min => st.min[i],
                     Stat::Avg => st.avg[i],
                     Stat::Max => st.max[i],
+                    // Judged only once the slices behind it span MIN_TREND_SPAN_MS.
+                    Stat::Trend if trend_young(slicing, i) => f64::NAN,
                     Stat::Trend => st.trend[i],
+                    Stat::Value => f64::NAN,
                 };
                 if op.holds(v, threshold) {
                     match &mut out {
@@ -187,13 +203,123 @@ pub fn merge(
     out
 }
 
+/// Per sample of `values` (at `times`): whether it lies in a run of samples that satisfy `op threshold`
+/// without interruption for at least `for_ms` (from the run's first to its last sample). A missing
+/// sample (NaN) neither holds nor ends a run.
+///
+/// One pass, and a function of its own (`inline(never)`): a small hot function reaches V8's optimizing
+/// tier after a few calls, where inlined into `findings` it ran in the baseline tier (the same reason
+/// as `slices::slice_min_max_sum`).
+#[inline(never)]
+pub fn sustained(
+    values: &[f64],
+    times: &[f64],
+    op: Operator,
+    threshold: f64,
+    for_ms: f64,
+) -> Vec<bool> {
+    let mut mask = vec![false; values.len()];
+    let mut run: Option<(usize, usize)> = None;
+    let mark = |mask: &mut [bool], (a, b): (usize, usize)| {
+        if times[b] - times[a] >= for_ms {
+            for k in a..=b {
+                // Inside a run every sample with a value holds.
+                mask[k] = !values[k].is_nan();
+            }
+        }
+    };
+    for (k, &v) in values.iter().enumerate() {
+        if v.is_nan() {
+            continue;
+        }
+        if op.holds(v, threshold) {
+            run = Some(run.map_or((k, k), |(a, _)| (a, k)));
+        } else if let Some(r) = run.take() {
+            mark(&mut mask, r);
+        }
+    }
+    if let Some(r) = run {
+        mark(&mut mask, r);
+    }
+    mask
+}
+
+/// Marks in `mask` the samples of every run of `Some(true)` (None continues a run) lasting `for_ms`.
+#[inline(never)]
+fn keep_runs(mask: &mut [bool], holds: &[Option<bool>], times: &[f64], for_ms: f64) {
+    let mut run: Option<(usize, usize)> = None; // first and last holding sample
+    let close = |mask: &mut [bool], run: Option<(usize, usize)>| {
+        if let Some((a, b)) = run {
+            if times[b] - times[a] >= for_ms {
+                for k in a..=b {
+                    mask[k] = holds[k] == Some(true);
+                }
+            }
+        }
+    };
+    for (k, h) in holds.iter().enumerate() {
+        match h {
+            Some(true) => {
+                run = Some(run.map_or((k, k), |(a, _)| (a, k)));
+            }
+            Some(false) => {
+                close(mask, run.take());
+            }
+            None => {}
+        }
+    }
+    close(mask, run);
+}
+
+/// Runs of consecutive `true` in `mask` (NaN samples inside do not end one): `(first, last)` sample.
+#[inline(never)]
+fn runs(mask: &[bool], values: &[f64]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    for k in 0..mask.len() {
+        if mask[k] {
+            open = Some(open.map_or((k, k), |(a, _)| (a, k)));
+        } else if !values[k].is_nan() {
+            out.extend(open.take());
+        }
+    }
+    out.extend(open);
+    out
+}
+
+/// A duration as a message writes it: 45 s, 20 min, 2 h 5 min, 3 d 4 h.
+pub fn duration(ms: f64) -> String {
+    let s = (ms / 1000.0).round().max(0.0) as u64;
+    match s {
+        0..=119 => format!("{s} s"),
+        120..=7_199 => format!("{} min", (s + 30) / 60),
+        7_200..=172_799 => {
+            let m = (s + 30) / 60;
+            match m % 60 {
+                0 => format!("{} h", m / 60),
+                r => format!("{} h {r} min", m / 60),
+            }
+        }
+        _ => {
+            let h = (s + 1800) / 3600;
+            match h % 24 {
+                0 => format!("{} d", h / 24),
+                r => format!("{} d {r} h", h / 24),
+            }
+        }
+    }
+}
+
 /// The findings of prepared rules, sorted by start, then severity (critical first), then pack, rule
-/// and series. `stats[i]` holds series `i`'s slice statistics
-/// (for every series a prepared rule selects).
+/// and series. `series` are the capture's series followed by the derived ones (`derived[i]` is series
+/// `capture.series.len() + i`); `stats[i]` holds series `i`'s slice statistics (for every series a
+/// prepared rule selects).
 pub fn findings(
     prepared: &[Prepared<'_>],
     slicing: &Slicing,
     capture: &crate::capture::Capture,
+    series_list: &[&crate::capture::Series],
+    derived: &[super::derived::Computed],
     stats: &[Option<SliceStats>],
 ) -> Vec<Finding> {
     // Groups: rules of one pack sharing `group` (or a rule alone).
@@ -211,6 +337,12 @@ pub fn findings(
         groups[g].push(p);
     }
     let clock = Clock::of(capture, &slicing.slices);
+    // The samples of the analysed range: sustained rules look at these.
+    let (lo, hi) = match (slicing.ranges.first(), slicing.ranges.last()) {
+        (Some(a), Some(b)) => (a.0, b.1),
+        _ => (0, 0),
+    };
+    let times = capture.timestamps.get(lo..hi).unwrap_or(&[]);
     let mut out = Vec::new();
     for group in &groups {
         let mut series: Vec<usize> = group
@@ -220,12 +352,16 @@ pub fn findings(
         series.sort_unstable();
         series.dedup();
         for &s in &series {
-            let Some(sr) = capture.series.get(s) else {
+            let Some(sr) = series_list.get(s) else {
                 continue;
             };
             let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
                 continue;
             };
+            let derived_ref = s
+                .checked_sub(capture.series.len())
+                .and_then(|i| derived.get(i))
+                .map(|c| c.reference.clone());
             // Sizes in messages read as sizes: the unit from the counter's type and (English) name,
             // looked up once per series and only for a series with a finding.
             let mut measure = None;
@@ -236,17 +372,102 @@ pub fn findings(
             let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
                 .iter()
                 .map(|p| {
-                    (
-                        p.rule.severity,
-                        breaks(p.rule, p.threshold, st, &sr.values, slicing),
-                    )
+                    let b = if p.rule.for_seconds.is_some() {
+                        vec![None; slicing.len()]
+                    } else {
+                        breaks(p.rule, p.threshold, st, &sr.values, slicing)
+                    };
+                    (p.rule.severity, b)
                 })
                 .collect();
             apply_priority(&mut broken);
-            for (p, (_, b)) in members.iter().zip(&broken) {
-                for (first, last, br) in merge(p.rule.operator, p.threshold, b, &st.count) {
-                    let start = slicing.slices[first].start;
-                    let end = slicing.slices[last].end;
+            let values = sr.values.get(lo..hi).unwrap_or(&[]);
+            // Sustained rules: their samples; PAL's priority sample by sample.
+            let mut masks: Vec<Option<Vec<bool>>> = members
+                .iter()
+                .map(|p| {
+                    p.rule
+                        .for_seconds
+                        .map(|f| sustained(values, times, p.rule.operator, p.threshold, f * 1000.0))
+                })
+                .collect();
+            if members.len() > 1 && masks.iter().any(Option::is_some) {
+                let mut critical = vec![false; values.len()];
+                for (k, p) in members.iter().enumerate() {
+                    if p.rule.severity != Severity::Critical {
+                        continue;
+                    }
+                    if let Some(m) = &masks[k] {
+                        critical.iter_mut().zip(m).for_each(|(c, &x)| *c |= x);
+                    } else {
+                        for (i, b) in broken[k].1.iter().enumerate() {
+                            if b.is_some() {
+                                let (a, z) = slicing.ranges[i];
+                                critical[a - lo..z - lo].iter_mut().for_each(|c| *c = true);
+                            }
+                        }
+                    }
+                }
+                for (k, p) in members.iter().enumerate() {
+                    if p.rule.severity != Severity::Warning {
+                        continue;
+                    }
+                    if let (Some(m), Some(f)) = (&mut masks[k], p.rule.for_seconds) {
+                        // What is left of a warning run counts if it still lasts `for`.
+                        let holds: Vec<Option<bool>> = m
+                            .iter()
+                            .zip(&critical)
+                            .zip(values)
+                            .map(|((&w, &c), v)| (!v.is_nan()).then_some(w && !c))
+                            .collect();
+                        let mut left = vec![false; values.len()];
+                        keep_runs(&mut left, &holds, times, f * 1000.0);
+                        *m = left;
+                    } else {
+                        for (i, b) in broken[k].1.iter_mut().enumerate() {
+                            let (a, z) = slicing.ranges[i];
+                            if b.is_some() && critical[a - lo..z - lo].iter().any(|&c| c) {
+                                *b = None;
+                            }
+                        }
+                    }
+                }
+            }
+            let mut unit = || {
+                *measure.get_or_insert_with(|| {
+                    let counter =
+                        english_names(&sr.parsed).map_or(sr.parsed.counter.as_str(), |(_, c)| c);
+                    message_measure(sr.counter_type, counter)
+                })
+            };
+            for (k, (p, (_, b))) in members.iter().zip(&broken).enumerate() {
+                let mut found: Vec<(f64, f64, Break)> = Vec::new();
+                if let Some(m) = &masks[k] {
+                    for (a, z) in runs(m, values) {
+                        let mut worst = f64::NAN;
+                        for (v, &x) in values[a..=z].iter().zip(&m[a..=z]) {
+                            if x && (worst.is_nan()
+                                || worse(p.rule.operator, p.threshold, *v, worst))
+                            {
+                                worst = *v;
+                            }
+                        }
+                        found.push((
+                            times[a],
+                            times[z],
+                            Break {
+                                stats: bit(Stat::Value),
+                                worst,
+                                worst_stat: Stat::Value,
+                            },
+                        ));
+                    }
+                } else {
+                    for (first, last, br) in merge(p.rule.operator, p.threshold, b, &st.count) {
+                        found.push((slicing.slices[first].start, slicing.slices[last].end, br));
+                    }
+                }
+                for (start, end, br) in found {
                     let broke: Vec<Stat> = ORDER
                         .into_iter()
                         .filter(|&x| br.stats & bit(x) != 0)
@@ -265,11 +486,7 @@ pub fn findings(
                             &sr.path,
                             p.rule,
                             p.threshold,
-                            *measure.get_or_insert_with(|| {
-                                let counter = english_names(&sr.parsed)
-                                    .map_or(sr.parsed.counter.as_str(), |(_, c)| c);
-                                measure_of(sr.counter_type, counter)
-                            }),
+                            unit(),
                             &br,
                             start,
                             end,
@@ -284,6 +501,7 @@ pub fn findings(
                         threshold: p.threshold,
                         operator: p.rule.operator,
                         variables: Vec::new(),
+                        derived: derived_ref.clone(),
                     });
                 }
             }
@@ -378,6 +596,30 @@ pub fn group(findings: &[Finding]) -> Vec<FindingGroup> {
     out
 }
 
+/// The unit a message writes a counter's numbers in: `measure_of`'s, and sizes its names do not say
+/// with "bytes": Working Set (Private, Peak) counts bytes, a name ending "(KB)" or "(MB)" (SQL
+/// Server's Target Server Memory (KB)) kilo- or megabytes.
+pub fn message_measure(counter_type: Option<u32>, counter: &str) -> Measure {
+    let m = measure_of(counter_type, counter);
+    if m.unit != Unit::Count {
+        return m;
+    }
+    let name = counter.trim().to_ascii_lowercase();
+    let bytes = |multiplier| Measure {
+        unit: Unit::Bytes,
+        multiplier,
+    };
+    if name.starts_with("working set") {
+        bytes(1.0)
+    } else if name.ends_with("(kb)") {
+        bytes(1024.0)
+    } else if name.ends_with("(mb)") {
+        bytes(1024.0 * 1024.0)
+    } else {
+        m
+    }
+}
+
 /// Times in the log's own clock where the capture says its time zone (UTC = local + bias), else UTC.
 pub struct Clock {
     bias_ms: f64,
@@ -448,6 +690,17 @@ impl Clock {
     }
 }
 
+/// A threshold or a worst value as a message writes it: `units::amount` (sizes with a binary prefix),
+/// and latencies under a second in ms (25 ms rather than 0.025).
+fn message_amount(v: f64, measure: Measure) -> String {
+    match measure.unit {
+        Unit::Seconds if v.is_finite() && v.abs() < 1.0 && v != 0.0 => {
+            format!("{} ms", crate::units::number(v * 1000.0))
+        }
+        _ => amount(v, measure),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn message(
     path: &str,
@@ -464,12 +717,23 @@ fn message(
     } else {
         ("", "")
     };
+    // A sustained rule's run: how long, and its extreme by the operator's direction.
+    let (lasting, stat) = match (rule.for_seconds, b.worst_stat) {
+        (Some(_), Stat::Value) => (
+            format!(" for {}", duration(end - start)),
+            match rule.operator {
+                Operator::Lt | Operator::Le => "min",
+                Operator::Gt | Operator::Ge => "max",
+                Operator::Eq | Operator::Ne => "value",
+            },
+        ),
+        _ => (String::new(), b.worst_stat.name()),
+    };
     format!(
-        "{path}{what} {} {}{unit} ({} {}{unit}) from {} to {}{}",
+        "{path}{what} {} {}{unit}{lasting} ({stat} {}{unit}) from {} to {}{}",
         rule.operator.words(),
-        amount(threshold, measure),
-        b.worst_stat.name(),
-        amount(b.worst, measure),
+        message_amount(threshold, measure),
+        message_amount(b.worst, measure),
         clock.time(start),
         clock.time(end),
         clock.suffix(),
@@ -478,7 +742,7 @@ fn message(
 
 #[cfg(test)]
 mod tests {
-    use super::{group, Finding, Operator, Severity};
+    use super::*;
 
     fn f(
         rule: &str,
@@ -503,6 +767,7 @@ mod tests {
             operator: Operator::Gt,
             message: String::new(),
             variables: Vec::new(),
+            derived: None,
         }
     }
 
@@ -530,5 +795,51 @@ mod tests {
         // Worst of "above": the largest, 35.9 (finding 1); two distinct series.
         assert_eq!((g[1].worst, g[1].series), (1, 2));
         assert_eq!((g[2].findings.clone(), g[2].series), (vec![3], 1));
+    }
+
+    #[test]
+    fn sustained_runs_by_hand() {
+        // Samples every 15 s: 90 90 50 90 90 90 NaN 90 50, above 80 for 30 s.
+        let t: Vec<f64> = (0..9).map(|i| i as f64 * 15_000.0).collect();
+        let v = [90.0, 90.0, 50.0, 90.0, 90.0, 90.0, f64::NAN, 90.0, 50.0];
+        let m = sustained(&v, &t, Operator::Gt, 80.0, 30_000.0);
+        // Run 0..=1 lasts 15 s (< 30): out. Run 3..=7 (the NaN at 6 neither holds nor ends it) lasts
+        // 7 * 15 - 3 * 15 = 60 s: in, its NaN sample unmarked.
+        assert_eq!(
+            m,
+            vec![false, false, false, true, true, true, false, true, false]
+        );
+        assert_eq!(runs(&m, &v), vec![(3, 7)]);
+        // A single sample lasts 0 s: never a run, whatever the value.
+        assert_eq!(
+            sustained(&[100.0], &[0.0], Operator::Gt, 80.0, 1.0),
+            vec![false]
+        );
+    }
+
+    #[test]
+    fn durations_and_units_in_messages() {
+        // 1185 s = 19.75 min -> 20 min; 82 s; 7200 s = 2 h; 7500 s = 2 h 5 min; 2 days and 3 hours.
+        assert_eq!(duration(1_185_000.0), "20 min");
+        assert_eq!(duration(82_000.0), "82 s");
+        assert_eq!(duration(7_200_000.0), "2 h");
+        assert_eq!(duration(7_500_000.0), "2 h 5 min");
+        assert_eq!(duration(183_600_000.0), "2 d 3 h");
+        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s.
+        let latency = message_measure(None, "Avg. Disk sec/Read");
+        assert_eq!(message_amount(0.025, latency), "25 ms");
+        assert_eq!(message_amount(1.5, latency), "1.5");
+        // Working Set counts bytes: 104857600 = 100 MB; SQL Server's (KB) counters: 4194304 KB = 4 GB.
+        assert_eq!(
+            message_amount(104_857_600.0, message_measure(None, "Working Set")),
+            "100 MB"
+        );
+        assert_eq!(
+            message_amount(
+                4_194_304.0,
+                message_measure(None, "Target Server Memory (KB)")
+            ),
+            "4 GB"
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! describes the semantics and the decisions.
 
 mod builtin;
+pub mod derived;
 pub mod error;
 pub mod expr;
 pub mod findings;
@@ -16,11 +17,12 @@ pub mod rules;
 pub mod slices;
 pub mod variables;
 
+pub use derived::{derived_values, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::{Finding, FindingGroup};
 pub use pack::{
-    Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Stat, Threshold,
-    Value, Variable, VariableType,
+    Block, Derive, Derived, DerivedInput, Inline, Instances, Operator, PairBy, Reference, Rule,
+    RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable, VariableType,
 };
 pub use report::analysis_report;
 pub use slices::{Slice, SliceLength, SliceStats, Slicing};
@@ -61,6 +63,9 @@ pub struct AnalyzeOptions {
     /// ms since the epoch, UTC; default the capture's first and last timestamps.
     pub from: Option<f64>,
     pub to: Option<f64>,
+    /// Where a built-in pack and another pack (an imported PAL file) have rules on the same series:
+    /// whose rules run.
+    pub overlap: Overlap,
 }
 
 impl Default for AnalyzeOptions {
@@ -71,6 +76,61 @@ impl Default for AnalyzeOptions {
             slice: SliceLength::Auto,
             from: None,
             to: None,
+            overlap: Overlap::default(),
+        }
+    }
+}
+
+/// One analysis per concern: where a built-in pack and a pack given whole (an imported PAL file, a
+/// team's own pack) both have rules on one series, the user chooses whose run; the others are listed
+/// as skipped with the reason, so one breach is never reported twice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Overlap {
+    /// The given pack's rules (PAL's thresholds, when a PAL file was imported): the default, since
+    /// the user brought that pack on purpose.
+    #[default]
+    Imported,
+    /// The built-in packs' rules.
+    Builtin,
+    /// Both, each finding listed (as before this option).
+    Both,
+}
+
+/// Takes out of the rules of one side, per `overlap`, the series a rule of the other side selects; a
+/// rule left with none is skipped, naming the pack chosen.
+fn resolve_overlap(prepared: &mut [rules::Prepared<'_>], overlap: Overlap) {
+    if overlap == Overlap::Both {
+        return;
+    }
+    let builtin = |p: &rules::Prepared<'_>| p.pack.source == builtin::SOURCE;
+    // The series each side's running rules select, and one pack that selects each.
+    let mut by_side: [BTreeMap<usize, String>; 2] = [BTreeMap::new(), BTreeMap::new()];
+    for p in prepared.iter().filter(|p| p.skipped.is_none()) {
+        let side = usize::from(builtin(p));
+        for &s in &p.series {
+            by_side[side].entry(s).or_insert_with(|| p.pack.id.clone());
+        }
+    }
+    let loser = usize::from(overlap == Overlap::Imported);
+    for p in prepared.iter_mut().filter(|p| p.skipped.is_none()) {
+        if usize::from(builtin(p)) != loser {
+            continue;
+        }
+        let other = &by_side[1 - loser];
+        let winner = p.series.iter().find_map(|s| other.get(s)).cloned();
+        // The series the other side covers leave this rule; with none left it is skipped.
+        p.series.retain(|s| !other.contains_key(s));
+        if let (Some(winner), true) = (winner, p.series.is_empty()) {
+            p.skipped = Some(format!(
+                "{winner} has rules on the same series and was chosen (option overlap: {})",
+                match overlap {
+                    Overlap::Imported => "imported",
+                    _ => "builtin",
+                }
+            ));
+            p.series.clear();
+            p.threshold = f64::NAN;
         }
     }
 }
@@ -87,9 +147,10 @@ pub struct RuleRun {
     pub category: String,
     #[serde(default = "default_severity")]
     pub severity: Severity,
-    /// Why it matters and what to check next.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+    /// Why it matters and what to check next: plain text, or PAL's paragraphs, lists and links as
+    /// blocks (`pack::Text`, never HTML).
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub description: Text,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<Reference>,
     /// Rules of one pack and group are one PAL analysis (its warning and critical).
@@ -222,21 +283,60 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     };
     let from_log = FromLog::of(capture, &paths);
     let vars = variables::Variables::resolve(&packs, &options.variables, &from_log);
+    // The packs' derived series, after the capture's: series `capture.series.len() + i` is derived[i].
+    let mut computed = Vec::new();
+    for pack in &packs {
+        for (i, d) in pack.derived.iter().enumerate() {
+            computed.extend(derived::compute(
+                &pack.id,
+                i,
+                d,
+                capture,
+                &paths,
+                &vars.values,
+            )?);
+        }
+    }
+    let mut paths = paths;
+    paths.extend(computed.iter().map(|c| FoldedPath::new(&c.series.parsed)));
+    let all: Vec<&crate::capture::Series> = capture
+        .series
+        .iter()
+        .chain(computed.iter().map(|c| &c.series))
+        .collect();
     let mut prepared = Vec::new();
     for pack in &packs {
         prepared.extend(rules::prepare(pack, &vars, &paths)?);
     }
+    resolve_overlap(&mut prepared, options.overlap);
     let slicing = Slicing::new(&capture.timestamps, options.slice, options.from, options.to)?;
-    // Each selected series' statistics, once, however many rules read them.
-    let mut stats: Vec<Option<SliceStats>> = vec![None; capture.series.len()];
-    for p in &prepared {
-        for &s in &p.series {
-            if stats[s].is_none() {
-                stats[s] = Some(SliceStats::compute(&capture.series[s].values, &slicing));
+    // A trend per hour is not judged on less than an hour of log.
+    if let (Some(a), Some(b)) = (slicing.slices.first(), slicing.slices.last()) {
+        let span = b.end - a.start;
+        if span < findings::MIN_TREND_SPAN_MS {
+            for p in prepared
+                .iter_mut()
+                .filter(|p| p.rule.kind == RuleKind::Trend && p.skipped.is_none())
+            {
+                p.skipped = Some(format!(
+                    "a trend per hour needs at least an hour of log; the range analysed is {}",
+                    findings::duration(span)
+                ));
+                p.series.clear();
+                p.threshold = f64::NAN;
             }
         }
     }
-    let mut findings = findings::findings(&prepared, &slicing, capture, &stats);
+    // Each selected series' statistics, once, however many rules read them.
+    let mut stats: Vec<Option<SliceStats>> = vec![None; all.len()];
+    for p in &prepared {
+        for &s in &p.series {
+            if stats[s].is_none() {
+                stats[s] = Some(SliceStats::compute(&all[s].values, &slicing));
+            }
+        }
+    }
+    let mut findings = findings::findings(&prepared, &slicing, capture, &all, &computed, &stats);
     let reads = |p: &rules::Prepared<'_>| -> Vec<String> {
         match &p.rule.threshold {
             Threshold::Expression(text) => expr::Expr::parse(text)

@@ -18,10 +18,13 @@ pub struct RulePack {
     /// "counterlens built-in", or "PAL: SystemOverview.xml" for an imported pack.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub description: Text,
     #[serde(default)]
     pub variables: Vec<Variable>,
+    /// Series computed sample by sample from the capture's (PAL's Generated data sources).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<Derived>,
     pub rules: Vec<Rule>,
 }
 
@@ -38,6 +41,10 @@ pub struct Variable {
     pub default: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derive: Option<Derive>,
+    /// The answers to choose from (a string variable: PAL's `DATATYPE="options"`, the OS); empty for
+    /// a free answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,8 +110,8 @@ pub struct Rule {
     pub title: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub category: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub description: Text,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<Reference>,
     /// A counter path with Perfmon wildcards; the machine is optional.
@@ -125,6 +132,154 @@ pub struct Rule {
     /// PAL-X: break only when at least this share (0..=100) of the slice's points satisfy the comparison.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_duration_percent: Option<f64>,
+    /// Seconds: the rule breaks where the samples satisfy the comparison without interruption for at
+    /// least this long (Prometheus' `for:`), independent of slicing.
+    #[serde(rename = "for", default, skip_serializing_if = "Option::is_none")]
+    pub for_seconds: Option<f64>,
+}
+
+/// A series computed sample by sample from series of the capture (PAL's `DATASOURCE TYPE="Generated"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Derived {
+    /// Unique among the pack's derived series.
+    pub id: String,
+    /// The path the series get, `\Object(*)\Counter`: the `*` becomes each pair's instance.
+    pub counter: String,
+    /// 1 to 8 named inputs.
+    pub inputs: Vec<DerivedInput>,
+    pub pair_by: PairBy,
+    /// Per sample, over the inputs' names and the pack's variables.
+    pub expression: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DerivedInput {
+    /// `[A-Za-z_][A-Za-z0-9_]*`, the name the expression uses.
+    pub name: String,
+    /// A counter path with Perfmon wildcards.
+    pub counter: String,
+}
+
+/// How the inputs' series are matched into one derived series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PairBy {
+    /// Same machine and instance (PAL's `CounterInstance` match).
+    Instance,
+    /// Same machine and SQL Server instance, read from the object name (`SQLServer:` = MSSQLSERVER,
+    /// `MSSQL$INST1:` = INST1): PAL's `ExtractSqlNamedInstanceFromCounterObjectPath`.
+    SqlInstance,
+    /// Same machine.
+    Machine,
+}
+
+/// Text for a user: plain, or blocks (paragraphs and lists of text, strong text and links), never
+/// HTML. A viewer renders the blocks as elements with their text as text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Text {
+    Plain(String),
+    Rich(Vec<Block>),
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Plain(String::new())
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Self {
+        Text::Plain(s.to_string())
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Self {
+        Text::Plain(s)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Block {
+    Paragraph(Vec<Inline>),
+    /// One list of inlines per item.
+    List(Vec<Vec<Inline>>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Inline {
+    Text(String),
+    Strong { strong: String },
+    Link { link: String, text: String },
+}
+
+impl Text {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Text::Plain(s) => s.trim().is_empty(),
+            Text::Rich(b) => b.is_empty(),
+        }
+    }
+
+    /// The text as one string: paragraphs and list items on lines of their own (items with "- "),
+    /// links as their text.
+    pub fn plain(&self) -> String {
+        let blocks = match self {
+            Text::Plain(s) => return s.clone(),
+            Text::Rich(b) => b,
+        };
+        let line = |inl: &[Inline]| {
+            inl.iter()
+                .map(|i| match i {
+                    Inline::Text(t)
+                    | Inline::Strong { strong: t }
+                    | Inline::Link { text: t, .. } => t.as_str(),
+                })
+                .collect::<String>()
+        };
+        let mut out: Vec<String> = Vec::new();
+        for b in blocks {
+            match b {
+                Block::Paragraph(p) => out.push(line(p)),
+                Block::List(items) => out.extend(items.iter().map(|it| format!("- {}", line(it)))),
+            }
+        }
+        out.join("\n")
+    }
+
+    /// Every link's address.
+    pub fn links(&self) -> Vec<&str> {
+        let Text::Rich(blocks) = self else {
+            return Vec::new();
+        };
+        let items = blocks.iter().flat_map(|b| match b {
+            Block::Paragraph(p) => std::slice::from_ref(p).iter(),
+            Block::List(items) => items.iter(),
+        });
+        items
+            .flatten()
+            .filter_map(|i| match i {
+                Inline::Link { link, .. } => Some(link.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The length of the text a reader sees.
+    pub fn len(&self) -> usize {
+        self.plain().len()
+    }
+}
+
+/// Whether `url` may be a link in a description or a reference: http or https only.
+pub fn safe_url(url: &str) -> bool {
+    let u = url.trim_start().to_ascii_lowercase();
+    u.starts_with("https://") || u.starts_with("http://")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -229,6 +384,8 @@ pub enum Stat {
     Avg,
     Max,
     Trend,
+    /// The samples themselves (a rule with `for`).
+    Value,
 }
 
 impl Stat {
@@ -238,6 +395,7 @@ impl Stat {
             Stat::Avg => "avg",
             Stat::Max => "max",
             Stat::Trend => "trend",
+            Stat::Value => "value",
         }
     }
 }
@@ -328,12 +486,7 @@ impl RulePack {
         }
         let mut seen = std::collections::HashSet::new();
         for (i, v) in self.variables.iter().enumerate() {
-            let mut b = v.name.bytes();
-            let ok = b
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-                && b.all(|c| c.is_ascii_alphanumeric() || c == b'_');
-            if !ok {
+            if !name_ok(&v.name) {
                 return Err(bad(
                     format!("/variables/{i}/name"),
                     format!(
@@ -374,11 +527,80 @@ impl RulePack {
                     "a trend rule compares the trend only; `stats` is for static rules".into(),
                 ));
             }
-            if r.stats.as_ref().is_some_and(|s| s.contains(&Stat::Trend)) {
+            if r.stats
+                .as_ref()
+                .is_some_and(|s| s.contains(&Stat::Trend) || s.contains(&Stat::Value))
+            {
                 return Err(bad(
                     format!("/rules/{i}/stats"),
                     "expected min, avg or max (a trend is a rule of kind \"trend\")".into(),
                 ));
+            }
+            if let Some(f) = r.for_seconds {
+                if !(f.is_finite() && f > 0.0) {
+                    return Err(bad(
+                        format!("/rules/{i}/for"),
+                        format!("expected a duration in seconds above 0, found {f}"),
+                    ));
+                }
+                if r.kind != RuleKind::Static
+                    || r.stats.is_some()
+                    || r.min_duration_percent.is_some()
+                {
+                    return Err(bad(
+                        format!("/rules/{i}/for"),
+                        "a rule with `for` compares its samples: kind \"static\", without `stats` or `minDurationPercent`".into(),
+                    ));
+                }
+            }
+            for (j, link) in r.description.links().into_iter().enumerate() {
+                if !safe_url(link) {
+                    return Err(bad(
+                        format!("/rules/{i}/description"),
+                        format!("link {j}: expected an http or https address, found {link:?}"),
+                    ));
+                }
+            }
+            for (j, rf) in r.references.iter().enumerate() {
+                if !safe_url(&rf.url) {
+                    return Err(bad(
+                        format!("/rules/{i}/references/{j}/url"),
+                        format!("expected an http or https address, found {:?}", rf.url),
+                    ));
+                }
+            }
+        }
+        if let Some(link) = self.description.links().into_iter().find(|l| !safe_url(l)) {
+            return Err(bad(
+                "/description".into(),
+                format!("expected http or https links, found {link:?}"),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, d) in self.derived.iter().enumerate() {
+            if d.id.is_empty() || !seen.insert(d.id.as_str()) {
+                return Err(bad(
+                    format!("/derived/{i}/id"),
+                    format!("expected a derived series id used once, found {:?}", d.id),
+                ));
+            }
+            if d.inputs.is_empty() || d.inputs.len() > 8 {
+                return Err(bad(
+                    format!("/derived/{i}/inputs"),
+                    format!("expected 1 to 8 inputs, found {}", d.inputs.len()),
+                ));
+            }
+            let mut names = std::collections::HashSet::new();
+            for (j, inp) in d.inputs.iter().enumerate() {
+                if !name_ok(&inp.name) || !names.insert(inp.name.as_str()) {
+                    return Err(bad(
+                        format!("/derived/{i}/inputs/{j}/name"),
+                        format!(
+                            "expected a name of letters, digits and '_', used once, found {:?}",
+                            inp.name
+                        ),
+                    ));
+                }
             }
         }
         Ok(())
@@ -388,6 +610,14 @@ impl RulePack {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`
+fn name_ok(name: &str) -> bool {
+    let mut b = name.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 /// The JSON pointer (RFC 6901) of the value at serde_json's error position (`line`, `column`, both from

@@ -17,7 +17,7 @@
 //! `<script>` is text in the page.
 
 use super::findings::{Clock, FindingGroup};
-use super::pack::{Operator, Severity};
+use super::pack::{Block, Inline, Operator, Severity, Text};
 use super::slices::{Slice, SliceStats, Slicing};
 use super::variables::Origin;
 use super::{Analysis, RuleRun};
@@ -52,6 +52,57 @@ const ALERT_ROWS: usize = 1000;
 const CHART_SIZE: (u32, u32) = (960, 260);
 
 /// Escapes text for HTML content and attribute values.
+/// A rule's description as HTML: plain text as one paragraph; PAL's blocks as paragraphs and lists,
+/// every text escaped, strong text as `<strong>`, links only to http(s) addresses (others stay text).
+fn description_html(text: &Text) -> String {
+    let inline = |out: &mut String, items: &[Inline]| {
+        for item in items {
+            match item {
+                Inline::Text(t) => out.push_str(&esc(t)),
+                Inline::Strong { strong } => {
+                    let _ = write!(out, "<strong>{}</strong>", esc(strong));
+                }
+                Inline::Link { link, text } => {
+                    let url = link.trim();
+                    if url.starts_with("https://") || url.starts_with("http://") {
+                        let _ = write!(out, "<a href=\"{}\">{}</a>", esc(url), esc(text));
+                    } else {
+                        out.push_str(&esc(text));
+                    }
+                }
+            }
+        }
+    };
+    let mut out = String::from("<div class=\"description\">");
+    match text {
+        Text::Plain(s) => {
+            let _ = write!(out, "<p>{}</p>", esc(s));
+        }
+        Text::Rich(blocks) => {
+            for block in blocks {
+                match block {
+                    Block::Paragraph(items) => {
+                        out.push_str("<p>");
+                        inline(&mut out, items);
+                        out.push_str("</p>");
+                    }
+                    Block::List(entries) => {
+                        out.push_str("<ul>");
+                        for items in entries {
+                            out.push_str("<li>");
+                            inline(&mut out, items);
+                            out.push_str("</li>");
+                        }
+                        out.push_str("</ul>");
+                    }
+                }
+            }
+        }
+    }
+    out.push_str("</div>\n");
+    out
+}
+
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -723,7 +774,7 @@ fn write_group(
     );
     if let Some(r) = run {
         if !r.description.is_empty() {
-            let _ = writeln!(h, "<p class=\"description\">{}</p>", esc(&r.description));
+            h.push_str(&description_html(&r.description));
         }
         if !r.references.is_empty() {
             h.push_str("<p class=\"references\">References: ");

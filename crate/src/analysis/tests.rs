@@ -97,7 +97,7 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
             title: "CPU high".into(),
             category: "Processor".into(),
             severity: Severity::Warning,
-            description: String::new(),
+            description: Default::default(),
             references: Vec::new(),
             group: Some("cpu".into()),
             trend: false,
@@ -237,7 +237,8 @@ fn a_trend_rule_reads_the_slope_per_hour() {
     // Handles grow by 60 a minute: 3600 an hour; minute 60 is missing, so every slice i holds minutes
     // 2i and 2i+1 and its average 1000 + 60 (2i + 0.5) lies on one line, 30 below the value at the
     // slice middle 2i + 1: the least-squares slope of points on a line is its slope, 60 a minute = 3600
-    // per hour, from slice 1 on (slice 0 alone has no slope).
+    // per hour, from slice 1 on (slice 0 alone has no slope). A trend is judged only once the slices
+    // behind it span an hour: the last slice (58 to 60 minutes) only.
     let v: Vec<f64> = (0..=60)
         .map(|m| {
             if m == 60 {
@@ -255,12 +256,12 @@ fn a_trend_rule_reads_the_slope_per_hour() {
     let a = run(&c, p, &[]).unwrap();
     assert_eq!(a.findings.len(), 1);
     let f = &a.findings[0];
-    assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (2.0, 60.0));
+    assert_eq!(((f.start - T0) / MIN, (f.end - T0) / MIN), (58.0, 60.0));
     assert_eq!(f.broke, vec![Stat::Trend]);
     assert!((f.worst - 3600.0).abs() < 1e-6, "{}", f.worst);
     assert_eq!(
         f.message,
-        r"\\SRV\Process(app)\Handle Count trend above 1000 per hour (trend 3600 per hour) from 10:02 to 11:00 UTC"
+        r"\\SRV\Process(app)\Handle Count trend above 1000 per hour (trend 3600 per hour) from 10:58 to 11:00 UTC"
     );
 }
 

@@ -100,7 +100,7 @@ struct PackInfo<'a> {
     title: &'a str,
     rules: usize,
     source: &'a str,
-    description: &'a str,
+    description: &'a analysis::Text,
     /// The questions the pack asks (name, question, type, default, derive).
     variables: &'a [analysis::Variable],
 }
@@ -211,6 +211,21 @@ fn options(v: &JsValue) -> Result<AnalyzeOptions, JsValue> {
                     .ok_or_else(|| bad(&format!("options.{k} must be ms since the epoch"), k))?,
             );
         }
+    }
+    // Where a built-in pack and a given one (an imported PAL file) cover one series: whose rules run.
+    let overlap = get(v, "overlap");
+    if !absent(&overlap) {
+        o.overlap = match overlap.as_string().as_deref() {
+            Some("imported") => analysis::Overlap::Imported,
+            Some("builtin") => analysis::Overlap::Builtin,
+            Some("both") => analysis::Overlap::Both,
+            _ => {
+                return Err(bad(
+                    "options.overlap must be \"imported\", \"builtin\" or \"both\"",
+                    "overlap",
+                ))
+            }
+        };
     }
     Ok(o)
 }

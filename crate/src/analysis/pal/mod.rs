@@ -15,9 +15,12 @@
 
 use super::error::AnalysisError;
 use super::expr::{Cmp, TextTest};
+
+mod description;
+mod generated;
 use super::pack::{
-    Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Threshold, Value,
-    Variable, VariableType,
+    Derive, Instances, Operator, Reference, Rule, RuleKind, RulePack, Severity, Text, Threshold,
+    Value, Variable, VariableType,
 };
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -89,8 +92,16 @@ const MAX_NODES: usize = 4096;
 /// The pack variable logical processors are read into (derived from the capture).
 pub const LOGICAL_PROCESSORS: &str = "logicalProcessors";
 
-/// The pack variable a derived % Network Utilization compares bytes/sec with, in bits per second.
-pub const NETWORK_BANDWIDTH: &str = "NetworkBandwidth";
+/// The pack variable a derived % Network Utilization compares bytes/sec with: the links' speed in
+/// Mbit/s, the built-in system overview's own question (one question, one unit, when both run).
+pub const NETWORK_BANDWIDTH: &str = "LinkSpeedMbps";
+
+/// PAL's `PhysicalMemory` answer (GB) under the built-in packs' name for it.
+pub const PHYSICAL_MEMORY_GB: &str = "PhysicalMemoryGB";
+
+/// The built-in system overview's question for `PhysicalMemoryGB`, word for word, so a viewer that
+/// shows both packs asks once.
+const PHYSICAL_MEMORY_QUESTION: &str = "How much physical memory (RAM) does the server have, in GB? (PowerShell: (Get-CimInstance Win32_ComputerSystem).TotalPhysicalMemory / 1GB)";
 
 const PAL_URL: &str = "https://github.com/clinthuffman/PAL";
 
@@ -219,24 +230,37 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
     if imp.uses_logical_processors {
         variables.push(Variable {
             name: LOGICAL_PROCESSORS.into(),
-            question: "How many logical processors does the server have? (Derived from the capture's Processor(*) instances other than _Total; PAL counts them as $CollectionOfProcessor... .Count - 1.)".into(),
+            // The built-in system overview's question word for word: asked once when both run.
+            question: "How many logical processors does the server have? (Derived from the capture's Processor(*) instances other than _Total when it has them.)".into(),
             kind: VariableType::Number,
             default: Value::Number(4.0),
             derive: Some(Derive::LogicalProcessors),
+            choices: Vec::new(),
         });
     }
     if imp.uses_bandwidth {
         variables.push(Variable {
             name: NETWORK_BANDWIDTH.into(),
-            question: "How fast are the network adapters, in bits per second? (\\Network Interface(*)\\Current Bandwidth in the capture shows it: PAL divides each adapter's bytes by it for % Network Utilization.)".into(),
+            question:
+                "What is the speed of the server's network links, in Mbit/s? (1 Gbit/s = 1000)"
+                    .into(),
             kind: VariableType::Number,
-            default: Value::Number(1_000_000_000.0),
+            default: Value::Number(1000.0),
             derive: None,
+            choices: Vec::new(),
         });
     }
     let file_names: Vec<&str> = order.iter().map(|&i| base_name(&docs[i].0)).collect();
     let pack = RulePack {
-        id: slug(&format!("pal-{stem}")),
+        // "pal-quicksystemoverview", also for a file already named "PAL-..." or "PAL_...".
+        id: {
+            let s = slug(stem);
+            if s == "pal" || s.starts_with("pal-") {
+                s
+            } else {
+                format!("pal-{s}")
+            }
+        },
         title: format!(
             "{} (PAL)",
             root.attribute("NAME")
@@ -245,8 +269,9 @@ pub fn import_pal(files: &[(String, String)]) -> Result<PalImport, AnalysisError
         ),
         version: root.attribute("VERSION").unwrap_or("").to_string(),
         source: format!("PAL: {}", file_names.join(", ")),
-        description: root.attribute("DESCRIPTION").unwrap_or("").to_string(),
+        description: root.attribute("DESCRIPTION").unwrap_or("").into(),
         variables,
+        derived: imp.derived,
         rules: imp.rules,
     };
     Ok(PalImport {
@@ -357,6 +382,9 @@ fn slug(s: &str) -> String {
 }
 
 struct Question {
+    /// The name PAL's CODE uses (`$PhysicalMemory`); `variable.name` is the pack's
+    /// (`PhysicalMemoryGB`, the built-in packs' name for the same answer).
+    pal_name: String,
     variable: Variable,
     pal_default: String,
     used: bool,
@@ -370,6 +398,8 @@ struct DataSource {
     /// A Generated "% Network Utilization" PAL computes as bytes/sec * 8 / Current Bandwidth * 100:
     /// the bytes/sec counter it divides (the rule compares it with the `NetworkBandwidth` variable).
     utilization_of: Option<String>,
+    /// A Generated data source's CODE (read by `generated::translate` when a rule uses it).
+    code: Option<String>,
 }
 
 #[derive(Default)]
@@ -379,6 +409,8 @@ struct Importer {
     /// A % Network Utilization series was derived: the pack asks for `NetworkBandwidth`.
     uses_bandwidth: bool,
     rules: Vec<Rule>,
+    /// The Generated data sources translated into derived series.
+    derived: Vec<super::pack::Derived>,
     rule_ids: HashSet<String>,
     analysis_ids: HashMap<String, String>,
     translated: usize,
@@ -399,29 +431,42 @@ impl Importer {
                 || self
                     .questions
                     .iter()
-                    .any(|x| x.variable.name.eq_ignore_ascii_case(name))
+                    .any(|x| x.pal_name.eq_ignore_ascii_case(name))
             {
                 continue;
             }
             let default = attr(q, "DEFAULTVALUE").unwrap_or("").to_string();
-            let question = collapse_ws(&text_of(q));
-            let options = attr(q, "OPTIONS").unwrap_or("");
-            let question = if options.is_empty() {
-                question
-            } else {
-                format!("{question} (PAL's options: {options})")
-            };
+            let mut question = collapse_ws(&text_of(q));
+            // PAL's options (the OS) are a choice list, not prose.
+            let choices: Vec<String> = attr(q, "OPTIONS")
+                .unwrap_or("")
+                .split(',')
+                .map(str::trim)
+                .filter(|o| !o.is_empty())
+                .map(str::to_string)
+                .collect();
             let (kind, value) = match parse_number(default.trim()) {
-                Some(n) => (VariableType::Number, Value::Number(n)),
-                None => (VariableType::String, Value::Text(default.clone())),
+                Some(n) if choices.is_empty() => (VariableType::Number, Value::Number(n)),
+                _ => (VariableType::String, Value::Text(default.clone())),
             };
+            // The answers the built-in packs ask too: one name, one unit, one question.
+            let mut pack_name = name.to_string();
+            if name.eq_ignore_ascii_case("PhysicalMemory") && kind == VariableType::Number {
+                pack_name = PHYSICAL_MEMORY_GB.into();
+                question = PHYSICAL_MEMORY_QUESTION.into();
+            }
+            if question.is_empty() && !choices.is_empty() {
+                question = format!("{name}?");
+            }
             self.questions.push(Question {
+                pal_name: name.to_string(),
                 variable: Variable {
-                    name: name.to_string(),
+                    name: pack_name,
                     question,
                     kind,
                     default: value,
                     derive: None,
+                    choices,
                 },
                 pal_default: default,
                 used: false,
@@ -456,11 +501,12 @@ impl Importer {
                 attr(a, "ENABLED").is_none_or(|e| !e.trim().eq_ignore_ascii_case("false"));
             let mut sources = global.clone();
             sources.extend(data_sources(a));
-            let category = attr(a, "CATEGORY")
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .unwrap_or("PAL")
-                .to_string();
+            let category = category(
+                attr(a, "CATEGORY")
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or("PAL"),
+            );
             let desc_node = children(a, "DESCRIPTION").next();
             let desc_html = desc_node.map(text_of).unwrap_or_default();
             let mut references = references_in(&desc_html);
@@ -468,7 +514,7 @@ impl Importer {
                 title: format!("PAL threshold file {file}, analysis {name:?}"),
                 url: PAL_URL.into(),
             });
-            let description = strip_html(&desc_html);
+            let description = description::blocks(&desc_html);
             let group = slug(&name);
             for (n, t) in thresholds.iter().enumerate() {
                 self.total += 1;
@@ -506,14 +552,16 @@ impl Importer {
                 match self.rules_of(&calls, &sources, Command::Static) {
                     Err(reason) => self.untranslated.push(fail(reason)),
                     Ok(parts) => {
-                        let t_desc = children(*t, "DESCRIPTION")
+                        // The threshold's own DESCRIPTION (rare), then the analysis'.
+                        let mut blocks = children(*t, "DESCRIPTION")
                             .next()
-                            .map(|d| strip_html(&text_of(d)))
+                            .map(|d| description::blocks(&text_of(d)))
                             .unwrap_or_default();
-                        let rule_desc = match (t_desc.is_empty(), description.is_empty()) {
-                            (true, _) => description.clone(),
-                            (false, true) => t_desc,
-                            (false, false) => format!("{t_desc}\n\n{description}"),
+                        blocks.extend(description.iter().cloned());
+                        let rule_desc = if blocks.is_empty() {
+                            Text::default()
+                        } else {
+                            Text::Rich(blocks)
                         };
                         let base = format!("{group}-{}", n + 1);
                         for (k, p) in parts.into_iter().enumerate() {
@@ -558,6 +606,7 @@ impl Importer {
                                 threshold_min: tmin,
                                 threshold_max: tmax,
                                 min_duration_percent: None,
+                                for_seconds: None,
                             });
                         }
                         self.translated += 1;
@@ -665,13 +714,14 @@ impl Importer {
                 ));
             };
             if let (true, Some(bytes)) = (src.generated, &src.utilization_of) {
-                // utilization% = bytes/s * 8 / bandwidth * 100 > T  <=>  bytes/s > T * bandwidth / 800.
+                // utilization% = bytes/s * 8 / bandwidth * 100 > T  <=>  bytes/s > T * bandwidth / 800,
+                // with the bandwidth in bit/s = LinkSpeedMbps * 1e6: bytes/s > T * LinkSpeedMbps * 1250.
                 self.uses_bandwidth = true;
                 let scale = |e: &Expr| {
                     Expr::bin(
-                        '/',
-                        Expr::bin('*', e.clone(), Expr::Var(NETWORK_BANDWIDTH.into())),
-                        Expr::Num(800.0),
+                        '*',
+                        e.clone(),
+                        Expr::bin('*', Expr::Var(NETWORK_BANDWIDTH.into()), Expr::Num(1250.0)),
                     )
                 };
                 out.push(Part {
@@ -680,6 +730,7 @@ impl Importer {
                         path: bytes.clone(),
                         exclude: src.exclude.clone(),
                         utilization_of: None,
+                        code: None,
                     },
                     operator: c.operator,
                     threshold: scale(&c.threshold),
@@ -689,10 +740,20 @@ impl Importer {
                 continue;
             }
             if src.generated {
-                return Err(format!(
-                    "Generated data source {}: PAL computes that series with PowerShell from other counters",
-                    src.path
-                ));
+                let source = self.derive(src, sources).map_err(|why| {
+                    format!(
+                        "Generated data source {}: PAL computes it in PowerShell, in a form not translated: {why}",
+                        src.path
+                    )
+                })?;
+                out.push(Part {
+                    source,
+                    operator: c.operator,
+                    threshold: c.threshold.clone(),
+                    band_min: c.band_min.clone(),
+                    trend: c.trend,
+                });
+                continue;
             }
             out.push(Part {
                 source: src.clone(),
@@ -703,6 +764,58 @@ impl Importer {
             });
         }
         Ok(out)
+    }
+
+    /// A Generated data source as a derived series of the pack (added once): the source a rule on it
+    /// selects.
+    fn derive(
+        &mut self,
+        src: &DataSource,
+        sources: &HashMap<String, DataSource>,
+    ) -> Result<DataSource, String> {
+        let code = src.code.as_deref().unwrap_or("");
+        let output = sources
+            .iter()
+            .find(|(_, s)| s.generated && s.path == src.path)
+            .map(|(k, _)| k.clone())
+            .unwrap_or_default();
+        let g = generated::translate(code, &output)?;
+        let mut inputs = Vec::new();
+        for (k, coll) in g.inputs.iter().enumerate() {
+            let input = sources
+                .get(coll)
+                .filter(|s| !s.generated)
+                .ok_or_else(|| format!("${coll} is not a DATASOURCE of counters"))?;
+            inputs.push(super::pack::DerivedInput {
+                name: generated::input_name(k),
+                counter: input.path.clone(),
+            });
+        }
+        let id = slug(counter_name(&src.path));
+        let d = super::pack::Derived {
+            id: id.clone(),
+            counter: src.path.clone(),
+            inputs,
+            pair_by: g.pair_by,
+            expression: g.expression.to_string(),
+        };
+        match self.derived.iter().find(|x| x.id == id) {
+            Some(x) if *x != d => {
+                return Err(format!(
+                    "two Generated series named {:?} are computed differently",
+                    counter_name(&src.path)
+                ))
+            }
+            Some(_) => {}
+            None => self.derived.push(d),
+        }
+        Ok(DataSource {
+            generated: false,
+            path: src.path.clone(),
+            exclude: src.exclude.clone(),
+            utilization_of: None,
+            code: None,
+        })
     }
 
     /// Said after an unknown variable when an inherited file is missing: it may be asked there.
@@ -719,7 +832,7 @@ impl Importer {
     fn question(&mut self, name: &str) -> Option<&mut Question> {
         self.questions
             .iter_mut()
-            .find(|q| q.variable.name.eq_ignore_ascii_case(name))
+            .find(|q| q.pal_name.eq_ignore_ascii_case(name))
     }
 
     /// The test of a string answer (`$OS.substring(0,2) -eq '32'`) as a 1/0 expression over the answer
@@ -822,6 +935,8 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
                 .filter_map(|e| attr(e, "INSTANCE"))
                 .map(|s| s.to_string())
                 .collect();
+            let code =
+                generated.then(|| children(d, "CODE").next().map(text_of).unwrap_or_default());
             Some((
                 var.to_ascii_lowercase(),
                 DataSource {
@@ -829,6 +944,7 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
                     path,
                     exclude,
                     utilization_of: None,
+                    code,
                 },
             ))
         })
@@ -2272,6 +2388,53 @@ fn valid_name(s: &str) -> bool {
     b.next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
         && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
+/// PAL's CATEGORY as the built-in packs name it, so that findings of both group together: every disk
+/// object is Disk, Processor Information is Processor, SQL Server's objects are SQL Server, and so on;
+/// a category with no counterpart is kept as PAL writes it.
+fn category(pal: &str) -> String {
+    let l = pal.to_ascii_lowercase();
+    let has = |p: &str| l.contains(p);
+    // Products first: "Hyper-V Hypervisor Logical Processor" is Hyper-V, not Processor.
+    let c = if has("sqlserver") || has("mssql") || has("sql server") {
+        "SQL Server"
+    } else if has("hyper-v") {
+        "Hyper-V"
+    } else if has("asp.net")
+        || has("w3svc")
+        || has("w3wp")
+        || has("web service")
+        || has("http service")
+        || has("app_pool")
+        || l == "iis"
+    {
+        "IIS and ASP.NET"
+    } else if has(".net clr") || l == ".net" {
+        ".NET CLR"
+    } else if has("msexchange") || has("exchange") {
+        return pal.to_string();
+    } else if has("disk") || l == "storage" {
+        "Disk"
+    } else if has("processor") || l == "cpu" {
+        "Processor"
+    } else if l == "memory" || l == "cache" || has("paging file") {
+        "Memory"
+    } else if has("network") || has("tcp") || has("ipv4") || has("ipv6") || l == "udp" {
+        "Network"
+    } else if l == "process" || l == "thread" {
+        "Process"
+    } else if l == "system" || l == "server" || l == "objects" || l == "server work queues" {
+        "System"
+    } else {
+        return pal.to_string();
+    };
+    c.to_string()
+}
+
+/// The counter part of a path: `\\PAL Generated(*)\\Ratio` is `Ratio`.
+fn counter_name(path: &str) -> &str {
+    path.rsplit('\\').next().unwrap_or(path)
 }
 
 fn collapse_ws(s: &str) -> String {
