@@ -328,14 +328,20 @@ export function mountAnalysisPanel(root, hooks) {
     if (!saved) {
       saved = { selected: [...state.selected], slots: new Map(state.slots), hidden: new Set(state.hidden), paneOf: new Map(state.paneOf), range: state.range };
     }
-    const worst = analysis.findings[g.worst].seriesIndex;
-    const indices = [worst, ...new Set(g.findings.map((i) => analysis.findings[i].seriesIndex).filter((i) => i !== worst))].slice(0, SHOW_MAX);
-    const thresholds = thresholdsOf(analysis, g);
+    // A derived series (a PAL Generated source: a ratio of two counters, ...) is not in the capture: its
+    // inputs are shown instead, without the thresholds, which apply to the derived value, not to them.
+    const shown = (f) => (f.derived ? f.derived.inputs.map((i) => i.seriesIndex) : [f.seriesIndex]);
+    const worstFinding = analysis.findings[g.worst];
+    const worst = shown(worstFinding);
+    const indices = [...new Set([...worst, ...g.findings.flatMap((i) => shown(analysis.findings[i]))])].slice(0, SHOW_MAX);
+    const thresholds = worstFinding.derived ? [] : thresholdsOf(analysis, g);
     state.marks = { thresholds: indices.slice(0, 1).flatMap((index) => thresholds.map((t) => ({ ...t, index }))), ranges: [[g.start, g.end]] };
     const range = contextRange([g.start, g.end], analysis.log.intervalMs);
     hooks.show(indices, range);
     for (const c of root.querySelectorAll('[data-part="card"]')) c.classList.toggle('current', c.dataset.group === String(k));
-    const more = g.series > indices.length ? ` (${indices.length} of its ${g.series} series)` : '';
+    const more = worstFinding.derived
+      ? ` (a derived series, ${worstFinding.derived.expression}: its inputs are shown)`
+      : g.series > indices.length ? ` (${indices.length} of its ${g.series} series)` : '';
     focusText.textContent = `Showing: ${sentence(analysis, g, context())}${more}. `;
     focusBar.hidden = false;
     focusBar.dataset.group = String(k);

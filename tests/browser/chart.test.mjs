@@ -79,7 +79,8 @@ test('drag zooms to the dragged times, the stats follow, wheel/keys/buttons move
 test('the crosshair shows each selected series at the nearest sample, read from the data', async () => {
   const { page, problems } = await openPage(browser, server.url);
   await openBasic(page);
-  const box = await page.$eval('#chart', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + c.clientLeft, y: r.top + c.clientTop }; });
+  // The verdict sits above the chart: the user scrolls down to it first.
+  const box = await page.$eval('#chart', (c) => { c.scrollIntoView({ block: 'center' }); const r = c.getBoundingClientRect(); return { x: r.left + c.clientLeft, y: r.top + c.clientTop }; });
   const l = await layout(page);
   for (const f of [0.1, 0.5, 0.9]) {
     const x = l.plotLeft + l.plotWidth * f;

@@ -111,7 +111,7 @@ test('cards: description, references as links, the default-answer mark', async (
   assert.equal(cards.length, 3, JSON.stringify(cards, null, 1));
   const [cpu, disk, mem] = cards;
   assert.equal(cpu.title, 'Processor busy more than 95% of the time');
-  assert.match(cpu.description, /^A processor \(or all of them, for _Total\) spent most of each slice running threads\./);
+  assert.match(cpu.description, /^A processor \(or all of them, for _Total\) spent nearly all of its time running threads\./);
   assert.ok(cpu.links.includes('https://github.com/clinthuffman/PAL'), cpu.links.join(' '));
   assert.match(cpu.when, /^2026-07-04 00:3\d(:\d\d)? – 0[01]:\d\d(:\d\d)? UTC \(/);
   assert.equal(cpu.threshold, 'above 95%');
@@ -226,7 +226,7 @@ test('the report: header with dates, summary, descriptions, tables, alert grid, 
   assert.ok(html.includes('<dt>First sample</dt><dd>2026-07-04 00:00:00 UTC</dd>'));
   assert.ok(html.includes('<dt>Last sample</dt><dd>2026-07-04 01:59:45 UTC</dd>'));
   assert.ok(html.includes('<dt>Interval</dt><dd>15 s</dd>'));
-  assert.ok(html.includes('A processor (or all of them, for _Total) spent most of each slice running threads.'));
+  assert.ok(html.includes('A processor (or all of them, for _Total) spent nearly all of its time running threads.'));
   assert.ok(html.includes('<a href="https://github.com/clinthuffman/PAL">'));
   assert.ok(html.includes('<h2 id="statistics">Statistics</h2>') && html.includes('<th>95th pct</th>'));
   assert.ok(html.includes('<h2 id="alerts">Alerts in time order</h2>') && html.includes('<th>Hourly trend</th>'));

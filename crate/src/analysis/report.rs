@@ -1117,15 +1117,19 @@ mod tests {
     #[test]
     fn descriptions_references_and_default_answers() {
         let c = capture(r"\\SRV\Processor(_Total)\% Processor Time");
-        let p = RulePack::from_json(
-            r#"{ "id": "t", "title": "T", "variables": [ { "name": "Limit", "default": 80 } ], "rules": [
-              { "id": "cpu", "title": "CPU", "category": "Processor", "description": "Find the busy process.",
-                "references": [ { "title": "Tuning", "url": "https://example.com/tuning" },
-                                { "title": "Bad", "url": "javascript:alert(1)" } ],
-                "counter": "\\Processor(*)\\% Processor Time", "kind": "static", "severity": "warning",
-                "operator": "gt", "threshold": "Limit" } ] }"#,
-        )
-        .unwrap();
+        let pack = |refs: &str| {
+            RulePack::from_json(&format!(
+                r#"{{ "id": "t", "title": "T", "variables": [ {{ "name": "Limit", "default": 80 }} ], "rules": [
+                  {{ "id": "cpu", "title": "CPU", "category": "Processor", "description": "Find the busy process.",
+                    "references": [ {refs} ],
+                    "counter": "\\Processor(*)\\% Processor Time", "kind": "static", "severity": "warning",
+                    "operator": "gt", "threshold": "Limit" }} ] }}"#
+            ))
+        };
+        // A reference that is not http(s) never reaches a report: the pack is refused where it says so.
+        let bad = pack(r#"{ "title": "Bad", "url": "javascript:alert(1)" }"#).unwrap_err();
+        assert!(bad.to_string().contains("/rules/0/references/0/url"), "{bad}");
+        let p = pack(r#"{ "title": "Tuning", "url": "https://example.com/tuning" }"#).unwrap();
         let a = analyze(
             &c,
             &AnalyzeOptions {
@@ -1136,11 +1140,38 @@ mod tests {
         .unwrap();
         assert_eq!(a.findings.len(), 1);
         let html = analysis_report(&c, &a, None);
-        assert!(html.contains("<p class=\"description\">Find the busy process.</p>"));
+        assert!(html.contains("<div class=\"description\"><p>Find the busy process.</p></div>"));
         assert!(html.contains("<a href=\"https://example.com/tuning\">Tuning</a>"));
-        // A URL that is not http(s) stays text, never a link.
-        assert!(html.contains("Bad (javascript:alert(1))"));
-        assert!(!html.contains("href=\"javascript"));
         assert!(html.contains("<code>Limit</code> = 80 <span class=\"default\">(the pack's default: an answer to confirm)</span>"));
+    }
+
+    #[test]
+    fn rich_descriptions_keep_paragraphs_lists_and_safe_links_only() {
+        use super::{Block, Inline, Text};
+        let text = Text::Rich(vec![
+            Block::Paragraph(vec![
+                Inline::Text("Paged pool <b>low</b>; see ".into()),
+                Inline::Link {
+                    link: "https://learn.microsoft.com/pool".into(),
+                    text: "the pool".into(),
+                },
+            ]),
+            Block::List(vec![
+                vec![Inline::Strong {
+                    strong: "Check".into(),
+                }],
+                vec![Inline::Link {
+                    link: "javascript:alert(1)".into(),
+                    text: "not a link".into(),
+                }],
+            ]),
+        ]);
+        let html = super::description_html(&text);
+        assert_eq!(
+            html,
+            "<div class=\"description\"><p>Paged pool &lt;b&gt;low&lt;/b&gt;; see \
+             <a href=\"https://learn.microsoft.com/pool\">the pool</a></p><ul><li><strong>Check</strong></li>\
+             <li>not a link</li></ul></div>\n"
+        );
     }
 }
