@@ -19,6 +19,12 @@ const TOTAL = node.series().findIndex((s) => s.path === '\\\\GEORGIS3\\Processor
 async function openBasic(page) {
   await page.setInputFiles('#capture-file', file);
   await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('BasicPerfCounters.blg:'));
+  // The analysis runs on open and its verdict, above the chart, moves the chart down when it lands:
+  // wait for it so that the chart's place on the page is final.
+  await page.waitForFunction(() => {
+    const v = document.querySelector('#verdict');
+    return v && !v.hidden && !['running', undefined].includes(v.dataset.state);
+  }, null, { timeout: 30000 });
 }
 const layout = (page) => page.$eval('#chart', (c) => Object.fromEntries(Object.entries(c.dataset).map(([k, v]) => [k, Number(v)])));
 const statsRows = (page) => page.$$eval('#chart-stats tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
