@@ -1128,7 +1128,10 @@ mod tests {
         };
         // A reference that is not http(s) never reaches a report: the pack is refused where it says so.
         let bad = pack(r#"{ "title": "Bad", "url": "javascript:alert(1)" }"#).unwrap_err();
-        assert!(bad.to_string().contains("/rules/0/references/0/url"), "{bad}");
+        assert!(
+            bad.to_string().contains("/rules/0/references/0/url"),
+            "{bad}"
+        );
         let p = pack(r#"{ "title": "Tuning", "url": "https://example.com/tuning" }"#).unwrap();
         let a = analyze(
             &c,
@@ -1166,7 +1169,7 @@ mod tests {
                 }],
             ]),
         ]);
-        let html = super::description_html(&text);
+        let html = description_html(&text);
         assert_eq!(
             html,
             "<div class=\"description\"><p>Paged pool &lt;b&gt;low&lt;/b&gt;; see \
