@@ -59,22 +59,9 @@ pub fn entry(title: &str, inputs: &[String], c: &Capture, a: &Analysis, east: i3
     }
 }
 
-/// Text for HTML: `&`, `<`, `>`, `"` and `'` as entities, so it is text in an element and in a quoted
-/// attribute alike.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for HTML, as the core's report escapes it (`&`, `<`, `>`, `"` and `'` as entities), so it is
+/// text in an element and in a quoted attribute alike.
+pub use counterlens::analysis::report::esc as escape;
 
 /// A relative link: each path segment percent-encoded where it is not plain (`%`, `#`, `?`, spaces and
 /// the like), then escaped for the attribute.

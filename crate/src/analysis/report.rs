@@ -103,6 +103,8 @@ fn description_html(text: &Text) -> String {
     out
 }
 
+/// Text for HTML: `&`, `<`, `>`, `"` and `'` as entities, so it is text in an element and in a quoted
+/// attribute alike (the report's and the CLI's index page's one escaper).
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
