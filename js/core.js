@@ -27,6 +27,8 @@ export {
   analyze,
   analysisReport,
   importPalThresholds,
+  derivedSeries,
+  explainDerived,
 } from '../pkg/counterlens.js';
 // Chart units (the viewer's axes and value text).
 export { formatInUnit, counterUnit } from '../pkg/counterlens.js';

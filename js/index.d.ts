@@ -510,6 +510,29 @@ export function analyze(capture: Capture, options?: AnalyzeOptions): Analysis;
 /** One self-contained HTML document (no script; nothing loaded from outside; opens offline). */
 export function analysisReport(capture: Capture, analysis: Analysis, options?: { title?: string }): string;
 
+/** The values of the derived series a finding names (`finding.derived`), sample by sample over the
+ *  capture's timestamps (NaN where an input has no value). Throws AnalysisError ("invalid-argument")
+ *  when `derived` is not a finding's, ("invalid-option") when it names series the capture does not have. */
+export function derivedSeries(capture: Capture, derived: DerivedRef): Float64Array;
+/** One point of a derived series explained: its inputs' values at the sample and the arithmetic. */
+export interface DerivedExplanation {
+  sample: number;
+  /** ms since the epoch, UTC. */
+  time: number;
+  expression: string;
+  /** Each input's value at the sample (NaN where its series has none). */
+  inputs: { name: string; seriesIndex: number; path: string; value: number }[];
+  variables: Record<string, number | string>;
+  /** The expression with the values in place of the names, "= result":
+   *  "if(gt(10, 1) * gt(40, 1), round(10 / 40 * 100), 0) = 25"; absent where an input has no value. */
+  substituted?: string;
+  /** NaN where an input has no value. */
+  value: number;
+}
+/** Explains sample `sample` (an index into the capture's timestamps) of the derived series a finding
+ *  names. Throws AnalysisError as derivedSeries does, and ("invalid-option") for a sample past the capture. */
+export function explainDerived(capture: Capture, derived: DerivedRef, sample: number): DerivedExplanation;
+
 export interface PalImport {
   /** Usable in analyze({ packs: [pack] }). */
   pack: RulePack;

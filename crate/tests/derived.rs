@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use counterlens::analysis::{
-    analyze, derived_values, AnalyzeOptions, PackRef, RulePack, SliceLength,
+    analyze, derived_values, explain_derived, AnalyzeOptions, PackRef, RulePack, SliceLength,
 };
 use counterlens::capture::{Capture, Series};
 
@@ -245,5 +245,85 @@ fn pairing_by_instance() {
                 vec![25.0, 0.0]
             ),
         ]
+    );
+}
+
+#[test]
+fn a_point_of_a_derived_series_is_explained_by_its_inputs_and_the_arithmetic() {
+    // Two named instances, each its own ratio: INST1 10/40, INST2 7/8 at sample 0; INST2 has no
+    // compilations value at sample 1.
+    let cap = capture(vec![
+        s(
+            "\\\\SRV\\MSSQL$INST1:SQL Statistics\\SQL Compilations/sec",
+            &[10.0, 0.5],
+        ),
+        s(
+            "\\\\SRV\\MSSQL$INST2:SQL Statistics\\SQL Compilations/sec",
+            &[7.0, f64::NAN],
+        ),
+        s(
+            "\\\\SRV\\MSSQL$INST1:SQL Statistics\\Batch Requests/sec",
+            &[40.0, 100.0],
+        ),
+        s(
+            "\\\\SRV\\MSSQL$INST2:SQL Statistics\\Batch Requests/sec",
+            &[8.0, 8.0],
+        ),
+    ]);
+    let a = analyze(
+        &cap,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(RulePack::from_json(PACK).unwrap())]),
+            slice: SliceLength::Ms(60_000.0),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let d = |inst: &str| {
+        a.findings
+            .iter()
+            .find(|f| f.path.contains(inst))
+            .and_then(|f| f.derived.clone())
+            .unwrap()
+    };
+    // INST1 at sample 0: 10 / 40 * 100 = 25 (both above 1), round(25) = 25.
+    let e = explain_derived(&cap, &d("(INST1)"), 0).unwrap();
+    assert_eq!((e.sample, e.time, e.value), (0, T0, 25.0));
+    let ins: Vec<(&str, usize, f64)> = e
+        .inputs
+        .iter()
+        .map(|i| (i.name.as_str(), i.series_index, i.value))
+        .collect();
+    assert_eq!(ins, vec![("a", 0, 10.0), ("b", 2, 40.0)]);
+    assert_eq!(
+        e.substituted.as_deref(),
+        Some("if(gt(10, 1) * gt(40, 1), round(10 / 40 * 100), 0) = 25")
+    );
+    // INST1 at sample 1: 0.5 is not above 1, so the guard gives 0.
+    let e = explain_derived(&cap, &d("(INST1)"), 1).unwrap();
+    assert_eq!(
+        e.substituted.as_deref(),
+        Some("if(gt(0.5, 1) * gt(100, 1), round(0.5 / 100 * 100), 0) = 0")
+    );
+    // INST2 at sample 0: 7 / 8 * 100 = 87.5, halves to even: 88; its own inputs (1 and 3).
+    let e = explain_derived(&cap, &d("(INST2)"), 0).unwrap();
+    assert_eq!(e.value, 88.0);
+    assert_eq!(
+        e.inputs.iter().map(|i| i.series_index).collect::<Vec<_>>(),
+        vec![1, 3]
+    );
+    assert_eq!(
+        e.substituted.as_deref(),
+        Some("if(gt(7, 1) * gt(8, 1), round(7 / 8 * 100), 0) = 88")
+    );
+    // INST2 at sample 1: compilations has no value, so neither has the ratio.
+    let e = explain_derived(&cap, &d("(INST2)"), 1).unwrap();
+    assert!(e.value.is_nan() && e.inputs[0].value.is_nan() && e.substituted.is_none());
+    // A sample past the capture is an error that says so.
+    let err = explain_derived(&cap, &d("(INST2)"), 2).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("sample 2 is past the capture's 2 samples"),
+        "{err}"
     );
 }

@@ -13,6 +13,7 @@ import { el } from './dom.js';
 import { offsetMinutes } from './state.js';
 import { createVerdict } from './verdict.js';
 import { renderCards, sentence, runOf } from './cards.js';
+import { createDerivedChart } from './derived.js';
 
 /** How an analysis error reads, with where it was (a pack's JSON pointer or line, a variable, a file). */
 export function describeAnalysisError(e) {
@@ -112,6 +113,10 @@ export function mountAnalysisPanel(root, hooks) {
   const back = part('analysis-back', 'button', 'Back to your view', { type: 'button' });
   focusBar.append(focusText, ' ', back);
   hooks.canvas.closest('.chart-panes')?.before(focusBar);
+  // A derived series' own chart (derived.js), between the bar and the main chart (which shows its inputs).
+  const derivedBox = part('analysis-derived', 'section', null, { class: 'analysis-derived', 'aria-label': 'Derived series' });
+  focusBar.after(derivedBox);
+  const derivedChart = createDerivedChart(derivedBox, state, { dark: () => hooks.dark?.() ?? false, describe: describeAnalysisError });
 
   const verdict = hooks.verdict ? createVerdict(hooks.verdict, { show: (k) => showGroup(k), cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('h2')?.focus({ preventScroll: true }); } }) : null;
 
@@ -328,19 +333,26 @@ export function mountAnalysisPanel(root, hooks) {
     if (!saved) {
       saved = { selected: [...state.selected], slots: new Map(state.slots), hidden: new Set(state.hidden), paneOf: new Map(state.paneOf), range: state.range };
     }
-    // A derived series (a PAL Generated source: a ratio of two counters, ...) is not in the capture: its
-    // inputs are shown instead, without the thresholds, which apply to the derived value, not to them.
+    // A derived series (a PAL Generated source: a ratio of two counters, ...) is not in the capture: it is
+    // charted above the main chart with the thresholds (derived.js), and the main chart shows its inputs
+    // as context, without the thresholds, which apply to the derived value, not to them.
     const shown = (f) => (f.derived ? f.derived.inputs.map((i) => i.seriesIndex) : [f.seriesIndex]);
     const worstFinding = analysis.findings[g.worst];
     const worst = shown(worstFinding);
     const indices = [...new Set([...worst, ...g.findings.flatMap((i) => shown(analysis.findings[i]))])].slice(0, SHOW_MAX);
-    const thresholds = worstFinding.derived ? [] : thresholdsOf(analysis, g);
-    state.marks = { thresholds: indices.slice(0, 1).flatMap((index) => thresholds.map((t) => ({ ...t, index }))), ranges: [[g.start, g.end]] };
+    const thresholds = thresholdsOf(analysis, g);
     const range = contextRange([g.start, g.end], analysis.log.intervalMs);
+    let derivedError = null;
+    if (worstFinding.derived) {
+      const derived = [...new Set([g.worst, ...g.findings])].map((i) => analysis.findings[i]).filter((f) => f.derived)
+        .filter((f, j, all) => all.findIndex((x) => x.seriesIndex === f.seriesIndex) === j);
+      derivedError = derivedChart.show(derived, { thresholds, range, ranges: [[g.start, g.end]] });
+    } else derivedChart.clear();
+    state.marks = { thresholds: worstFinding.derived ? [] : indices.slice(0, 1).flatMap((index) => thresholds.map((t) => ({ ...t, index }))), ranges: [[g.start, g.end]] };
     hooks.show(indices, range);
     for (const c of root.querySelectorAll('[data-part="card"]')) c.classList.toggle('current', c.dataset.group === String(k));
     const more = worstFinding.derived
-      ? ` (a derived series, ${worstFinding.derived.expression}: its inputs are shown)`
+      ? derivedError ? ` (a derived series that could not be computed again: ${derivedError}; its inputs are shown)` : ' (a derived series: charted below with its thresholds; the chart under it shows its inputs)'
       : g.series > indices.length ? ` (${indices.length} of its ${g.series} series)` : '';
     focusText.textContent = `Showing: ${sentence(analysis, g, context())}${more}. `;
     focusBar.hidden = false;
@@ -351,6 +363,7 @@ export function mountAnalysisPanel(root, hooks) {
 
   function onBack() {
     state.marks = null;
+    derivedChart.clear();
     focusBar.hidden = true;
     delete focusBar.dataset.group;
     for (const c of root.querySelectorAll('[data-part="card"].current')) c.classList.remove('current');
@@ -421,6 +434,7 @@ export function mountAnalysisPanel(root, hooks) {
       last = null;
       saved = null;
       state.marks = null;
+      derivedChart.clear();
       focusBar.hidden = true;
       for (const n of [cards, skipped, variables]) n.replaceChildren();
       summary.textContent = '';
@@ -431,6 +445,10 @@ export function mountAnalysisPanel(root, hooks) {
       onRun();
     },
     /** The visible range changed: a run again when the analysis follows it. */
+    /** The theme changed: the derived chart is drawn again in it. */
+    redraw() {
+      derivedChart.draw();
+    },
     rangeChanged() {
       if (rangeOnly.checked && !saved) scheduleRun();
     },
@@ -440,6 +458,8 @@ export function mountAnalysisPanel(root, hooks) {
       endAnalyst();
       cleanups.forEach((f) => f());
       focusBar.remove();
+      derivedChart.destroy();
+      derivedBox.remove();
       verdict?.clear();
     },
   };

@@ -89,7 +89,7 @@ export function mountViewer(element, options = {}) {
   // ---- analysis: run on open, the verdict at the top; a card's Show charts its series around its range
   // (the panel keeps the user's view for Back) ----
   const analysis = $.analysis ? mountAnalysisPanel($.analysis, {
-    state, verdict: $.verdict ?? null, canvas: $.chart,
+    state, verdict: $.verdict ?? null, canvas: $.chart, dark: () => isDark(),
     show(indices, range) {
       clearSelection(state);
       for (const i of indices) selectSeries(state, i);
@@ -225,6 +225,7 @@ export function mountViewer(element, options = {}) {
       e.classList.toggle('theme-dark', theme === 'dark');
       e.classList.toggle('theme-light', theme === 'light');
     }
+    analysis?.redraw();
   }
 
   function showCapture() {
@@ -556,7 +557,7 @@ export function mountViewer(element, options = {}) {
   on($['export-csv'], 'click', () => exportCsv(state));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   on($['chart-cancel'], 'click', onCancelClicked);
-  on(dark, 'change', () => pane.draw());
+  on(dark, 'change', () => { pane.draw(); analysis?.redraw(); });
 
   if (options.theme) setTheme(options.theme);
   if (shared?.file) {

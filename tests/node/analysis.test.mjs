@@ -193,3 +193,48 @@ test('importPalThresholds turns a PAL file into a pack analyze runs', () => {
   assert.deepEqual(a.findings.map((f) => [(f.start - T0) / MIN, (f.end - T0) / MIN, f.worst, f.threshold]),
     [[40, 50, 97.3, 80]]);
 });
+
+test('derivedSeries and explainDerived: a ratio per SQL instance, two named instances, computed and explained', () => {
+  // Minute m: INST1 compilations 10 (30 at minutes 40..=49), batches 40; INST2 compilations 7, batches 8.
+  const cap = capture([
+    ['\\\\SQL1\\MSSQL$INST1:SQL Statistics\\SQL Compilations/sec', (m) => (m >= 40 && m <= 49 ? 30 : 10)],
+    ['\\\\SQL1\\MSSQL$INST1:SQL Statistics\\Batch Requests/sec', () => 40],
+    ['\\\\SQL1\\MSSQL$INST2:SQL Statistics\\SQL Compilations/sec', () => 7],
+    ['\\\\SQL1\\MSSQL$INST2:SQL Statistics\\Batch Requests/sec', () => 8],
+  ]);
+  const sql = {
+    id: 'sql', title: 'SQL',
+    derived: [{ id: 'ratio', counter: '\\SQL Generated(*)\\Compilations to Batch Requests', pairBy: 'sqlInstance',
+      inputs: [{ name: 'c', counter: '\\*:SQL Statistics\\SQL Compilations/sec' }, { name: 'b', counter: '\\*:SQL Statistics\\Batch Requests/sec' }],
+      expression: 'if(gt(c, 1) * gt(b, 1), round(c / b * 100), 0)' }],
+    rules: [{ id: 'r', title: 'Compilations high', counter: '\\SQL Generated(*)\\Compilations to Batch Requests', kind: 'static',
+      stats: ['max'], severity: 'warning', operator: 'gt', threshold: 50 }],
+  };
+  const a = api.analyze(cap, { packs: [sql] });
+  // INST1: 10 / 40 * 100 = 25, and 30 / 40 * 100 = 75 > 50 at minutes 40..=49: one finding. INST2:
+  // 7 / 8 * 100 = 87.5, halves to even = 88 > 50 all along: one finding.
+  const byInst = Object.fromEntries(a.findings.map((f) => [f.path.match(/\((INST\d)\)/)[1], f]));
+  assert.deepEqual(Object.keys(byInst).sort(), ['INST1', 'INST2']);
+  const v1 = api.derivedSeries(cap, byInst.INST1.derived);
+  assert.ok(v1 instanceof Float64Array);
+  assert.equal(v1.length, 61);
+  assert.deepEqual([v1[0], v1[39], v1[40], v1[49], v1[50]], [25, 25, 75, 75, 25]);
+  assert.ok(api.derivedSeries(cap, byInst.INST2.derived).every((v) => v === 88));
+  // Minute 40 of INST1: its own inputs (series 0 and 1), 30 and 40.
+  const e = api.explainDerived(cap, byInst.INST1.derived, 40);
+  assert.equal(e.time, T0 + 40 * MIN);
+  assert.deepEqual(e.inputs.map((i) => [i.name, i.seriesIndex, i.value]), [['c', 0, 30], ['b', 1, 40]]);
+  assert.equal(e.substituted, 'if(gt(30, 1) * gt(40, 1), round(30 / 40 * 100), 0) = 75');
+  assert.equal(e.value, 75);
+  // INST2 explained from its inputs (series 2 and 3): 7 / 8 * 100 = 87.5 -> 88.
+  const e2 = api.explainDerived(cap, byInst.INST2.derived, 0);
+  assert.deepEqual(e2.inputs.map((i) => i.seriesIndex), [2, 3]);
+  assert.equal(e2.substituted, 'if(gt(7, 1) * gt(8, 1), round(7 / 8 * 100), 0) = 88');
+  // Typed errors: not a definition, a sample that is not an index, one past the capture.
+  assert.throws(() => api.derivedSeries(cap, { nope: 1 }), (err) => err instanceof api.AnalysisError && err.code === 'invalid-argument' && err.field === 'derived');
+  assert.throws(() => api.explainDerived(cap, byInst.INST1.derived, 1.5), (err) => err instanceof api.AnalysisError && err.field === 'sample');
+  assert.throws(() => api.explainDerived(cap, byInst.INST1.derived, 61), (err) => err instanceof api.AnalysisError && err.code === 'invalid-option' && /sample 61 is past the capture's 61 samples/.test(err.message));
+  const stray = { ...byInst.INST1.derived, inputs: [{ name: 'c', seriesIndex: 99, path: 'x' }, byInst.INST1.derived.inputs[1]] };
+  assert.throws(() => api.derivedSeries(cap, stray), (err) => err instanceof api.AnalysisError && /past the capture's 4/.test(err.message));
+  cap.free();
+});

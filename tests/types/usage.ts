@@ -4,7 +4,8 @@ import init, {
   counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
   validateRegistration, openCapture, openCaptureParallel, CaptureReader, Capture, renderChart, renderSeriesChart,
   CaptureError, CounterTypeError, RegistrationError,
-  rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError,
+  rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError, derivedSeries, explainDerived,
+  type DerivedExplanation,
   type RulePack, type Analysis, type Finding, type PalImport,
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
   type CaptureFormat, type CaptureEncoding, type CaptureErrorCode, type CaptureParts, type TimeZone, type TimeRange,
@@ -97,6 +98,14 @@ export function analysis(capture: Capture, palXml: string): string {
       const where: string | undefined = e.pointer ?? e.variable ?? e.field;
       void where;
     }
+  }
+  // A derived series' values and one point explained.
+  const d = a.findings.find((f) => f.derived)?.derived;
+  if (d) {
+    const values: Float64Array = derivedSeries(capture, d);
+    const why: DerivedExplanation = explainDerived(capture, d, 0);
+    const arithmetic: string | undefined = why.substituted;
+    void values; void arithmetic; void why.inputs[0]?.value;
   }
   void full; void sev; void skipped;
   return analysisReport(capture, a, { title: 'x' });

@@ -17,7 +17,7 @@ pub mod rules;
 pub mod slices;
 pub mod variables;
 
-pub use derived::{derived_values, DerivedRef};
+pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::{Finding, FindingGroup};
 pub use pack::{

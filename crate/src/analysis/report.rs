@@ -16,18 +16,19 @@
 //! Every string that comes from the capture or a pack is escaped ([`esc`]): a counter named
 //! `<script>` is text in the page.
 
+use super::derived::{derived_values, DerivedRef};
 use super::findings::{Clock, FindingGroup};
 use super::pack::{Block, Inline, Operator, Severity, Text};
 use super::slices::{Slice, SliceStats, Slicing};
 use super::variables::Origin;
 use super::{Analysis, RuleRun};
-use crate::capture::names::english_names;
+use crate::capture::names::{english_names, english_path};
 use crate::capture::path::{FoldedPath, PathPattern};
-use crate::capture::Capture;
+use crate::capture::{Capture, Series};
 use crate::chart::range_stats::range_stats;
 use crate::chart::svg::chart_svg;
 use crate::chart::{Band, ChartSeries, ThresholdMark, View};
-use crate::units::{amount, format_reading, measure_of, number, Measure};
+use crate::units::{amount, format_reading, number, Measure};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -127,11 +128,55 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-/// The unit of series `s`: from its counter type and English counter name.
-fn measure(capture: &Capture, s: usize) -> Measure {
-    capture.series.get(s).map_or_else(Measure::default, |sr| {
+/// The series a report shows: the capture's, and after them the derived series its findings name
+/// (`Finding::derived`, computed again from the capture: series `s` past the capture's count).
+struct Src<'a> {
+    capture: &'a Capture,
+    derived: BTreeMap<usize, (Series, DerivedRef)>,
+}
+
+impl<'a> Src<'a> {
+    fn new(capture: &'a Capture, analysis: &Analysis) -> Src<'a> {
+        let mut derived = BTreeMap::new();
+        for f in &analysis.findings {
+            let Some(d) = &f.derived else { continue };
+            if f.series_index < capture.series.len() || derived.contains_key(&f.series_index) {
+                continue;
+            }
+            // A definition that does not compute any more (an analysis of another capture) has no chart.
+            if let Ok(values) = derived_values(capture, d) {
+                derived.insert(
+                    f.series_index,
+                    (Series::new(f.path.clone(), values), d.clone()),
+                );
+            }
+        }
+        Src { capture, derived }
+    }
+
+    fn series(&self, s: usize) -> Option<&Series> {
+        self.capture
+            .series
+            .get(s)
+            .or_else(|| self.derived.get(&s).map(|(x, _)| x))
+    }
+
+    /// How the report names series `s` (else `path`): its path (the machine in it), and the English
+    /// path beside a localized one.
+    fn name(&self, s: usize, path: &str) -> String {
+        match self.series(s).and_then(|x| english_path(&x.parsed)) {
+            Some(en) if en != path => format!("{path} — {en}"),
+            _ => path.to_string(),
+        }
+    }
+}
+
+/// The unit of series `s`: from its counter type and English counter name (a derived series: from
+/// its name, as the finding's message).
+fn measure(src: &Src<'_>, s: usize) -> Measure {
+    src.series(s).map_or_else(Measure::default, |sr| {
         let counter = english_names(&sr.parsed).map_or(sr.parsed.counter.as_str(), |(_, c)| c);
-        measure_of(sr.counter_type, counter)
+        super::findings::message_measure(sr.counter_type, counter)
     })
 }
 
@@ -210,7 +255,7 @@ fn band(op: Operator) -> Band {
 /// One chart (SVG) of `series` over the analysed range, with thresholds (on the first series' axis) and
 /// shaded ranges.
 fn chart(
-    capture: &Capture,
+    src: &Src<'_>,
     series: &[usize],
     (x0, x1): (f64, f64),
     thresholds: &[(f64, Severity, Operator)],
@@ -221,12 +266,12 @@ fn chart(
         .iter()
         .enumerate()
         .filter_map(|(k, &s)| {
-            let sr = capture.series.get(s)?;
+            let sr = src.series(s)?;
             Some(ChartSeries {
-                label: sr.path.clone(),
+                label: src.name(s, &sr.path),
                 values: &sr.values,
                 color_index: k,
-                measure: measure(capture, s),
+                measure: measure(src, s),
                 ..Default::default()
             })
         })
@@ -250,7 +295,7 @@ fn chart(
         ranges: ranges.to_vec(),
         ..Default::default()
     };
-    match chart_svg(CHART_SIZE, &capture.timestamps, &lines, &view) {
+    match chart_svg(CHART_SIZE, &src.capture.timestamps, &lines, &view) {
         Ok((svg, _)) => svg,
         Err(e) => format!("<p class=\"muted\">No chart: {}</p>", esc(&e.to_string())),
     }
@@ -330,6 +375,7 @@ fn key_series(paths: &[FoldedPath], patterns: &[&str]) -> Vec<usize> {
 /// The report of `analysis` (made by [`super::analyze`] on `capture`).
 pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&str>) -> String {
     let title = title.unwrap_or("Performance analysis");
+    let src = Src::new(capture, analysis);
     let clock = Clock::of(capture, &analysis.slices);
     let offset = capture.time_zone.as_ref().map_or(0, |z| -z.bias_minutes);
     let log = &analysis.log;
@@ -513,7 +559,7 @@ This is not a clean result: add counters the packs know (processor, memory, disk
                 "<li><a href=\"#g-{}-{}\">{}</a></li>",
                 esc(&g.pack),
                 esc(&g.rule),
-                esc(&group_sentence(capture, analysis, g, &clock))
+                esc(&group_sentence(&src, analysis, g, &clock))
             );
         }
         h.push_str("</ol>\n");
@@ -538,7 +584,7 @@ This is not a clean result: add counters the packs know (processor, memory, disk
             for g in groups {
                 write_group(
                     &mut h,
-                    capture,
+                    &src,
                     analysis,
                     g,
                     &clock,
@@ -583,15 +629,15 @@ This is not a clean result: add counters the packs know (processor, memory, disk
 <table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour</th></tr>\n",
         );
         for &i in &stat_series {
-            let Some(sr) = capture.series.get(i) else {
+            let Some(sr) = src.series(i) else {
                 continue;
             };
             let st = range_stats(&capture.timestamps, &sr.values, Some(x0), Some(x1));
-            let m = measure(capture, i);
+            let m = measure(&src, i);
             let _ = writeln!(
                 h,
                 "<tr><td class=\"path\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                esc(&sr.path),
+                esc(&src.name(i, &sr.path)),
                 in_unit(m, st.min),
                 in_unit(m, st.mean),
                 in_unit(m, st.max),
@@ -611,7 +657,7 @@ This is not a clean result: add counters the packs know (processor, memory, disk
     if analysis.findings.is_empty() {
         h.push_str("<p>None.</p>\n");
     } else {
-        write_alerts(&mut h, capture, analysis, &clock);
+        write_alerts(&mut h, &src, analysis, &clock);
     }
 
     // ---- key counters ----
@@ -623,7 +669,7 @@ This is not a clean result: add counters the packs know (processor, memory, disk
         }
         any = true;
         let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(name));
-        h.push_str(&chart(capture, series, (x0, x1), &[], &[], offset));
+        h.push_str(&chart(&src, series, (x0, x1), &[], &[], offset));
         h.push_str("</figure>\n");
     }
     if !any {
@@ -687,14 +733,9 @@ This is not a clean result: add counters the packs know (processor, memory, disk
 
 /// A group in words: "Processor busy more than 80% of the time on 11 of 20 series, 13:46 – 13:47,
 /// worst 35.9% (above 20%)".
-pub fn group_sentence(
-    capture: &Capture,
-    analysis: &Analysis,
-    g: &FindingGroup,
-    clock: &Clock,
-) -> String {
+fn group_sentence(src: &Src<'_>, analysis: &Analysis, g: &FindingGroup, clock: &Clock) -> String {
     let f = &analysis.findings[g.worst];
-    let m = measure(capture, f.series_index);
+    let m = measure(src, f.series_index);
     let run = run_of(analysis, &g.pack, &g.rule);
     let title = run
         .map(|r| r.title.as_str())
@@ -709,7 +750,7 @@ pub fn group_sentence(
         }
     };
     let on = if g.series == 1 {
-        f.path.clone()
+        src.name(f.series_index, &f.path)
     } else {
         format!("{} series", g.series)
     };
@@ -747,7 +788,7 @@ fn amount_in(m: Measure, v: f64) -> String {
 #[allow(clippy::too_many_arguments)]
 fn write_group(
     h: &mut String,
-    capture: &Capture,
+    src: &Src<'_>,
     analysis: &Analysis,
     g: &FindingGroup,
     clock: &Clock,
@@ -770,7 +811,7 @@ fn write_group(
             .map(|r| r.title.as_str())
             .filter(|t| !t.is_empty())
             .unwrap_or(f.title.as_str())),
-        esc(&group_sentence(capture, analysis, g, clock)),
+        esc(&group_sentence(src, analysis, g, clock)),
         sev = severity(g.severity),
         Sev = severity_word(g.severity),
     );
@@ -821,12 +862,12 @@ fn write_group(
     let mut series: Vec<usize> = Vec::new();
     for &i in &g.findings {
         let x = &analysis.findings[i];
-        let m = measure(capture, x.series_index);
+        let m = measure(src, x.series_index);
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td class=\"path\">{}</td><td class=\"num\">{} ({})</td><td class=\"num\">{} {}</td></tr>",
             esc(&when(x.start, x.end)),
-            esc(&x.path),
+            esc(&src.name(x.series_index, &x.path)),
             esc(&amount_in(m, x.worst)),
             x.broke.last().map_or("", |s| s.name()),
             words(x.operator),
@@ -846,9 +887,19 @@ fn write_group(
             .filter(|x| x.series_index == s)
             .map(|x| (x.start, x.end))
             .collect();
-        let path = capture.series.get(s).map_or("", |x| x.path.as_str());
-        let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(path));
-        h.push_str(&chart(capture, &[s], range, &thresholds, &ranges, offset));
+        let path = src.series(s).map_or("", |x| x.path.as_str());
+        let _ = writeln!(
+            h,
+            "<figure><figcaption>{}</figcaption>",
+            esc(&src.name(s, path))
+        );
+        h.push_str(&chart(src, &[s], range, &thresholds, &ranges, offset));
+        // A derived series: its definition, and its inputs charted as context.
+        if let Some((_, d)) = src.derived.get(&s) {
+            write_definition(h, d);
+            let inputs: Vec<usize> = d.inputs.iter().map(|i| i.series_index).collect();
+            h.push_str(&chart(src, &inputs, range, &[], &ranges, offset));
+        }
         h.push_str("</figure>\n");
     }
     if series.len() > CHARTS_PER_RULE {
@@ -861,15 +912,42 @@ fn write_group(
     h.push_str("</section>\n");
 }
 
+/// A derived series' definition under its chart: the expression, what each name stands for, the
+/// pack variables it reads.
+fn write_definition(h: &mut String, d: &DerivedRef) {
+    let _ = write!(
+        h,
+        "<p class=\"definition\">Derived series, computed sample by sample by pack {} ({}): <code>{}</code>, where ",
+        esc(&d.pack),
+        esc(&d.id),
+        esc(&d.expression)
+    );
+    for (k, i) in d.inputs.iter().enumerate() {
+        if k > 0 {
+            h.push_str(", ");
+        }
+        let _ = write!(
+            h,
+            "<code>{}</code> is <span class=\"path\">{}</span>",
+            esc(&i.name),
+            esc(&i.path)
+        );
+    }
+    for (name, v) in &d.variables {
+        let _ = write!(h, ", <code>{}</code> = {}", esc(name), esc(&v.to_string()));
+    }
+    h.push_str(". Its inputs are charted below it.</p>\n");
+}
+
 /// PAL's chronological alert grid: per broken slice of each finding, in time order, the condition, the
 /// counter and its min, avg, max and hourly trend in that slice.
-fn write_alerts(h: &mut String, capture: &Capture, analysis: &Analysis, clock: &Clock) {
-    let slicing = slicing_of(&capture.timestamps, &analysis.slices);
+fn write_alerts(h: &mut String, src: &Src<'_>, analysis: &Analysis, clock: &Clock) {
+    let slicing = slicing_of(&src.capture.timestamps, &analysis.slices);
     let mut stats: BTreeMap<usize, SliceStats> = BTreeMap::new();
     // (slice, severity desc, finding)
     let mut rows: Vec<(usize, usize)> = Vec::new();
     for (k, f) in analysis.findings.iter().enumerate() {
-        let Some(sr) = capture.series.get(f.series_index) else {
+        let Some(sr) = src.series(f.series_index) else {
             continue;
         };
         let st = stats
@@ -894,14 +972,14 @@ fn write_alerts(h: &mut String, capture: &Capture, analysis: &Analysis, clock: &
     for &(i, k) in rows.iter().take(ALERT_ROWS) {
         let f = &analysis.findings[k];
         let st = &stats[&f.series_index];
-        let m = measure(capture, f.series_index);
+        let m = measure(src, f.series_index);
         let s = &analysis.slices[i];
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td class=\"{sev}\">{}</td><td class=\"path\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
             esc(&format!("{} – {}{}", clock.date_time(s.start), clock.time(s.end), clock.suffix())),
             esc(&f.title),
-            esc(&f.path),
+            esc(&src.name(f.series_index, &f.path)),
             in_unit(m, st.min[i]),
             in_unit(m, st.avg[i]),
             in_unit(m, st.max[i]),
@@ -1178,5 +1256,121 @@ mod tests {
              <a href=\"https://learn.microsoft.com/pool\">the pool</a></p><ul><li><strong>Check</strong></li>\
              <li>not a link</li></ul></div>\n"
         );
+    }
+
+    /// A capture of `paths`, each with its values, at the report tests' times (a minute apart).
+    fn capture_of(series: &[(&str, Vec<f64>)]) -> Capture {
+        let mut c = capture(series[0].0);
+        let n = series[0].1.len();
+        c.timestamps = (0..n).map(|i| 1.7e12 + i as f64 * 60_000.0).collect();
+        c.series = series
+            .iter()
+            .map(|(p, v)| Series::new(p.to_string(), v.clone()))
+            .collect();
+        c
+    }
+
+    #[test]
+    fn a_derived_series_is_charted_with_its_definition_and_inputs() {
+        // Compilations / batch requests * 100 per SQL instance: INST1 10/40 = 25%, then 30/50 = 60%
+        // (above 50: the finding); INST2 5/50 = 10% throughout (none).
+        let c = capture_of(&[
+            (
+                r"\\SQL1\MSSQL$INST1:SQL Statistics\SQL Compilations/sec",
+                vec![10.0, 30.0, 30.0],
+            ),
+            (
+                r"\\SQL1\MSSQL$INST1:SQL Statistics\Batch Requests/sec",
+                vec![40.0, 50.0, 50.0],
+            ),
+            (
+                r"\\SQL1\MSSQL$INST2:SQL Statistics\SQL Compilations/sec",
+                vec![5.0, 5.0, 5.0],
+            ),
+            (
+                r"\\SQL1\MSSQL$INST2:SQL Statistics\Batch Requests/sec",
+                vec![50.0, 50.0, 50.0],
+            ),
+        ]);
+        let pack = RulePack::from_json(
+            r#"{ "id": "sql", "title": "SQL", "derived": [ { "id": "ratio",
+              "counter": "\\SQL Generated(*)\\Compilations to Batch Requests",
+              "inputs": [ { "name": "c", "counter": "\\*:SQL Statistics\\SQL Compilations/sec" },
+                          { "name": "b", "counter": "\\*:SQL Statistics\\Batch Requests/sec" } ],
+              "pairBy": "sqlInstance", "expression": "c / b * 100" } ],
+              "rules": [ { "id": "r", "title": "Compilations high", "category": "SQL Server",
+                "counter": "\\SQL Generated(*)\\Compilations to Batch Requests", "kind": "static",
+                "stats": ["max"], "severity": "warning", "operator": "gt", "threshold": 50 } ] }"#,
+        )
+        .unwrap();
+        let a = analyze(
+            &c,
+            &AnalyzeOptions {
+                packs: Some(vec![PackRef::Pack(pack)]),
+                slice: crate::analysis::SliceLength::Ms(180_000.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(a.findings.len(), 1);
+        let html = analysis_report(&c, &a, None);
+        let path = r"\\SQL1\SQL Generated(INST1)\Compilations to Batch Requests";
+        // Its figure: the caption, a chart of it (with the warning threshold at 50), the definition,
+        // and a chart of its inputs.
+        let fig = &html[html
+            .find(&format!("<figure><figcaption>{path}"))
+            .expect("figure")..];
+        let fig = &fig[..fig.find("</figure>").unwrap()];
+        assert_eq!(fig.matches("<svg").count(), 2, "{fig}");
+        assert!(fig.contains("Derived series, computed sample by sample by pack sql (ratio): <code>c / b * 100</code>, where <code>c</code> is <span class=\"path\">\\\\SQL1\\MSSQL$INST1:SQL Statistics\\SQL Compilations/sec</span>, <code>b</code> is"), "{fig}");
+        assert!(fig.contains("MSSQL$INST1:SQL Statistics\\Batch Requests/sec"));
+        // Its statistics: min 25, max 60, mean (25 + 60 + 60) / 3 = 48.33, written 48.3.
+        let row = &html[html
+            .find(&format!("<tr><td class=\"path\">{path}</td>"))
+            .expect("stats row")..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert!(
+            row.contains(">25<") && row.contains(">60<") && row.contains(">48.3<"),
+            "{row}"
+        );
+        // And its alert row.
+        let alerts = &html[html.find("id=\"alerts\"").unwrap()..];
+        assert!(alerts.contains(path));
+    }
+
+    #[test]
+    fn several_machines_are_named_and_localized_names_have_their_english_beside() {
+        let high = |_: ()| {
+            (0..=60)
+                .map(|m| if (40..=49).contains(&m) { 97.3 } else { 20.0 })
+                .collect::<Vec<f64>>()
+        };
+        let c = capture_of(&[
+            (
+                r"\\WEB01\Procesador(_Total)\% de tiempo de procesador",
+                high(()),
+            ),
+            (
+                r"\\WEB02\Procesador(_Total)\% de tiempo de procesador",
+                high(()),
+            ),
+        ]);
+        let a = analyze(
+            &c,
+            &AnalyzeOptions {
+                packs: Some(vec![PackRef::Pack(pack("Processor"))]),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let html = analysis_report(&c, &a, None);
+        let findings =
+            &html[html.find("id=\"findings\"").unwrap()..html.find("id=\"statistics\"").unwrap()];
+        for m in ["WEB01", "WEB02"] {
+            let named = format!(
+                r"\\{m}\Procesador(_Total)\% de tiempo de procesador — \\{m}\Processor(_Total)\% Processor Time"
+            );
+            assert!(findings.contains(&named), "{named} in {findings}");
+        }
     }
 }

@@ -285,3 +285,42 @@ pub fn import_pal_thresholds(files: JsValue) -> Result<JsValue, JsValue> {
     let r = pal::import_pal(&list).map_err(analysis_error)?;
     out(&r)
 }
+
+/// A finding's `derived` (its definition) read from JS.
+fn derived_from_js(v: &JsValue) -> Result<analysis::DerivedRef, JsValue> {
+    serde_wasm_bindgen::from_value(v.clone()).map_err(|e| {
+        bad(
+            &format!("derived must be a finding's derived (pack, id, expression, inputs): {e}"),
+            "derived",
+        )
+    })
+}
+
+/// The values of the derived series a finding names (`finding.derived`), sample by sample over
+/// `capture`'s timestamps.
+#[wasm_bindgen(js_name = derivedSeries)]
+pub fn derived_series(capture: &JsCapture, derived: JsValue) -> Result<Vec<f64>, JsValue> {
+    let d = derived_from_js(&derived)?;
+    analysis::derived_values(&capture.inner, &d).map_err(analysis_error)
+}
+
+/// One point of a derived series explained: its inputs' values at `sample` and the arithmetic.
+#[wasm_bindgen(js_name = explainDerived)]
+pub fn explain_derived(
+    capture: &JsCapture,
+    derived: JsValue,
+    sample: JsValue,
+) -> Result<JsValue, JsValue> {
+    let d = derived_from_js(&derived)?;
+    let k = sample
+        .as_f64()
+        .filter(|k| k.fract() == 0.0 && *k >= 0.0 && *k <= u32::MAX as f64)
+        .ok_or_else(|| {
+            bad(
+                "sample must be a sample index (a whole number from 0)",
+                "sample",
+            )
+        })?;
+    let e = analysis::explain_derived(&capture.inner, &d, k as usize).map_err(analysis_error)?;
+    out(&e)
+}
