@@ -1,6 +1,7 @@
 // Finding cards: one per rule and time range (analyze's `groups`: a rule's findings whose ranges overlap,
 // on any series), worst first. Each card: severity, when (date and time in the log's zone, duration), the
-// series (with the machine when the log has several), the worst value and the threshold in the counter's
+// series (named as the legend names it: with the machine when the log has several, the English name beside
+// a localized one; a derived series by its path), the worst value and the threshold in the counter's
 // unit, the rule's description (why it matters, what to check next) and its references as links, the
 // answers its threshold rests on (a default marked as an answer to confirm), the instances one click
 // away, and Show (the chart in context). Everything from the file or a pack is written with textContent;
@@ -8,6 +9,7 @@
 import { el } from './dom.js';
 import { formatInUnit } from '../core.js';
 import { clockTime, dateTime, duration } from './verdict.js';
+import { displayName } from './legend.js';
 
 /** The rule run (analysis.rules) of a group or finding. */
 export const runOf = (analysis, x) => analysis.rules.find((r) => r.pack === x.pack && r.rule === x.rule);
@@ -23,10 +25,20 @@ export function inUnit(s, v, trend = false) {
 const OPERATOR = { gt: 'above', ge: 'at or above', lt: 'below', le: 'at or below', eq: 'equal to', ne: 'not equal to' };
 const ORIGIN = { user: 'answered', capture: 'from the log', pack: "the pack's default: an answer to confirm" };
 
-/** Where the series are, in words: the path of one, "11 of 20 series" of several. */
+/** How a card names finding `f`'s series: as the legend does (`displayName`: the machine first when the log
+ *  has several, the English name beside a localized one); a derived series (not in `info`) by its path, the
+ *  machine left out when the log has one. */
+export function seriesName(analysis, f, info) {
+  const multi = (analysis.log?.machines?.length ?? 0) > 1;
+  const s = info?.[f.seriesIndex];
+  if (s && s.path === f.path) return displayName(s, multi);
+  return multi ? f.path : f.path.replace(/^\\\\[^\\]+/, '');
+}
+
+/** Where the series are, in words: the name of one, "11 of 20 series" of several. */
 function where(analysis, g, info) {
   const f = analysis.findings[g.worst];
-  if (g.series === 1) return info[f.seriesIndex]?.path ?? f.path;
+  if (g.series === 1) return seriesName(analysis, f, info);
   const of = runOf(analysis, g)?.series;
   return `${g.series}${of ? ` of ${of}` : ''} series`;
 }
@@ -100,7 +112,6 @@ function references(list) {
  * @param {{ info: object[], offset: number, zoneName: string }} ctx
  */
 export function renderCards(list, analysis, ctx) {
-  const machines = analysis.log?.machines?.length ?? 0;
   list.replaceChildren(...analysis.groups.map((g, k) => {
     const f = analysis.findings[g.worst];
     const run = runOf(analysis, g);
@@ -115,8 +126,8 @@ export function renderCards(list, analysis, ctx) {
     const facts = el('dl', null, { class: 'card-facts' });
     const fact = (k2, v, part) => { facts.append(el('dt', k2), el('dd', v, part ? { 'data-part': part } : {})); };
     fact('When', `${dateTime(g.start, ctx.offset)} – ${clockTime(g.end, ctx.offset, dateTime(g.start, ctx.offset).slice(0, 10) !== dateTime(g.end, ctx.offset).slice(0, 10))} ${ctx.zoneName} (${duration(g.end - g.start)})`, 'card-when');
-    fact('Where', g.series === 1 ? (machines > 1 ? f.path : f.path.replace(/^\\\\[^\\]+/, '')) : where(analysis, g, ctx.info), 'card-where');
-    fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${machines > 1 ? f.path : f.path.replace(/^\\\\[^\\]+/, '')}` : ''})`, 'card-worst');
+    fact('Where', where(analysis, g, ctx.info), 'card-where');
+    fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
     fact('Threshold', `${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)}`, 'card-threshold');
     card.append(facts);
     if (run?.description?.length) card.append(description(run.description));
@@ -140,7 +151,7 @@ export function renderCards(list, analysis, ctx) {
       const ul = el('ul');
       for (const i of g.findings) {
         const x = analysis.findings[i];
-        ul.append(el('li', `${x.path}: ${clockTime(x.start, ctx.offset)} – ${clockTime(x.end, ctx.offset)}, ${x.broke.at(-1) ?? ''} ${inUnit(ctx.info[x.seriesIndex], x.worst, trend)}`));
+        ul.append(el('li', `${seriesName(analysis, x, ctx.info)}: ${clockTime(x.start, ctx.offset)} – ${clockTime(x.end, ctx.offset)}, ${x.broke.at(-1) ?? ''} ${inUnit(ctx.info[x.seriesIndex], x.worst, trend)}`));
       }
       all.append(ul);
       card.append(all);
