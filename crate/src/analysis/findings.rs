@@ -203,87 +203,117 @@ pub fn merge(
     out
 }
 
-/// Per sample of `values` (at `times`): whether it lies in a run of samples that satisfy `op threshold`
-/// without interruption for at least `for_ms` (from the run's first to its last sample). A missing
-/// sample (NaN) neither holds nor ends a run.
+/// A run of samples a sustained rule found: first and last sample (indices into the analysed range's
+/// samples) and the value furthest past the threshold among those that hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    pub first: usize,
+    pub last: usize,
+    pub worst: f64,
+}
+
+/// The runs of `values` (at `times`) that satisfy `op threshold` without interruption for at least
+/// `for_ms` (from the run's first to its last sample), each with its worst value. A missing sample
+/// (NaN) neither holds nor ends a run.
 ///
-/// One pass, and a function of its own (`inline(never)`): a small hot function reaches V8's optimizing
-/// tier after a few calls, where inlined into `findings` it ran in the baseline tier (the same reason
-/// as `slices::slice_min_max_sum`).
+/// One pass, run-length over consecutive samples, nothing allocated but the runs; a function of its
+/// own (`inline(never)`): a small hot function reaches V8's optimizing tier after a few calls, where
+/// inlined into `findings` it ran in the baseline tier (the same reason as
+/// `slices::slice_min_max_sum`).
 #[inline(never)]
-pub fn sustained(
+pub fn sustained_runs(
     values: &[f64],
     times: &[f64],
     op: Operator,
     threshold: f64,
     for_ms: f64,
-) -> Vec<bool> {
-    let mut mask = vec![false; values.len()];
-    let mut run: Option<(usize, usize)> = None;
-    let mark = |mask: &mut [bool], (a, b): (usize, usize)| {
-        if times[b] - times[a] >= for_ms {
-            for k in a..=b {
-                // Inside a run every sample with a value holds.
-                mask[k] = !values[k].is_nan();
-            }
-        }
-    };
+) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut open: Option<Run> = None;
     for (k, &v) in values.iter().enumerate() {
         if v.is_nan() {
             continue;
         }
         if op.holds(v, threshold) {
-            run = Some(run.map_or((k, k), |(a, _)| (a, k)));
-        } else if let Some(r) = run.take() {
-            mark(&mut mask, r);
+            match &mut open {
+                Some(r) => {
+                    r.last = k;
+                    if worse(op, threshold, v, r.worst) {
+                        r.worst = v;
+                    }
+                }
+                None => {
+                    open = Some(Run {
+                        first: k,
+                        last: k,
+                        worst: v,
+                    })
+                }
+            }
+        } else if let Some(r) = open.take() {
+            if times[r.last] - times[r.first] >= for_ms {
+                out.push(r);
+            }
         }
     }
-    if let Some(r) = run {
-        mark(&mut mask, r);
+    if let Some(r) = open {
+        if times[r.last] - times[r.first] >= for_ms {
+            out.push(r);
+        }
     }
-    mask
+    out
 }
 
-/// Marks in `mask` the samples of every run of `Some(true)` (None continues a run) lasting `for_ms`.
+/// PAL's priority sample by sample for a warning rule's runs: the samples `critical` marks (a critical
+/// rule of its group broke there) leave them; what is left of a run counts if it still lasts `for_ms`.
+/// Walks the runs' samples only. NaN samples neither hold nor split.
 #[inline(never)]
-fn keep_runs(mask: &mut [bool], holds: &[Option<bool>], times: &[f64], for_ms: f64) {
-    let mut run: Option<(usize, usize)> = None; // first and last holding sample
-    let close = |mask: &mut [bool], run: Option<(usize, usize)>| {
-        if let Some((a, b)) = run {
-            if times[b] - times[a] >= for_ms {
-                for k in a..=b {
-                    mask[k] = holds[k] == Some(true);
+pub fn split_runs(
+    runs: &[Run],
+    values: &[f64],
+    times: &[f64],
+    critical: &[bool],
+    op: Operator,
+    threshold: f64,
+    for_ms: f64,
+) -> Vec<Run> {
+    let mut out = Vec::new();
+    for r in runs {
+        let mut open: Option<Run> = None;
+        for k in r.first..=r.last {
+            let v = values[k];
+            if v.is_nan() {
+                continue;
+            }
+            // Inside a run every sample with a value holds.
+            if !critical[k] {
+                match &mut open {
+                    Some(p) => {
+                        p.last = k;
+                        if worse(op, threshold, v, p.worst) {
+                            p.worst = v;
+                        }
+                    }
+                    None => {
+                        open = Some(Run {
+                            first: k,
+                            last: k,
+                            worst: v,
+                        })
+                    }
+                }
+            } else if let Some(p) = open.take() {
+                if times[p.last] - times[p.first] >= for_ms {
+                    out.push(p);
                 }
             }
         }
-    };
-    for (k, h) in holds.iter().enumerate() {
-        match h {
-            Some(true) => {
-                run = Some(run.map_or((k, k), |(a, _)| (a, k)));
+        if let Some(p) = open {
+            if times[p.last] - times[p.first] >= for_ms {
+                out.push(p);
             }
-            Some(false) => {
-                close(mask, run.take());
-            }
-            None => {}
         }
     }
-    close(mask, run);
-}
-
-/// Runs of consecutive `true` in `mask` (NaN samples inside do not end one): `(first, last)` sample.
-#[inline(never)]
-fn runs(mask: &[bool], values: &[f64]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut open: Option<(usize, usize)> = None;
-    for k in 0..mask.len() {
-        if mask[k] {
-            open = Some(open.map_or((k, k), |(a, _)| (a, k)));
-        } else if !values[k].is_nan() {
-            out.extend(open.take());
-        }
-    }
-    out.extend(open);
     out
 }
 
@@ -355,9 +385,8 @@ pub fn findings(
             let Some(sr) = series_list.get(s) else {
                 continue;
             };
-            let Some(st) = stats.get(s).and_then(|x| x.as_ref()) else {
-                continue;
-            };
+            // Present for every series a slice rule selects (sustained rules need none).
+            let st = stats.get(s).and_then(|x| x.as_ref());
             let derived_ref = s
                 .checked_sub(capture.series.len())
                 .and_then(|i| derived.get(i))
@@ -372,33 +401,42 @@ pub fn findings(
             let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
                 .iter()
                 .map(|p| {
-                    let b = if p.rule.for_seconds.is_some() {
-                        vec![None; slicing.len()]
-                    } else {
-                        breaks(p.rule, p.threshold, st, &sr.values, slicing)
+                    let b = match (p.rule.for_seconds, st) {
+                        (None, Some(st)) => breaks(p.rule, p.threshold, st, &sr.values, slicing),
+                        _ => vec![None; slicing.len()],
                     };
                     (p.rule.severity, b)
                 })
                 .collect();
             apply_priority(&mut broken);
             let values = sr.values.get(lo..hi).unwrap_or(&[]);
-            // Sustained rules: their samples; PAL's priority sample by sample.
-            let mut masks: Vec<Option<Vec<bool>>> = members
+            // Sustained rules: their runs; PAL's priority sample by sample.
+            let mut found_runs: Vec<Option<Vec<Run>>> = members
                 .iter()
                 .map(|p| {
-                    p.rule
-                        .for_seconds
-                        .map(|f| sustained(values, times, p.rule.operator, p.threshold, f * 1000.0))
+                    p.rule.for_seconds.map(|f| {
+                        sustained_runs(values, times, p.rule.operator, p.threshold, f * 1000.0)
+                    })
                 })
                 .collect();
-            if members.len() > 1 && masks.iter().any(Option::is_some) {
+            let has = |sev| members.iter().any(|p| p.rule.severity == sev);
+            if found_runs.iter().any(Option::is_some)
+                && has(Severity::Critical)
+                && has(Severity::Warning)
+            {
+                // The samples where a critical rule of the group broke (a sustained run's samples with a
+                // value; a broken slice's samples).
                 let mut critical = vec![false; values.len()];
                 for (k, p) in members.iter().enumerate() {
                     if p.rule.severity != Severity::Critical {
                         continue;
                     }
-                    if let Some(m) = &masks[k] {
-                        critical.iter_mut().zip(m).for_each(|(c, &x)| *c |= x);
+                    if let Some(rs) = &found_runs[k] {
+                        for r in rs {
+                            for j in r.first..=r.last {
+                                critical[j] |= !values[j].is_nan();
+                            }
+                        }
                     } else {
                         for (i, b) in broken[k].1.iter().enumerate() {
                             if b.is_some() {
@@ -412,17 +450,17 @@ pub fn findings(
                     if p.rule.severity != Severity::Warning {
                         continue;
                     }
-                    if let (Some(m), Some(f)) = (&mut masks[k], p.rule.for_seconds) {
+                    if let (Some(rs), Some(f)) = (&mut found_runs[k], p.rule.for_seconds) {
                         // What is left of a warning run counts if it still lasts `for`.
-                        let holds: Vec<Option<bool>> = m
-                            .iter()
-                            .zip(&critical)
-                            .zip(values)
-                            .map(|((&w, &c), v)| (!v.is_nan()).then_some(w && !c))
-                            .collect();
-                        let mut left = vec![false; values.len()];
-                        keep_runs(&mut left, &holds, times, f * 1000.0);
-                        *m = left;
+                        *rs = split_runs(
+                            rs,
+                            values,
+                            times,
+                            &critical,
+                            p.rule.operator,
+                            p.threshold,
+                            f * 1000.0,
+                        );
                     } else {
                         for (i, b) in broken[k].1.iter_mut().enumerate() {
                             let (a, z) = slicing.ranges[i];
@@ -442,28 +480,21 @@ pub fn findings(
             };
             for (k, (p, (_, b))) in members.iter().zip(&broken).enumerate() {
                 let mut found: Vec<(f64, f64, Break)> = Vec::new();
-                if let Some(m) = &masks[k] {
-                    for (a, z) in runs(m, values) {
-                        let mut worst = f64::NAN;
-                        for (v, &x) in values[a..=z].iter().zip(&m[a..=z]) {
-                            if x && (worst.is_nan()
-                                || worse(p.rule.operator, p.threshold, *v, worst))
-                            {
-                                worst = *v;
-                            }
-                        }
+                if let Some(rs) = &found_runs[k] {
+                    for r in rs {
                         found.push((
-                            times[a],
-                            times[z],
+                            times[r.first],
+                            times[r.last],
                             Break {
                                 stats: bit(Stat::Value),
-                                worst,
+                                worst: r.worst,
                                 worst_stat: Stat::Value,
                             },
                         ));
                     }
                 } else {
-                    for (first, last, br) in merge(p.rule.operator, p.threshold, b, &st.count) {
+                    let count = st.map_or(&[][..], |st| &st.count[..]);
+                    for (first, last, br) in merge(p.rule.operator, p.threshold, b, count) {
                         found.push((slicing.slices[first].start, slicing.slices[last].end, br));
                     }
                 }
@@ -799,22 +830,169 @@ mod tests {
 
     #[test]
     fn sustained_runs_by_hand() {
-        // Samples every 15 s: 90 90 50 90 90 90 NaN 90 50, above 80 for 30 s.
+        // Samples every 15 s: 90 90 50 95 90 85 NaN 92 50, above 80 for 30 s.
         let t: Vec<f64> = (0..9).map(|i| i as f64 * 15_000.0).collect();
-        let v = [90.0, 90.0, 50.0, 90.0, 90.0, 90.0, f64::NAN, 90.0, 50.0];
-        let m = sustained(&v, &t, Operator::Gt, 80.0, 30_000.0);
+        let v = [90.0, 90.0, 50.0, 95.0, 90.0, 85.0, f64::NAN, 92.0, 50.0];
         // Run 0..=1 lasts 15 s (< 30): out. Run 3..=7 (the NaN at 6 neither holds nor ends it) lasts
-        // 7 * 15 - 3 * 15 = 60 s: in, its NaN sample unmarked.
+        // 7 * 15 - 3 * 15 = 60 s: in, its worst 95 (the largest above).
+        let r = sustained_runs(&v, &t, Operator::Gt, 80.0, 30_000.0);
         assert_eq!(
-            m,
-            vec![false, false, false, true, true, true, false, true, false]
+            r,
+            vec![Run {
+                first: 3,
+                last: 7,
+                worst: 95.0
+            }]
         );
-        assert_eq!(runs(&m, &v), vec![(3, 7)]);
         // A single sample lasts 0 s: never a run, whatever the value.
+        assert!(sustained_runs(&[100.0], &[0.0], Operator::Gt, 80.0, 1.0).is_empty());
+        // A critical sample at 4 splits it: 3..=3 lasts 0 s (out), 5..=7 lasts 30 s (in, worst 92).
+        let mut critical = vec![false; 9];
+        critical[4] = true;
         assert_eq!(
-            sustained(&[100.0], &[0.0], Operator::Gt, 80.0, 1.0),
-            vec![false]
+            split_runs(&r, &v, &t, &critical, Operator::Gt, 80.0, 30_000.0),
+            vec![Run {
+                first: 5,
+                last: 7,
+                worst: 92.0
+            }]
         );
+    }
+
+    /// The sustained rules as they were first written, sample mask by sample mask: the reference the
+    /// run-length path is tested against.
+    mod reference {
+        use super::super::{worse, Operator};
+
+        pub fn sustained(
+            values: &[f64],
+            times: &[f64],
+            op: Operator,
+            threshold: f64,
+            for_ms: f64,
+        ) -> Vec<bool> {
+            let mut mask = vec![false; values.len()];
+            let mut run: Option<(usize, usize)> = None;
+            let mark = |mask: &mut [bool], (a, b): (usize, usize)| {
+                if times[b] - times[a] >= for_ms {
+                    for k in a..=b {
+                        mask[k] = !values[k].is_nan();
+                    }
+                }
+            };
+            for (k, &v) in values.iter().enumerate() {
+                if v.is_nan() {
+                    continue;
+                }
+                if op.holds(v, threshold) {
+                    run = Some(run.map_or((k, k), |(a, _)| (a, k)));
+                } else if let Some(r) = run.take() {
+                    mark(&mut mask, r);
+                }
+            }
+            if let Some(r) = run {
+                mark(&mut mask, r);
+            }
+            mask
+        }
+
+        /// A warning mask after PAL's priority: the samples `critical` marks leave it, and what is
+        /// left counts if it still lasts `for_ms`.
+        pub fn without_critical(
+            mask: &[bool],
+            critical: &[bool],
+            values: &[f64],
+            times: &[f64],
+            for_ms: f64,
+        ) -> Vec<bool> {
+            let holds: Vec<Option<bool>> = mask
+                .iter()
+                .zip(critical)
+                .zip(values)
+                .map(|((&w, &c), v)| (!v.is_nan()).then_some(w && !c))
+                .collect();
+            let mut out = vec![false; mask.len()];
+            let mut run: Option<(usize, usize)> = None;
+            let close = |out: &mut [bool], run: Option<(usize, usize)>| {
+                if let Some((a, b)) = run {
+                    if times[b] - times[a] >= for_ms {
+                        for k in a..=b {
+                            out[k] = holds[k] == Some(true);
+                        }
+                    }
+                }
+            };
+            for (k, h) in holds.iter().enumerate() {
+                match h {
+                    Some(true) => run = Some(run.map_or((k, k), |(a, _)| (a, k))),
+                    Some(false) => close(&mut out, run.take()),
+                    None => {}
+                }
+            }
+            close(&mut out, run);
+            out
+        }
+
+        /// The runs of a mask (NaN samples inside do not end one), each with its worst marked value.
+        pub fn runs(
+            mask: &[bool],
+            values: &[f64],
+            op: Operator,
+            threshold: f64,
+        ) -> Vec<(usize, usize, f64)> {
+            let mut spans: Vec<(usize, usize)> = Vec::new();
+            let mut open: Option<(usize, usize)> = None;
+            for k in 0..mask.len() {
+                if mask[k] {
+                    open = Some(open.map_or((k, k), |(a, _)| (a, k)));
+                } else if !values[k].is_nan() {
+                    spans.extend(open.take());
+                }
+            }
+            spans.extend(open);
+            spans
+                .into_iter()
+                .map(|(a, z)| {
+                    let mut w = f64::NAN;
+                    for k in a..=z {
+                        if mask[k] && (w.is_nan() || worse(op, threshold, values[k], w)) {
+                            w = values[k];
+                        }
+                    }
+                    (a, z, w)
+                })
+                .collect()
+        }
+    }
+
+    proptest::proptest! {
+        /// The run-length path (runs, then PAL's priority) gives what the sample masks give, bit for
+        /// bit, on random values with gaps, uneven times, every operator and random critical samples.
+        #[test]
+        fn run_length_is_the_sample_mask_reference(
+            values in proptest::collection::vec(
+                proptest::prop_oneof![4 => 0.0f64..100.0, 1 => proptest::strategy::Just(f64::NAN), 1 => proptest::strategy::Just(50.0)],
+                0..400,
+            ),
+            steps in proptest::collection::vec(1.0f64..30_000.0, 400),
+            critical_bits in proptest::collection::vec(proptest::bool::weighted(0.05), 400),
+            op in 0..6usize,
+            threshold in 0.0f64..100.0,
+            for_ms in 0.0f64..200_000.0,
+        ) {
+            let op = [Operator::Gt, Operator::Ge, Operator::Lt, Operator::Le, Operator::Eq, Operator::Ne][op];
+            let mut t = 0.0;
+            let times: Vec<f64> = steps[..values.len()].iter().map(|s| { t += s; t }).collect();
+            let critical = &critical_bits[..values.len()];
+            let bits = |r: Vec<(usize, usize, f64)>| r.into_iter().map(|(a, b, w)| (a, b, w.to_bits())).collect::<Vec<_>>();
+            let as_tuples = |r: &[Run]| r.iter().map(|r| (r.first, r.last, r.worst.to_bits())).collect::<Vec<_>>();
+            let mask = reference::sustained(&values, &times, op, threshold, for_ms);
+            let got = sustained_runs(&values, &times, op, threshold, for_ms);
+            proptest::prop_assert_eq!(as_tuples(&got), bits(reference::runs(&mask, &values, op, threshold)));
+            let left = reference::without_critical(&mask, critical, &values, &times, for_ms);
+            let split = split_runs(&got, &values, &times, critical, op, threshold, for_ms);
+            proptest::prop_assert_eq!(as_tuples(&split), bits(reference::runs(&left, &values, op, threshold)));
+        }
     }
 
     #[test]

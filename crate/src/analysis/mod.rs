@@ -327,9 +327,10 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             }
         }
     }
-    // Each selected series' statistics, once, however many rules read them.
+    // Each selected series' statistics, once, however many rules read them (sustained rules read the
+    // samples, not the slices).
     let mut stats: Vec<Option<SliceStats>> = vec![None; all.len()];
-    for p in &prepared {
+    for p in prepared.iter().filter(|p| p.rule.for_seconds.is_none()) {
         for &s in &p.series {
             if stats[s].is_none() {
                 stats[s] = Some(SliceStats::compute(&all[s].values, &slicing));
