@@ -4,32 +4,12 @@
 // The series are the counters the built-in packs read, with as many instances as it takes to make 400.
 // Run: node bench/analysis.mjs   (after npm run build)
 import { Capture, analyze, rulePacks, rulePack } from 'counterlens';
+import { analysisParts, derivedPack, SAMPLES, SERIES } from './analysis-data.mjs';
 
-const SAMPLES = 8640;
-const SERIES = 400;
-const STEP = 10_000;
-const T0 = Date.UTC(2026, 10, 20);
-
-// The counters of every built-in pack; `(*)` becomes instances 0, 1, 2, ... round-robin until 400.
-const counters = [...new Set(rulePacks().flatMap((p) => rulePack(p.id).rules.map((r) => r.counter)))];
-const paths = [];
-for (let k = 0; paths.length < SERIES; k++) {
-  for (const c of counters) {
-    if (paths.length >= SERIES) break;
-    if (c.includes('(*)')) paths.push(`\\\\SRV${c.replace('(*)', `(${k === 0 ? '_Total' : `i${k}`})`)}`);
-    else if (k === 0) paths.push(`\\\\SRV${c}`);
-  }
-}
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const timestamps = Float64Array.from({ length: SAMPLES }, (_, i) => T0 + i * STEP);
-const series = paths.map((path) => {
-  const base = rand() * 100;
-  const values = new Float64Array(SAMPLES);
-  for (let i = 0; i < SAMPLES; i++) values[i] = rand() < 0.01 ? NaN : base * (1 + 0.3 * Math.sin(i / 500)) + rand() * 5;
-  return { path, counterType: null, reference: null, values };
-});
-const capture = Capture.fromParts({ format: 'pdh-csv', encoding: 'UTF-8', timeZone: null, notes: [], timestamps, series });
+const api = { Capture, rulePacks, rulePack };
+const parts = analysisParts(api);
+const { timestamps, series } = parts;
+const capture = Capture.fromParts(parts);
 
 /** The peer: what a JS programmer would write for PAL's slice statistics. */
 function jsSliceStats(timestamps, columns, slices = 30) {
@@ -94,20 +74,6 @@ const statsOnly = {
 };
 const stats = { name: 'counterlens analyze, slice statistics only', fn: () => analyze(capture, { packs: [statsOnly] }) };
 const peer = { name: 'peer: JS slice statistics only', fn: () => jsSliceStats(timestamps, columns) };
-// Every built-in pack plus derived series (docs/rule-packs.md): privileged share of processor time and
-// read share of disk transfers per instance, each with a sustained rule, as PAL's Generated series.
-const derivedPack = {
-  id: 'derived-bench', title: 'Derived series',
-  derived: [
-    { id: 'priv-share', counter: '\\Bench(*)\\Privileged Share', pairBy: 'instance',
-      inputs: [{ name: 'a', counter: '\\Processor(*)\\% Privileged Time' }, { name: 'b', counter: '\\Processor(*)\\% Processor Time' }],
-      expression: 'if(gt(a, 0) * gt(b, 0), round(a / b * 100), 0)' },
-    { id: 'queue-latency', counter: '\\Bench(*)\\Queue Latency', pairBy: 'instance',
-      inputs: [{ name: 'a', counter: '\\LogicalDisk(*)\\Avg. Disk Queue Length' }, { name: 'b', counter: '\\LogicalDisk(*)\\Avg. Disk sec/Read' }],
-      expression: 'abs(round(a * b * 1000))' },
-  ],
-  rules: [{ id: 'd', title: 'd', counter: '\\Bench(*)\\*', kind: 'static', severity: 'warning', operator: 'gt', threshold: 1e300, for: 300 }],
-};
 const all = [...rulePacks().map((p) => p.id), derivedPack];
 let hasDerived = true;
 try { analyze(capture, { packs: all }); } catch { hasDerived = false; } // a core without derived series
