@@ -131,6 +131,13 @@ export function createDerivedChart(box, state, hooks) {
   const onWorst = () => explain(worstSample());
   canvas.addEventListener('click', onClick);
   worst.addEventListener('click', onWorst);
+  // Drawn again when its box changes width (a window resized, a phone turned).
+  let width = 0;
+  const resized = new ResizeObserver(([entry]) => {
+    const w = Math.round(entry.contentRect.width);
+    if (w !== width) { width = w; draw(); }
+  });
+  resized.observe(box.querySelector('.derived-chart-box'));
 
   /** Hides the chart and frees the capture it drew. */
   function clear() {
@@ -143,6 +150,7 @@ export function createDerivedChart(box, state, hooks) {
 
   function destroy() {
     clear();
+    resized.disconnect();
     canvas.removeEventListener('click', onClick);
     worst.removeEventListener('click', onWorst);
   }
