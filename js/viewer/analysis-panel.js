@@ -113,10 +113,18 @@ export function mountAnalysisPanel(root, hooks) {
   const back = part('analysis-back', 'button', 'Back to your view', { type: 'button' });
   focusBar.append(focusText, ' ', back);
   hooks.canvas.closest('.chart-panes')?.before(focusBar);
-  // A derived series' own chart (derived.js), between the bar and the main chart (which shows its inputs).
-  const derivedBox = part('analysis-derived', 'section', null, { class: 'analysis-derived', 'aria-label': 'Derived series' });
-  focusBar.after(derivedBox);
-  const derivedChart = createDerivedChart(derivedBox, state, { dark: () => hooks.dark?.() ?? false, describe: describeAnalysisError });
+  // A derived series' own chart (derived.js), between the bar and the main chart (which shows its inputs):
+  // made the first time a derived card is shown, so a page without one has no second canvas.
+  let derivedBox = null;
+  let derivedChart = null;
+  const derivedChartNow = () => {
+    if (!derivedChart) {
+      derivedBox = part('analysis-derived', 'section', null, { class: 'analysis-derived', 'aria-label': 'Derived series' });
+      focusBar.after(derivedBox);
+      derivedChart = createDerivedChart(derivedBox, state, { dark: () => hooks.dark?.() ?? false, describe: describeAnalysisError });
+    }
+    return derivedChart;
+  };
 
   const verdict = hooks.verdict ? createVerdict(hooks.verdict, { show: (k) => showGroup(k), cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('h2')?.focus({ preventScroll: true }); } }) : null;
 
@@ -346,8 +354,8 @@ export function mountAnalysisPanel(root, hooks) {
     if (worstFinding.derived) {
       const derived = [...new Set([g.worst, ...g.findings])].map((i) => analysis.findings[i]).filter((f) => f.derived)
         .filter((f, j, all) => all.findIndex((x) => x.seriesIndex === f.seriesIndex) === j);
-      derivedError = derivedChart.show(derived, { thresholds, range, ranges: [[g.start, g.end]] });
-    } else derivedChart.clear();
+      derivedError = derivedChartNow().show(derived, { thresholds, range, ranges: [[g.start, g.end]] });
+    } else derivedChart?.clear();
     state.marks = { thresholds: worstFinding.derived ? [] : indices.slice(0, 1).flatMap((index) => thresholds.map((t) => ({ ...t, index }))), ranges: [[g.start, g.end]] };
     hooks.show(indices, range);
     for (const c of root.querySelectorAll('[data-part="card"]')) c.classList.toggle('current', c.dataset.group === String(k));
@@ -363,7 +371,7 @@ export function mountAnalysisPanel(root, hooks) {
 
   function onBack() {
     state.marks = null;
-    derivedChart.clear();
+    derivedChart?.clear();
     focusBar.hidden = true;
     delete focusBar.dataset.group;
     for (const c of root.querySelectorAll('[data-part="card"].current')) c.classList.remove('current');
@@ -434,7 +442,7 @@ export function mountAnalysisPanel(root, hooks) {
       last = null;
       saved = null;
       state.marks = null;
-      derivedChart.clear();
+      derivedChart?.clear();
       focusBar.hidden = true;
       for (const n of [cards, skipped, variables]) n.replaceChildren();
       summary.textContent = '';
@@ -447,7 +455,7 @@ export function mountAnalysisPanel(root, hooks) {
     /** The visible range changed: a run again when the analysis follows it. */
     /** The theme changed: the derived chart is drawn again in it. */
     redraw() {
-      derivedChart.draw();
+      derivedChart?.draw();
     },
     rangeChanged() {
       if (rangeOnly.checked && !saved) scheduleRun();
@@ -458,8 +466,8 @@ export function mountAnalysisPanel(root, hooks) {
       endAnalyst();
       cleanups.forEach((f) => f());
       focusBar.remove();
-      derivedChart.destroy();
-      derivedBox.remove();
+      derivedChart?.destroy();
+      derivedBox?.remove();
       verdict?.clear();
     },
   };
