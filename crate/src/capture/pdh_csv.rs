@@ -387,6 +387,8 @@ pub(crate) struct CsvParser {
     keep: Vec<bool>,
     /// Rows in the file (read or not).
     rows_seen: usize,
+    /// Rows read and already taken out (`take_rows`): the rows read so far are these and `timestamps`.
+    taken: usize,
 }
 
 /// Rows read before the columns are reserved from their average length.
@@ -413,6 +415,7 @@ impl CsvParser {
             rows_kept: SampleFilter::default(),
             keep: Vec::new(),
             rows_seen: 0,
+            taken: 0,
         }
     }
 
@@ -462,6 +465,11 @@ impl CsvParser {
         for col in &mut self.columns {
             col.reserve_exact(extra);
         }
+    }
+
+    /// How many series are read (the header's, or those `OpenOptions::series` keeps).
+    pub fn series_read(&self) -> usize {
+        self.columns.len()
     }
 
     pub fn has_header(&self) -> bool {
@@ -673,7 +681,7 @@ impl CsvParser {
             {
                 self.notes.push(Note {
                     code: "cut-short",
-                    message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.timestamps.len()),
+                    message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.taken + self.timestamps.len()),
                     line: Some(n),
                 });
                 Ok(())
@@ -861,6 +869,40 @@ impl CsvParser {
         Ok(time)
     }
 
+    /// The rows read since the last take, taken out (`CaptureReader::take_rows`): their times and every
+    /// series read, in the header's order; None before the header is read. The columns keep their room
+    /// for the next rows; no room is reserved for the whole file any more.
+    pub fn take_rows(&mut self, encoding: Encoding) -> Option<Capture> {
+        if self.paths.is_empty() || self.piece_lines.is_some() {
+            return None;
+        }
+        self.size_hint = None;
+        self.taken += self.timestamps.len();
+        let keep = &self.keep;
+        let series = self
+            .paths
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| keep.get(*k) != Some(&false))
+            .zip(&mut self.columns)
+            .map(|((_, p), col)| {
+                let values = col.clone();
+                col.clear();
+                Series::new(p.clone(), values)
+            })
+            .collect();
+        let timestamps = self.timestamps.clone();
+        self.timestamps.clear();
+        Some(Capture {
+            format: Some(self.format),
+            encoding: Some(CaptureEncoding::Text(encoding)),
+            time_zone: self.time_zone.clone(),
+            timestamps,
+            series,
+            notes: Vec::new(),
+        })
+    }
+
     pub fn finish(self, encoding: Encoding) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line(
@@ -870,7 +912,8 @@ impl CsvParser {
                 "expected a PDH-CSV header line, found no complete line".into(),
             ));
         }
-        if self.timestamps.is_empty() && self.rows_seen > 0 && self.piece_lines.is_none() {
+        let rows = self.taken + self.timestamps.len();
+        if rows == 0 && self.rows_seen > 0 && self.piece_lines.is_none() {
             return Err(CaptureError::invalid_option(
                 if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
                     "from"
@@ -883,7 +926,7 @@ impl CsvParser {
                 ),
             ));
         }
-        if self.timestamps.is_empty() && self.piece_lines.is_none() {
+        if rows == 0 && self.piece_lines.is_none() {
             // A capture of nothing is refused rather than shown as an empty chart.
             return Err(CaptureError::at_line(
                 CaptureErrorKind::NoRows,
@@ -893,7 +936,6 @@ impl CsvParser {
             ));
         }
         let mut notes = self.notes;
-        let rows = self.timestamps.len();
         if self.piece_lines.is_none()
             && (rows < self.rows_seen || self.columns.len() < self.paths.len())
         {

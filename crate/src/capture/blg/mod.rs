@@ -129,6 +129,9 @@ pub(crate) struct BlgReader {
     /// Bytes one more sample takes in all columns (the timestamp, a value per series, a raw record per
     /// series that keeps raw samples), and the columns' capacity in bytes.
     per_sample: usize,
+    /// Samples read and already taken out (`take_rows`): the samples read so far are these and
+    /// `timestamps`.
+    taken: usize,
 }
 
 /// The column of a series that is not read (`OpenOptions::series`): known, so it is never looked for
@@ -175,6 +178,7 @@ impl BlgReader {
             samples_seen: 0,
             series_skipped: 0,
             per_sample: 8,
+            taken: 0,
         }
     }
 
@@ -285,8 +289,61 @@ impl BlgReader {
         Ok(())
     }
 
+    /// The samples read since the last take, taken out (`CaptureReader::take_rows`): their times and
+    /// every series met so far, in the order first met (a series keeps its index from one take to the
+    /// next; `series_order` gives the order the capture lists them in); None before the log's header
+    /// and definitions are read. No room is reserved for the whole log any more.
+    pub fn take_rows(&mut self) -> Option<Capture> {
+        let header = self.header.as_ref()?;
+        self.defs.as_ref()?;
+        self.size_hint = None;
+        let samples = self.timestamps.len();
+        self.taken += samples;
+        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
+        let series = self
+            .columns
+            .iter_mut()
+            .map(|c| {
+                let (values, raw) = c.take(samples);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path.clone(),
+                    counter_type: Some(c.type_value()),
+                    scale: Some(c.scale),
+                    values,
+                    reference: None,
+                    raw,
+                }
+            })
+            .collect();
+        let timestamps = self.timestamps.clone();
+        self.timestamps.clear();
+        Some(Capture {
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
+            time_zone,
+            timestamps,
+            series,
+            notes: Vec::new(),
+        })
+    }
+
+    /// The series met so far (`take_rows`' order) in the order the capture lists them: by definition,
+    /// counter, then instance in the order first seen.
+    pub fn series_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.columns.len()).collect();
+        order.sort_by_key(|&i| self.columns[i].order);
+        order
+    }
+
     /// The capture, once every chunk has been pushed.
-    pub fn finish(mut self) -> Result<Capture, CaptureError> {
+    pub fn finish(self) -> Result<Capture, CaptureError> {
+        self.finish_rows(true).map(|(c, _)| c)
+    }
+
+    /// The rest of the samples and the notes; the series in the capture's order when `sorted`, else in
+    /// the order first met (`take_rows`' order), with the capture's order of those (`series_order`).
+    pub fn finish_rows(mut self, sorted: bool) -> Result<(Capture, Vec<usize>), CaptureError> {
         let n = self.buffer_size.max(1);
         // A file cut short (a copy that stopped, an upload that broke, a log still being written) ends
         // inside a buffer: every complete event of that buffer is read too, and a note says where it ends.
@@ -328,7 +385,9 @@ impl BlgReader {
                 ),
             ));
         }
-        let samples = self.timestamps.len();
+        // Samples taken out before (`take_rows`) count as read; the capture holds the rest.
+        let held = self.timestamps.len();
+        let samples = self.taken + held;
         if samples == 0 && self.samples_seen > 0 {
             return Err(CaptureError::invalid_option(
                 if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
@@ -375,12 +434,17 @@ impl BlgReader {
         }
         let notes = self.notes(&header, samples, truncated);
         let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
-        self.columns.sort_by_key(|c| c.order);
+        let order = if sorted {
+            self.columns.sort_by_key(|c| c.order);
+            (0..self.columns.len()).collect()
+        } else {
+            self.series_order()
+        };
         let series = self
             .columns
             .into_iter()
             .map(|mut c| {
-                let raw = c.take_raw(samples);
+                let raw = c.take_raw(held);
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
                     c.type_value(),
@@ -392,20 +456,21 @@ impl BlgReader {
                     path,
                     counter_type: Some(counter_type),
                     scale: Some(scale),
-                    values: c.finish(samples),
+                    values: c.finish(held),
                     reference: None,
                     raw,
                 }
             })
             .collect();
-        Ok(Capture {
+        let capture = Capture {
             format: Some(Format::Blg),
             encoding: Some(CaptureEncoding::Binary),
             time_zone,
             timestamps: self.timestamps,
             series,
             notes,
-        })
+        };
+        Ok((capture, order))
     }
 
     /// What the reader says about the log beside its values: its origin, and everything it kept,

@@ -65,7 +65,7 @@ impl BlgReader {
             )));
         }
         let k = self.timestamps.len();
-        match k {
+        match k + self.taken {
             0 => {
                 self.first_sample_at = self.record_at;
                 self.guess(b.len());
