@@ -467,6 +467,11 @@ impl CsvParser {
         }
     }
 
+    /// PDH-CSV or PDH-TSV.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     /// How many series are read (the header's, or those `OpenOptions::series` keeps).
     pub fn series_read(&self) -> usize {
         self.columns.len()
@@ -1050,19 +1055,43 @@ pub fn write_pdh<W: std::io::Write>(
     tsv: bool,
     mut out: W,
 ) -> std::io::Result<()> {
-    let all: Vec<usize> = (0..capture.series.len()).collect();
-    let indices: Vec<usize> = indices
-        .unwrap_or(&all)
-        .iter()
-        .copied()
-        .filter(|&i| i < capture.series.len())
-        .collect();
-    let (zone, bias) = capture
+    write_pdh_header(capture, indices, tsv, &mut out)?;
+    write_pdh_rows(capture, indices, tsv, &mut out)
+}
+
+/// The chosen series (all for `None`; indices past the last series are left out).
+fn chosen(capture: &Capture, indices: Option<&[usize]>) -> Vec<usize> {
+    match indices {
+        None => (0..capture.series.len()).collect(),
+        Some(i) => i
+            .iter()
+            .copied()
+            .filter(|&i| i < capture.series.len())
+            .collect(),
+    }
+}
+
+/// The zone's name and bias a capture is written with (UTC without one).
+fn written_zone(capture: &Capture) -> (&str, i32) {
+    capture
         .time_zone
         .as_ref()
         .map_or(("Coordinated Universal Time", 0), |z| {
             (z.name.as_str(), z.bias_minutes)
-        });
+        })
+}
+
+/// The header line of `write_pdh`: the zone and bias, then the chosen series' paths. With
+/// `write_pdh_rows`, a log is written a part of its rows at a time (the CLI's streaming `convert`):
+/// each part a capture with the same zone and series.
+pub fn write_pdh_header<W: std::io::Write>(
+    capture: &Capture,
+    indices: Option<&[usize]>,
+    tsv: bool,
+    mut out: W,
+) -> std::io::Result<()> {
+    let indices = chosen(capture, indices);
+    let (zone, bias) = written_zone(capture);
     let (sep, kind) = if tsv { ('\t', "TSV") } else { (',', "CSV") };
     let mut line = String::with_capacity(64 + 24 * indices.len());
     line.push_str(&quote(&format!("(PDH-{kind} 4.0) ({zone})({bias})")));
@@ -1071,7 +1100,21 @@ pub fn write_pdh<W: std::io::Write>(
         line.push_str(&quote(&capture.series[i].path));
     }
     line.push_str("\r\n");
-    out.write_all(line.as_bytes())?;
+    out.write_all(line.as_bytes())
+}
+
+/// The rows of `write_pdh`, after its header: local time by the zone's bias, then the chosen series'
+/// values (`" "` for none).
+pub fn write_pdh_rows<W: std::io::Write>(
+    capture: &Capture,
+    indices: Option<&[usize]>,
+    tsv: bool,
+    mut out: W,
+) -> std::io::Result<()> {
+    let indices = chosen(capture, indices);
+    let (_, bias) = written_zone(capture);
+    let sep = if tsv { '\t' } else { ',' };
+    let mut line = String::with_capacity(64 + 24 * indices.len());
     let bias_ms = f64::from(bias) * 60_000.0;
     for (row, &t) in capture.timestamps.iter().enumerate() {
         line.clear();

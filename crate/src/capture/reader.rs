@@ -327,6 +327,17 @@ impl CaptureReader {
         self.bytes
     }
 
+    /// The format, once the bytes so far decided it (after the first 64 KiB, or at `finish`).
+    pub fn format(&self) -> Option<Format> {
+        if self.blg.is_some() {
+            return Some(Format::Blg);
+        }
+        match &self.reading.as_ref()?.parser {
+            Parser::Csv(p) => Some(p.format()),
+            Parser::Json(f) => Some(*f),
+        }
+    }
+
     fn start(&mut self, complete: bool) -> Result<(), CaptureError> {
         let head = std::mem::take(&mut self.head);
         let named = match self.options.format.as_deref() {
