@@ -142,8 +142,8 @@ impl Stream {
         }
     }
 
-    /// Adds the rows `rows` of `piece` (its series `ids`, `None`: all), writing a row group to `w` each
-    /// time the block reaches the row group's size; returns the rows written.
+    /// Adds the rows `rows` of `piece` (its series `ids`, in increasing order; `None`: all), writing a
+    /// row group to `w` each time the block reaches the row group's size; returns the rows written.
     pub fn add(
         &mut self,
         w: &mut LongWriter,
@@ -154,11 +154,11 @@ impl Stream {
         let series: Vec<(usize, &[f64])> = piece
             .series
             .iter()
-            .filter(|(id, _)| ids.is_none_or(|ids| ids.contains(id)))
+            .filter(|(id, _)| ids.is_none_or(|ids| ids.binary_search(id).is_ok()))
             .map(|(id, s)| (*id, &s.values[..]))
             .collect();
         for (id, s) in &piece.series {
-            if ids.is_none_or(|ids| ids.contains(id)) {
+            if ids.is_none_or(|ids| ids.binary_search(id).is_ok()) {
                 if self.names.len() <= *id {
                     self.names.resize(*id + 1, None);
                 }

@@ -119,7 +119,8 @@ pub struct Piece {
     /// The rows' times (ms, UTC).
     pub times: Vec<f64>,
     /// The series kept, each with its values at these rows, by its index among the series the reader
-    /// has met (`CaptureReader::take_rows`: it never changes, and later pieces may add series).
+    /// has met (`CaptureReader::take_rows`: it never changes, and later pieces may add series), in the
+    /// order of those indices.
     pub series: Vec<(usize, Series)>,
     /// The indices of the series kept so far, in the order the whole capture lists them.
     pub order: Vec<usize>,
@@ -138,17 +139,23 @@ impl Piece {
         }
     }
 
+    /// The series of index `id`, if it is in the piece (`series` is in the order of the indices).
+    pub fn get(&self, id: usize) -> Option<&Series> {
+        self.series
+            .binary_search_by_key(&id, |(i, _)| *i)
+            .ok()
+            .map(|k| &self.series[k].1)
+    }
+
     /// The rows as a capture of the series `ids` in that order (a series not met yet: no value).
     pub fn capture(&self, ids: &[usize]) -> Capture {
         let n = self.times.len();
         let series = ids
             .iter()
-            .map(|id| {
+            .map(|&id| {
                 let values = self
-                    .series
-                    .iter()
-                    .find(|(i, _)| i == id)
-                    .map_or_else(|| vec![f64::NAN; n], |(_, s)| s.values.clone());
+                    .get(id)
+                    .map_or_else(|| vec![f64::NAN; n], |s| s.values.clone());
                 Series::new(String::new(), values)
             })
             .collect();

@@ -561,6 +561,8 @@ struct Table {
     /// The series written, as indices among those met and paths, in the capture's order: from a first
     /// read of a .blg (`catalogue`), else from the first rows (a CSV/TSV's header names every series).
     series: Option<Listed>,
+    /// By index among the series met: whether the header names it.
+    written: Vec<bool>,
     out: Option<(Staged, std::io::BufWriter<std::fs::File>)>,
     rows: u64,
 }
@@ -572,6 +574,7 @@ impl Table {
             tsv,
             overwrite,
             series: None,
+            written: Vec::new(),
             out: None,
             rows: 0,
         }
@@ -585,19 +588,25 @@ impl Table {
             let paths = p
                 .order
                 .iter()
-                .map(|id| {
-                    p.series
-                        .iter()
-                        .find(|(i, _)| i == id)
-                        .map_or_else(String::new, |(_, s)| s.path.clone())
-                })
+                .map(|&id| p.get(id).map_or_else(String::new, |s| s.path.clone()))
                 .collect();
             (p.order.clone(), paths)
         });
         if ids.is_empty() {
             return Ok(());
         }
-        if let Some((id, s)) = p.series.iter().find(|(id, _)| !ids.contains(id)) {
+        if self.written.is_empty() {
+            self.written = vec![false; ids.iter().max().map_or(0, |m| m + 1)];
+            for &id in ids.iter() {
+                self.written[id] = true;
+            }
+        }
+        let known = &self.written;
+        if let Some((id, s)) = p
+            .series
+            .iter()
+            .find(|(id, _)| !known.get(*id).copied().unwrap_or(false))
+        {
             // Never: a CSV/TSV's header names every series, a .blg's are listed first.
             return Err(CliError::Io {
                 file: self.path.clone(),
