@@ -36,9 +36,10 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
+use super::catalogue::{CatalogueSeries, TimeTally};
 use super::{
-    part_note, path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, KeepRaw,
-    Note, OpenOptions, SampleFilter, Series,
+    part_note, path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Catalogue, Format,
+    KeepRaw, Note, OpenOptions, SampleFilter, Series,
 };
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
@@ -129,6 +130,8 @@ pub(crate) struct BlgReader {
     /// Bytes one more sample takes in all columns (the timestamp, a value per series, a raw record per
     /// series that keeps raw samples), and the columns' capacity in bytes.
     per_sample: usize,
+    /// A catalogue pass (`count_only`): the samples' times tallied, none kept.
+    counting: Option<TimeTally>,
     /// Samples read and already taken out (`take_rows`): the samples read so far are these and
     /// `timestamps`.
     taken: usize,
@@ -178,8 +181,27 @@ impl BlgReader {
             samples_seen: 0,
             series_skipped: 0,
             per_sample: 8,
+            counting: None,
             taken: 0,
         }
+    }
+
+    /// A catalogue pass: each series counts its raw values, none is cooked or stored, and the samples'
+    /// times are tallied, not kept (`CatalogueReader`).
+    pub fn count_only(&mut self) {
+        self.counting = Some(TimeTally::default());
+    }
+
+    /// Samples read so far (kept, or counted), those taken out (`take_rows`) included.
+    pub(super) fn samples_read(&self) -> usize {
+        self.counting
+            .as_ref()
+            .map_or(self.taken + self.timestamps.len(), |t| t.rows)
+    }
+
+    /// The index of the next sample in the columns: the samples read but those taken out.
+    pub(super) fn next_sample(&self) -> usize {
+        self.samples_read() - self.taken
     }
 
     /// Counts an event of the trace's machinery that the reader skips (the first of each type is
@@ -292,8 +314,11 @@ impl BlgReader {
     /// The samples read since the last take, taken out (`CaptureReader::take_rows`): their times and
     /// every series met so far, in the order first met (a series keeps its index from one take to the
     /// next; `series_order` gives the order the capture lists them in); None before the log's header
-    /// and definitions are read. No room is reserved for the whole log any more.
+    /// and definitions are read, and in a catalogue pass. No room is reserved for the whole log any more.
     pub fn take_rows(&mut self) -> Option<Capture> {
+        if self.counting.is_some() {
+            return None;
+        }
         let header = self.header.as_ref()?;
         self.defs.as_ref()?;
         self.size_hint = None;
@@ -344,6 +369,78 @@ impl BlgReader {
     /// The rest of the samples and the notes; the series in the capture's order when `sorted`, else in
     /// the order first met (`take_rows`' order), with the capture's order of those (`series_order`).
     pub fn finish_rows(mut self, sorted: bool) -> Result<(Capture, Vec<usize>), CaptureError> {
+        // The notes count every sample read; the columns hold those since the last take.
+        let (notes, time_zone, _) = self.end()?;
+        let held = self.timestamps.len();
+        let order = if sorted {
+            self.columns.sort_by_key(|c| c.order);
+            (0..self.columns.len()).collect()
+        } else {
+            self.series_order()
+        };
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                let raw = c.take_raw(held);
+                let (parsed, counter_type, scale) = (
+                    path::parse(&c.path).unwrap_or_default(),
+                    c.type_value(),
+                    c.scale,
+                );
+                let path = c.path.clone();
+                Series {
+                    parsed,
+                    path,
+                    counter_type: Some(counter_type),
+                    scale: Some(scale),
+                    values: c.finish(held),
+                    reference: None,
+                    raw,
+                }
+            })
+            .collect();
+        let capture = Capture {
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        };
+        Ok((capture, order))
+    }
+
+    /// The catalogue of a catalogue pass (`count_only`), once every chunk has been pushed; `bytes` is
+    /// the input's size.
+    pub fn finish_catalogue(mut self, bytes: usize) -> Result<Catalogue, CaptureError> {
+        let (notes, time_zone, _) = self.end()?;
+        let times = self.counting.take().unwrap_or_default();
+        self.columns.sort_by_key(|c| c.order);
+        Ok(Catalogue {
+            format: Format::Blg,
+            encoding: CaptureEncoding::Binary,
+            time_zone,
+            series: self
+                .columns
+                .iter()
+                .map(|c| CatalogueSeries {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path.clone(),
+                    counter_type: Some(c.type_value()),
+                    samples: c.counted(),
+                })
+                .collect(),
+            rows: times.rows,
+            first_ms: times.first,
+            last_ms: times.last,
+            notes,
+            bytes,
+        })
+    }
+
+    /// Reads the last partial buffer and checks the log is one: its notes, time zone and samples read.
+    fn end(&mut self) -> Result<(Vec<Note>, Option<super::TimeZone>, usize), CaptureError> {
         let n = self.buffer_size.max(1);
         // A file cut short (a copy that stopped, an upload that broke, a log still being written) ends
         // inside a buffer: every complete event of that buffer is read too, and a note says where it ends.
@@ -385,9 +482,7 @@ impl BlgReader {
                 ),
             ));
         }
-        // Samples taken out before (`take_rows`) count as read; the capture holds the rest.
-        let held = self.timestamps.len();
-        let samples = self.taken + held;
+        let samples = self.samples_read();
         if samples == 0 && self.samples_seen > 0 {
             return Err(CaptureError::invalid_option(
                 if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
@@ -434,43 +529,7 @@ impl BlgReader {
         }
         let notes = self.notes(&header, samples, truncated);
         let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
-        let order = if sorted {
-            self.columns.sort_by_key(|c| c.order);
-            (0..self.columns.len()).collect()
-        } else {
-            self.series_order()
-        };
-        let series = self
-            .columns
-            .into_iter()
-            .map(|mut c| {
-                let raw = c.take_raw(held);
-                let (parsed, counter_type, scale) = (
-                    path::parse(&c.path).unwrap_or_default(),
-                    c.type_value(),
-                    c.scale,
-                );
-                let path = c.path.clone();
-                Series {
-                    parsed,
-                    path,
-                    counter_type: Some(counter_type),
-                    scale: Some(scale),
-                    values: c.finish(held),
-                    reference: None,
-                    raw,
-                }
-            })
-            .collect();
-        let capture = Capture {
-            format: Some(Format::Blg),
-            encoding: Some(CaptureEncoding::Binary),
-            time_zone,
-            timestamps: self.timestamps,
-            series,
-            notes,
-        };
-        Ok((capture, order))
+        Ok((notes, time_zone, samples))
     }
 
     /// What the reader says about the log beside its values: its origin, and everything it kept,
