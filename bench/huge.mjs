@@ -1,13 +1,13 @@
 // Issue 27's "Done when": a log bigger than a browser tab, read and converted. Generates a multi-GB
 // PDH-CSV shaped like a Data Collector Set's (2,000 series of ten kinds, values as relog prints them: up to
 // 20 significant digits, bench/data.mjs's `relog`; 1 % blank cells; 50 processes that start a tenth of the
-// way in), streamed to disk (never held), and a 1 GB log of the same shape whose columns fit (a quarter of
+// way in; 1,024 distinct rows of values, repeated with new times), streamed to disk (never held), and a 1 GB log of the same shape whose columns fit (a quarter of
 // the big one's size, when that is less); then, each in
 // its own process under GNU time (wall seconds and peak RSS):
 //   - `counterlens convert` of the big log to Parquet and to CSV (streamed, bounded memory);
 //   - the package's CaptureReader with `series` naming a tenth of the series, the big log pushed in 4 MiB
 //     chunks;
-//   - the package's catalogue pass over the big log (issue 27 point 5), when the package has one;
+//   - the package's catalogue pass (CatalogueReader, issue 27 point 5) over the big log, pushed the same way;
 //   - the small log read whole (CaptureReader, and `convert` with COUNTERLENS_STREAM_BYTES=0), beside the
 //     same two streamed.
 // Usage: nice -n 15 node bench/huge.mjs [GB, default 5] [--keep]. Needs pkg/ (bash scripts/build.sh) and
@@ -40,7 +40,8 @@ const paths = Array.from({ length: SERIES }, (_, c) => KINDS[c % KINDS.length][0
 
 /** Writes a log of about `bytes` bytes to `file`, a block of rows at a time. Values come from a pool of
  *  65,536 relog-printed values per kind (printing 20 digits per cell would take the generator minutes),
- *  drawn at random per cell. */
+ *  drawn at random per cell, for 1,024 distinct rows; the rows then repeat with new times (on a shared
+ *  2-core machine, drawing every cell of 3 GB took more than ten minutes). */
 function generate(file, bytes) {
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -51,16 +52,22 @@ function generate(file, bytes) {
   const p2 = (n) => String(n).padStart(2, '0');
   const late = SERIES - 50; // the last 50 series: processes that start a tenth of the way in
   const rowsGuess = Math.floor(bytes / (SERIES * 17));
+  const body = (r, started) => {
+    let s = '';
+    for (let c = 0; c < SERIES; c++) {
+      const x = rand();
+      s += x < 0.01 || (c >= late && !started) ? ',"' + ' "' : pools[c % KINDS.length][(x * 65536) | 0];
+    }
+    return s + '\r\n';
+  };
+  const bodies = Array.from({ length: 1024 }, (_, r) => body(r, true));
+  const early = Array.from({ length: 64 }, (_, r) => body(r, false));
   for (let r = 0; written < bytes; ) {
     const block = [];
     for (let k = 0; k < 256; k++, r++) {
       const d = new Date(t0 + r * 15000);
-      let s = `"${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.000"`;
-      for (let c = 0; c < SERIES; c++) {
-        const x = rand();
-        s += x < 0.01 || (c >= late && r < rowsGuess / 10) ? ',"' + ' "' : pools[c % KINDS.length][(x * 65536) | 0];
-      }
-      block.push(s, '\r\n');
+      block.push(`"${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.000"`);
+      block.push(r < rowsGuess / 10 ? early[r % 64] : bodies[r % 1024]);
     }
     written += writeSync(fd, block.join(''));
   }
@@ -87,9 +94,10 @@ if (process.argv[2] === '--read') {
   const core = await import('../js/node.js');
   const { createReadStream } = await import('node:fs');
   if (how === 'catalogue') {
-    const fn = core.captureCatalogue ?? core.catalogueCapture ?? core.catalogue;
-    const cat = await fn(await (await import('node:fs')).openAsBlob(file));
-    console.log(`catalogue: ${cat.series?.length ?? cat.seriesCount} series, ${cat.sampleCount ?? cat.samples} samples`);
+    const reader = new core.CatalogueReader();
+    for await (const chunk of createReadStream(file, { highWaterMark: 4 << 20 })) reader.push(chunk);
+    const cat = reader.finish();
+    console.log(`${cat.series.length} series, ${cat.rows} rows, columns of a whole read ${(cat.columnBytes / 2 ** 30).toFixed(2)} GiB`);
     process.exit(0);
   }
   const options = how === 'tenth' ? { series: paths.filter((_, i) => i % 10 === 0).map((p) => p.replace('\\\\SQL01', '')) } : {};
@@ -110,7 +118,7 @@ const free = fs.bavail * fs.bsize;
 const need = (gb + 1) * 2.5e9;
 if (free < need) throw new Error(`bench/huge.mjs: ${(free / 1e9).toFixed(1)} GB free under ${dir}; ${(need / 1e9).toFixed(1)} GB needed`);
 const core = await import('../js/node.js');
-const hasCatalogue = ['captureCatalogue', 'catalogueCapture', 'catalogue'].some((n) => typeof core[n] === 'function');
+const hasCatalogue = typeof core.CatalogueReader === 'function';
 
 const big = join(dir, 'huge.csv');
 const small = join(dir, 'small.csv');
