@@ -65,7 +65,7 @@ if [[ -n ${COUNTERLENS_BASE_BIN:-} ]]; then
 fi
 # convert streams (a take every 8 MiB, row groups as they fill); the same build reading the file whole
 # first (COUNTERLENS_STREAM_BYTES=0) is its peer: the two alternate, 3 rounds, best of each.
-$py - "$bin" "$d/big.csv" "$big" <<'PY'
+$py - "$bin" "$d/relog.csv" "$big" <<'PY'
 import os, resource, subprocess, sys, time
 bin, src, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = {"streamed": [], "whole read": []}
