@@ -714,24 +714,24 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
     let call = "StaticThreshold -CollectionOfCounterInstances $P -Operator 'gt' -Threshold";
     // 100,000 nested parentheses, unary minus signs, and a 100,000-term product of a variable.
     let deep = format!("{call} {}1{}", "(".repeat(100_000), ")".repeat(100_000));
-    assert!(reason(deep).contains("nests deeper than 32"));
-    assert!(reason(format!("{call} {}1", "-".repeat(100_000))).contains("nests deeper than 32"));
+    assert!(reason(deep).contains("nests deeper than 64"));
+    assert!(reason(format!("{call} {}1", "-".repeat(100_000))).contains("nests deeper than 64"));
     let long = format!("$m = 2\n$x = $m{}\n{call} $x", " * $m".repeat(100_000));
     // $m is a literal 2, so the product folds to a number... 2^100000 is not finite: kept as a tree.
-    assert!(reason(long).contains("deeper than 32"));
+    assert!(reason(long).contains("deeper than 64"));
     // 1,000 nested Ifs on a string answer, 1,000 nested switches.
     let ifs = format!(
         "{}{call} 1{}",
         "If ($OS -eq 'x') {\n".repeat(1000),
         "\n}".repeat(1000)
     );
-    assert!(reason(ifs).contains("nests deeper than 32"));
+    assert!(reason(ifs).contains("nests deeper than 64"));
     let switches = format!(
         "{}{call} 1{}",
         "switch ($OS) { 'a' {\n".repeat(1000),
         "\n} }".repeat(1000)
     );
-    assert!(reason(switches).contains("nests deeper than 32"));
+    assert!(reason(switches).contains("nests deeper than 64"));
     // 1,000 Ifs one after the other, each doubling $t: bounded by the count of branches.
     let ifs = format!(
         "$t = 1\n{}{call} $t",
@@ -754,7 +754,7 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
         + &"If ($t -gt $m) { $t = $t + $t } Else { $t = $t - $m }\n".repeat(20);
     let r = reason(format!("{m}{call} $t"));
     assert!(
-        r.contains("more than 4096 terms") || r.contains("deeper than 32"),
+        r.contains("more than 4096 terms") || r.contains("deeper than 64"),
         "{r}"
     );
 }
