@@ -931,3 +931,59 @@ fn forms_from_pals_real_files() {
         ]
     );
 }
+
+/// SQL Server 2008 R2 / 2012 / 2014's Plan Re-Use rule: `If ($($OLTPvsOLAP) -eq $True)` on a boolean
+/// QUESTION (DEFAULTVALUE "True"). PowerShell compares the string answer with $True as text ("True",
+/// ignoring case), so the threshold is is(OLTPvsOLAP, 'True') * 90 + (1 - is(...)) * 50: 90 when the
+/// answer is "True" (or "true"), 50 when it is "False". `$False` and `-ne` read the same way.
+#[test]
+fn a_boolean_answer_compared_with_true_or_false_is_a_text_test() {
+    use counterlens::analysis::expr::Expr;
+    use counterlens::analysis::Value;
+    let pal = |cond: &str| {
+        format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OLTPvsOLAP" DATATYPE="boolean" DEFAULTVALUE="True">Is the instance used for OLTP?</QUESTION><ANALYSIS NAME="Plan" ID="1">
+<DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\SQLServer:SQL Statistics\Batch Requests/sec"/>
+<THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[
+          If ({cond})
+          {{
+            $VarMaxThreshold = 90
+          }}
+          Else
+          {{
+            $VarMaxThreshold = 50
+          }}
+            StaticThreshold -CollectionOfCounterInstances $P -Operator 'le' -Threshold $VarMaxThreshold
+]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        )
+    };
+    let value_with = |cond: &str, answer: &str| {
+        let imp = import_pal(&files(&[("t.xml", &pal(cond))])).unwrap();
+        check_invariants(&imp);
+        assert_eq!(
+            (imp.translated, imp.total),
+            (1, 1),
+            "{:?}",
+            imp.untranslated
+        );
+        let Threshold::Expression(text) = &rule(&imp, "plan-1").threshold else {
+            panic!("{cond}: not an expression")
+        };
+        let e = Expr::parse(text).unwrap();
+        e.evaluate(&|n| (n == "OLTPvsOLAP").then(|| Value::Text(answer.into())))
+            .unwrap()
+    };
+    for cond in ["$($OLTPvsOLAP) -eq $True", "$OLTPvsOLAP -eq $true"] {
+        assert_eq!(value_with(cond, "True"), 90.0, "{cond}");
+        assert_eq!(value_with(cond, "true"), 90.0, "{cond}");
+        assert_eq!(value_with(cond, "False"), 50.0, "{cond}");
+    }
+    // -ne $False: "True" is not "False" (90); "False" is (50).
+    assert_eq!(value_with("$($OLTPvsOLAP) -ne $False", "True"), 90.0);
+    assert_eq!(value_with("$($OLTPvsOLAP) -ne $False", "False"), 50.0);
+    let imp = import_pal(&files(&[("t.xml", &pal("$($OLTPvsOLAP) -eq $True"))])).unwrap();
+    assert_eq!(
+        rule(&imp, "plan-1").threshold,
+        expr("is(OLTPvsOLAP, 'True') * 90 + (1 - is(OLTPvsOLAP, 'True')) * 50")
+    );
+}

@@ -299,27 +299,49 @@ impl Parser<'_, '_> {
         self.i += 1; // If (or ElseIf)
         self.expect(Tok::Punct('('))?;
         let cond_start = self.i;
-        // A string answer compared with a literal: `If ($SixtyFourBit -eq '32')`.
-        if let (Some(Tok::Var(q, member)), Some(Tok::Dash(op)), Some(Tok::Str(literal))) = (
+        // A string answer compared with a literal: `If ($SixtyFourBit -eq '32')`; `$($OLTPvsOLAP)` is
+        // `$OLTPvsOLAP`, and `$True` / `$False` compared with a string answer are the text PowerShell
+        // turns them into, "True" / "False" (SQL Server files: `If ($($OLTPvsOLAP) -eq $True)`).
+        let subject = match (
             self.peek().cloned(),
             self.toks.get(self.i + 1).cloned(),
-            self.toks.get(self.i + 2).cloned(),
+            self.toks.get(self.i + 2),
         ) {
+            (Some(Tok::SubExpr), Some(Tok::Var(q, m)), Some(Tok::Punct(')'))) => Some((3, q, m)),
+            (Some(Tok::Var(q, m)), ..) => Some((1, q, m)),
+            _ => None,
+        };
+        let compared = subject.and_then(|(n, q, member)| {
+            let op = match self.toks.get(self.i + n) {
+                Some(Tok::Dash(op)) => op.clone(),
+                _ => return None,
+            };
+            let literal = match self.toks.get(self.i + n + 1) {
+                Some(Tok::Str(s)) => s.clone(),
+                Some(Tok::Var(v, None)) if v.eq_ignore_ascii_case("true") => "True".into(),
+                Some(Tok::Var(v, None)) if v.eq_ignore_ascii_case("false") => "False".into(),
+                _ => return None,
+            };
+            Some((n, q, member, op, literal))
+        });
+        if let Some((n, q, member, op, literal)) = compared {
             if matches!(op.as_str(), "ceq" | "cne") {
-                return Err(reason!(Form,
+                return Err(reason!(
+                    Form,
                     "a case-sensitive comparison (-{op}): the translated tests ignore case, as -eq does"
                 ));
             }
             if matches!(op.as_str(), "eq" | "ieq" | "ne" | "ine") {
                 match self.text_subject(st, &q, member.as_ref()) {
                     Some(Err(q)) => {
-                        return Err(reason!(Question,
+                        return Err(reason!(
+                            Question,
                             "compares ${q} with '{literal}', but ${q} is not a QUESTION of the files read{}",
                             self.imp.missing_hint()
                         ))
                     }
                     Some(Ok((question, substring))) => {
-                        self.i += 3;
+                        self.i += n + 2;
                         self.expect(Tok::Punct(')'))?;
                         let test = self.imp.text_test(&StringTest {
                             question,
