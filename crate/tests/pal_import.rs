@@ -987,3 +987,51 @@ fn a_boolean_answer_compared_with_true_or_false_is_a_text_test() {
         expr("is(OLTPvsOLAP, 'True') * 90 + (1 - is(OLTPvsOLAP, 'True')) * 50")
     );
 }
+
+/// Every reason carries its kind: the code a program can act on (`PalUntranslatedCode` in index.d.ts).
+#[test]
+fn untranslated_reasons_carry_their_code() {
+    use counterlens::analysis::pal::ReasonCode;
+    let code_of = |analysis_attrs: &str, condition: &str, code: &str| {
+        let xml = format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OS" DEFAULTVALUE="Windows">?</QUESTION><ANALYSIS NAME="A" ID="1" {analysis_attrs}>
+<DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\Memory\Pages/sec"/>
+<THRESHOLD NAME="T" CONDITION="{condition}"><CODE><![CDATA[{code}]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        );
+        let imp = import_pal(&files(&[("t.xml", &xml)])).unwrap();
+        check_invariants(&imp);
+        assert_eq!(imp.untranslated.len(), 1, "{code}");
+        imp.untranslated[0].code
+    };
+    let call = "StaticThreshold -CollectionOfCounterInstances $P -Operator 'gt' -Threshold";
+    let plain = |code: &str| code_of("", "Warning", code);
+    assert_eq!(
+        code_of(r#"ENABLED="False""#, "Warning", &format!("{call} 1")),
+        ReasonCode::Disabled
+    );
+    assert_eq!(
+        code_of("", "Info", &format!("{call} 1")),
+        ReasonCode::Condition
+    );
+    assert_eq!(
+        plain(&format!("For ($i=0;$i -lt 2;$i++) {{ {call} 1 }}")),
+        ReasonCode::Loop
+    );
+    assert_eq!(plain("CreateAlert -x 1"), ReasonCode::Alert);
+    assert_eq!(plain("$x = 1"), ReasonCode::NoThresholdCall);
+    assert_eq!(
+        plain("StaticThreshold -CollectionOfCounterInstances $Q -Operator 'gt' -Threshold 1"),
+        ReasonCode::Collection
+    );
+    assert_eq!(plain(&format!("{call} $Unknown")), ReasonCode::Question);
+    assert_eq!(plain(&format!("{call} 'unclosed")), ReasonCode::Syntax);
+    assert_eq!(plain(&format!("{call} [string] 1")), ReasonCode::Form);
+    assert_eq!(
+        plain(&format!("If ($OS -eq 'a') {{ {call} 1 }}")),
+        ReasonCode::Branches
+    );
+    assert_eq!(
+        plain(&format!("{call} {}1{}", "(".repeat(100), ")".repeat(100))),
+        ReasonCode::TooLarge
+    );
+}
