@@ -20,6 +20,8 @@ export {
   openCapture,
   CaptureReader,
   Capture,
+  readCatalogue,
+  CatalogueReader,
   renderChart,
   seriesColor,
   rulePacks,

@@ -279,6 +279,66 @@ export class CaptureReader {
   free(): void;
 }
 
+/** Options of readCatalogue and CatalogueReader: the catalogue lists the whole log, so only the format
+ *  and the encoding are taken from OpenOptions. */
+export interface CatalogueOptions {
+  format?: CaptureFormat;
+  encoding?: string;
+}
+
+/** One series of a log, as its catalogue lists it. */
+export interface CatalogueSeries {
+  index: number;
+  /** As written in the file (pass it in OpenOptions.series to read this series). */
+  path: string;
+  machine: string;
+  object: string;
+  parent?: string;
+  instance?: string;
+  counter: string;
+  /** Where the file gives it (.blg, JSON). */
+  counterType?: number;
+  /** Samples holding a value of this series in the log: a CSV/TSV cell that is not blank, a .blg's or a
+   *  JSON capture's raw value (a rate counter's first raw value has no cooked value: a whole read may show
+   *  one value fewer). */
+  samples: number;
+}
+
+/** What a log holds, without its values: its series in the order openCapture gives them, its rows and
+ *  time range, and the notes a whole read gives. */
+export interface Catalogue {
+  format: CaptureFormat;
+  encoding: CaptureEncoding;
+  timeZone: TimeZone | null;
+  /** Samples (rows) in the log: a whole read's sampleCount. */
+  rows: number;
+  /** The earliest and latest sample (ms since 1970, UTC); undefined without rows. */
+  firstMs?: number;
+  lastMs?: number;
+  /** Bytes read. */
+  bytes: number;
+  /** Bytes a whole read's columns take: 8 x rows x (series + 1) (what OpenOptions.maxColumnBytes and the
+   *  4 GiB of WebAssembly memory are compared with). */
+  columnBytes: number;
+  notes: CaptureNote[];
+  series: CatalogueSeries[];
+}
+
+/** The catalogue of a log from its bytes: its series (path, names, sample count), rows and time range,
+ *  read by the same readers as openCapture (the same errors) but with no value kept, so its memory does
+ *  not grow with the log's length: list a log larger than memory, then read a part of it with
+ *  OpenOptions.series / from / to. Throws CaptureError. */
+export function readCatalogue(bytes: Uint8Array, options?: CatalogueOptions): Catalogue;
+
+/** readCatalogue pushed in chunks (a large file in slices, in a Worker): the same result as on the whole. */
+export class CatalogueReader {
+  constructor(options?: CatalogueOptions);
+  /** Returns the number of bytes pushed so far. Throws CaptureError; the reader is then spent. */
+  push(chunk: Uint8Array): { bytes: number };
+  finish(): Catalogue;
+  free(): void;
+}
+
 export class Capture {
   /** "unknown" only for a capture put together by `fromParts` from parts that named no known format. */
   readonly format: CaptureFormat | "unknown";

@@ -84,6 +84,8 @@ test('random arguments to every function: returns or an Error, never a trap', ()
     openCapture: () => api.openCapture(randomValue(), randomValue()),
     CaptureReader: () => { const r = new api.CaptureReader(randomValue()); r.push(randomValue()); r.finish(); },
     fromParts: () => api.Capture.fromParts(randomValue()),
+    readCatalogue: () => api.readCatalogue(randomValue(), randomValue()),
+    CatalogueReader: () => { const r = new api.CatalogueReader(randomValue()); r.push(randomValue()); r.finish(); },
   };
   for (let i = 0; i < 3000; i++) {
     for (const [name, fn] of Object.entries(fns)) call(name, fn);
@@ -103,6 +105,12 @@ test('mutated captures and registrations: returns or an Error, never a trap', ()
       for (let s = 0; s < Math.min(c.seriesCount, 3); s++) { c.values(s); c.stats(s, rand() * 2e12, rand() * 2e12); }
       c.toCsv([0, 99, -1].filter((x) => x >= 0));
       c.free();
+    });
+    call('readCatalogue', () => api.readCatalogue(input));
+    call('CatalogueReader', () => {
+      const r = new api.CatalogueReader();
+      for (let at = 0; at < input.length; at += 1 + Math.floor(rand() * 200)) r.push(input.subarray(at, at + 200));
+      r.finish();
     });
     call('validateRegistration', () => api.validateRegistration(input));
     call('validateRegistration text', () => api.validateRegistration(new TextDecoder().decode(input)));

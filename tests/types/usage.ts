@@ -2,7 +2,8 @@
 // package's name, strict mode. Compiled (not run) by tests/node/types.test.mjs.
 import init, {
   counterTypes, describeCounterType, cook, explain, formatValue, cookSeries, seriesStats, statusNames,
-  validateRegistration, openCapture, openCaptureParallel, CaptureReader, Capture, renderChart, renderSeriesChart,
+  validateRegistration, openCapture, openCaptureParallel, CaptureReader, Capture, readCatalogue, CatalogueReader,
+  type Catalogue, type CatalogueSeries, renderChart, renderSeriesChart,
   CaptureError, CounterTypeError, RegistrationError,
   rulePacks, rulePack, analyze, analysisReport, importPalThresholds, AnalysisError,
   type RulePack, type Analysis, type Finding, type PalImport,
@@ -31,6 +32,12 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
   const reader = new CaptureReader({ size: bytes.length });
   const pushed: number = reader.push(bytes).bytes;
   const again = Capture.fromParts(reader.finish().toParts());
+  const catalogue: Catalogue = readCatalogue(bytes, { format: 'blg' });
+  const listing = new CatalogueReader({ encoding: 'utf-8' });
+  listing.push(bytes);
+  const listed: CatalogueSeries[] = listing.finish().series;
+  const part: Capture = openCapture(bytes, { series: listed.slice(0, 2).map((s) => s.path), from: catalogue.firstMs });
+  void part; void (catalogue.columnBytes + (listed[0]?.samples ?? 0));
   const big: Capture = await openCaptureParallel(bytes, { workers: 4, minBytes: 0, encoding: 'utf-8' });
   const fromFile: Capture = await openCaptureParallel(new Blob([bytes.slice()]), { onProgress: (f: number) => void f });
   const layout: ChartLayout = renderChart(canvas, again, [0], { offsetMinutes: -(capture.timeZone?.biasMinutes ?? 0), colors: [0] });

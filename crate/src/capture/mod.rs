@@ -7,6 +7,7 @@
 //! | `path.rs` | counter paths: machine, object, parent, instance, counter; Perfmon wildcard patterns |
 //! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (decoded by the embedder's `LegacyText`: TextDecoder in wasm, encoding_rs natively) |
+//! | `catalogue.rs` | a log's series, sample counts and time range, read without keeping values (`CatalogueReader`) |
 //! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `number.rs` | a cell's decimal number read to the nearest double in one pass (the CSV reader's fast path) |
@@ -20,6 +21,7 @@
 //! cooked values per series, NaN where there is no value. No per-cell objects.
 
 mod blg;
+mod catalogue;
 mod error;
 mod get_counter;
 pub mod join;
@@ -33,6 +35,7 @@ mod raw_json;
 mod reader;
 pub mod text;
 
+pub use catalogue::{read_catalogue, Catalogue, CatalogueReader, CatalogueSeries};
 pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
 pub use parts::{CaptureParts, PartsError, SeriesParts};

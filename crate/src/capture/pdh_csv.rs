@@ -8,11 +8,12 @@
 //! Each row is parsed into a row buffer and added to the columns only when it is complete, so a bad or
 //! cut row never leaves a column longer than the others.
 
+use super::catalogue::{CatalogueSeries, TimeTally};
 use super::number::parse_decimal;
 use super::text::Encoding;
 use super::{
     columns_too_large, grown_capacity, part_note, path, Capture, CaptureEncoding, CaptureError,
-    CaptureErrorKind, Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
+    CaptureErrorKind, Catalogue, Format, Note, OpenOptions, SampleFilter, Series, TimeZone,
 };
 use crate::civil::{civil_from_days, days_in_month, ms_from_civil, MS_PER_DAY};
 
@@ -387,6 +388,8 @@ pub(crate) struct CsvParser {
     keep: Vec<bool>,
     /// Rows in the file (read or not).
     rows_seen: usize,
+    /// A catalogue pass (`count_only`): each row's values are counted per column and dropped.
+    tally: Option<(TimeTally, Vec<usize>)>,
 }
 
 /// Rows read before the columns are reserved from their average length.
@@ -413,7 +416,21 @@ impl CsvParser {
             rows_kept: SampleFilter::default(),
             keep: Vec::new(),
             rows_seen: 0,
+            tally: None,
         }
+    }
+
+    /// A catalogue pass: every row's values are counted per column (those not NaN) and its time
+    /// tallied, then dropped, so memory does not grow with the rows (`CatalogueReader`).
+    pub fn count_only(&mut self) {
+        self.tally = Some((TimeTally::default(), Vec::new()));
+    }
+
+    /// Rows read so far (kept in the columns, or counted).
+    fn rows_read(&self) -> usize {
+        self.tally
+            .as_ref()
+            .map_or(self.timestamps.len(), |t| t.0.rows)
     }
 
     /// Which series and rows to read, and the columns' budget.
@@ -652,6 +669,15 @@ impl CsvParser {
                     }
                     return Ok(());
                 }
+                if let Some((times, counts)) = &mut self.tally {
+                    times.add(t);
+                    counts.resize(self.columns.len(), 0);
+                    for (n, col) in counts.iter_mut().zip(&mut self.columns) {
+                        *n += col.iter().filter(|v| !v.is_nan()).count();
+                        col.clear();
+                    }
+                    return Ok(());
+                }
                 self.timestamps.push(t);
                 self.read += line.len() + 2;
                 if self.timestamps.len() == ROWS_TO_MEASURE {
@@ -673,7 +699,7 @@ impl CsvParser {
             {
                 self.notes.push(Note {
                     code: "cut-short",
-                    message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.timestamps.len()),
+                    message: format!("the last line (line {n}) is cut short and was not read ({}); the {} complete rows before it were", e.message, self.rows_read()),
                     line: Some(n),
                 });
                 Ok(())
@@ -861,6 +887,39 @@ impl CsvParser {
         Ok(time)
     }
 
+    /// The catalogue of a catalogue pass (`count_only`): refused as `finish` refuses a log of no rows.
+    pub fn finish_catalogue(
+        self,
+        encoding: Encoding,
+        bytes: usize,
+    ) -> Result<Catalogue, CaptureError> {
+        let (times, mut counts) = self.tally.clone().unwrap_or_default();
+        counts.resize(self.columns.len(), 0);
+        // What `finish` checks and notes, on the rows counted (its columns are empty).
+        let c = self.finish(encoding)?;
+        Ok(Catalogue {
+            format: c.format.unwrap_or(Format::PdhCsv),
+            encoding: CaptureEncoding::Text(encoding),
+            time_zone: c.time_zone,
+            series: c
+                .series
+                .into_iter()
+                .zip(counts)
+                .map(|(s, samples)| CatalogueSeries {
+                    path: s.path,
+                    parsed: s.parsed,
+                    counter_type: None,
+                    samples,
+                })
+                .collect(),
+            rows: times.rows,
+            first_ms: times.first,
+            last_ms: times.last,
+            notes: c.notes,
+            bytes,
+        })
+    }
+
     pub fn finish(self, encoding: Encoding) -> Result<Capture, CaptureError> {
         if self.paths.is_empty() {
             return Err(CaptureError::at_line(
@@ -870,7 +929,8 @@ impl CsvParser {
                 "expected a PDH-CSV header line, found no complete line".into(),
             ));
         }
-        if self.timestamps.is_empty() && self.rows_seen > 0 && self.piece_lines.is_none() {
+        let rows = self.rows_read();
+        if rows == 0 && self.rows_seen > 0 && self.piece_lines.is_none() {
             return Err(CaptureError::invalid_option(
                 if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
                     "from"
@@ -883,7 +943,7 @@ impl CsvParser {
                 ),
             ));
         }
-        if self.timestamps.is_empty() && self.piece_lines.is_none() {
+        if rows == 0 && self.piece_lines.is_none() {
             // A capture of nothing is refused rather than shown as an empty chart.
             return Err(CaptureError::at_line(
                 CaptureErrorKind::NoRows,
@@ -893,7 +953,6 @@ impl CsvParser {
             ));
         }
         let mut notes = self.notes;
-        let rows = self.timestamps.len();
         if self.piece_lines.is_none()
             && (rows < self.rows_seen || self.columns.len() < self.paths.len())
         {

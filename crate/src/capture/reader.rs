@@ -17,7 +17,9 @@ use super::pdh_csv::CsvParser;
 use super::text::{
     detect, detection_window, Encoding, TextDecoder, DETECTION_CONTEXT, SNIFF_BYTES,
 };
-use super::{sniff, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, OpenOptions};
+use super::{
+    sniff, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Catalogue, Format, OpenOptions,
+};
 
 enum Parser {
     /// Line by line. Boxed: the CSV parser's state is large beside the JSON variant's.
@@ -65,6 +67,8 @@ pub struct CaptureReader {
     reading: Option<Reading>,
     blg: Option<BlgReader>,
     bytes: usize,
+    /// A catalogue pass (`CatalogueReader`): values are counted, never stored.
+    counting: bool,
 }
 
 pub(super) fn too_long(line: u32) -> CaptureError {
@@ -274,10 +278,19 @@ impl Reading {
         options.cut(c)
     }
 
-    fn finish(mut self, options: &OpenOptions) -> Result<Capture, CaptureError> {
+    fn finish(self, options: &OpenOptions) -> Result<Capture, CaptureError> {
+        match self.end(options)? {
+            Ended::Csv(p, encoding) => p.finish(encoding),
+            Ended::Json(c) => Ok(c),
+        }
+    }
+
+    /// Reads what is left (the last line, or the gathered JSON): the CSV parser to finish, or the JSON
+    /// capture.
+    fn end(mut self, options: &OpenOptions) -> Result<Ended, CaptureError> {
         self.decide(true)?;
         if let Parser::Json(format) = self.parser {
-            return self.finish_json(format, options);
+            return self.finish_json(format, options).map(Ended::Json);
         }
         let last = match &mut self.decoder {
             Some(d) => {
@@ -301,10 +314,16 @@ impl Reading {
             self.parser.line(&last, self.line, true)?;
         }
         match self.parser {
-            Parser::Csv(p) => p.finish(self.encoding),
-            Parser::Json(format) => self.finish_json(format, options), // returned above; correct all the same
+            Parser::Csv(p) => Ok(Ended::Csv(p, self.encoding)),
+            Parser::Json(format) => self.finish_json(format, options).map(Ended::Json), // returned above; correct all the same
         }
     }
+}
+
+/// A reading at its end: a CSV/TSV parser to finish (into a capture or a catalogue), or a JSON capture.
+enum Ended {
+    Csv(Box<CsvParser>, Encoding),
+    Json(Capture),
 }
 
 impl CaptureReader {
@@ -319,7 +338,16 @@ impl CaptureReader {
             reading: None,
             blg: None,
             bytes: 0,
+            counting: false,
         })
+    }
+
+    /// A reader for a catalogue pass (`CatalogueReader`): it counts each series' values and the rows
+    /// instead of storing them; `finish_catalogue` gives the result.
+    pub(crate) fn counting(options: &OpenOptions) -> Result<CaptureReader, CaptureError> {
+        let mut r = CaptureReader::new(options)?;
+        r.counting = true;
+        Ok(r)
     }
 
     /// Bytes pushed so far.
@@ -349,6 +377,9 @@ impl CaptureReader {
         if named == Some(Format::Blg) || (named.is_none() && looks_like_blg(&head)) {
             let mut blg = BlgReader::new();
             blg.options(&self.options);
+            if self.counting {
+                blg.count_only();
+            }
             blg.push(&head)?;
             self.blg = Some(blg);
             return Ok(());
@@ -379,6 +410,9 @@ impl CaptureReader {
         };
         if let Parser::Csv(p) = &mut parser {
             p.select(&self.options);
+            if self.counting {
+                p.count_only();
+            }
             // Columns are reserved for the whole file's rows, unless only some rows are read.
             if let Some(size) = self
                 .options
@@ -445,6 +479,37 @@ impl CaptureReader {
         }
     }
 
+    /// The catalogue, once every chunk has been pushed (a reader made by `counting`).
+    pub(crate) fn finish_catalogue(mut self) -> Result<Catalogue, CaptureError> {
+        let bytes = self.bytes;
+        self.start_if_short()?;
+        if let Some(b) = self.blg.take() {
+            return b.finish_catalogue(bytes);
+        }
+        match self.reading.take() {
+            None => Err(nothing_read()),
+            Some(r) => match r.end(&self.options)? {
+                Ended::Csv(p, encoding) => p.finish_catalogue(encoding, bytes),
+                Ended::Json(c) => Ok(Catalogue::of_capture(c, bytes)),
+            },
+        }
+    }
+
+    /// Starts reading an input shorter than what the format is decided from (at its end).
+    fn start_if_short(&mut self) -> Result<(), CaptureError> {
+        if self.reading.is_none() && self.blg.is_none() {
+            if self.head.is_empty() {
+                return Err(CaptureError::at_offset(
+                    CaptureErrorKind::Empty,
+                    0,
+                    "the input is empty: expected a PDH-CSV or PDH-TSV capture".into(),
+                ));
+            }
+            self.start(true)?;
+        }
+        Ok(())
+    }
+
     /// The capture, once every chunk has been pushed.
     pub fn finish(mut self) -> Result<Capture, CaptureError> {
         if self.reading.is_none() && self.blg.is_none() {
@@ -471,4 +536,8 @@ impl CaptureReader {
             |r| r.finish(&self.options),
         )
     }
+}
+
+fn nothing_read() -> CaptureError {
+    CaptureError::at_offset(CaptureErrorKind::Empty, 0, "nothing was read".into())
 }

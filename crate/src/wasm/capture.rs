@@ -602,3 +602,150 @@ impl JsCapture {
         ))
     }
 }
+
+// ---- The catalogue of a log (capture::catalogue): its series and time range, no values ----
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CatalogueInfo<'a> {
+    format: &'static str,
+    encoding: &'static str,
+    time_zone: &'a Option<crate::capture::TimeZone>,
+    rows: usize,
+    first_ms: Option<f64>,
+    last_ms: Option<f64>,
+    bytes: usize,
+    column_bytes: usize,
+    notes: &'a [crate::capture::Note],
+    series: Vec<CatalogueSeriesInfo<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CatalogueSeriesInfo<'a> {
+    index: usize,
+    path: &'a str,
+    machine: &'a str,
+    object: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instance: Option<&'a str>,
+    counter: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counter_type: Option<u32>,
+    samples: usize,
+}
+
+/// A catalogue as a plain object (it crosses from a Worker by structured clone).
+fn catalogue_js(c: &crate::capture::Catalogue) -> Result<JsValue, JsValue> {
+    to_js(&CatalogueInfo {
+        format: c.format_name(),
+        encoding: c.encoding.name(),
+        time_zone: &c.time_zone,
+        rows: c.rows,
+        first_ms: c.first_ms,
+        last_ms: c.last_ms,
+        bytes: c.bytes,
+        column_bytes: c.column_bytes(),
+        notes: &c.notes,
+        series: c
+            .series
+            .iter()
+            .enumerate()
+            .map(|(index, s)| CatalogueSeriesInfo {
+                index,
+                path: &s.path,
+                machine: &s.parsed.machine,
+                object: &s.parsed.object,
+                parent: s.parsed.parent.as_deref(),
+                instance: s.parsed.instance.as_deref(),
+                counter: &s.parsed.counter,
+                counter_type: s.counter_type,
+                samples: s.samples,
+            })
+            .collect(),
+    })
+}
+
+/// The catalogue of a log from its bytes: `{ format, encoding, timeZone, rows, firstMs, lastMs, bytes,
+/// columnBytes, notes, series: [{ index, path, machine, object, parent?, instance?, counter,
+/// counterType?, samples }] }`, read in 4 MiB slices as openCapture reads; no value is kept. Options:
+/// `encoding`, `format`. Throws CaptureError.
+#[wasm_bindgen(js_name = readCatalogue)]
+pub fn read_catalogue(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    options_: JsValue,
+) -> Result<JsValue, JsValue> {
+    let bytes = bytes.dyn_ref::<Uint8Array>().ok_or_else(|| {
+        named_error(
+            ErrorClass::Capture,
+            "invalid-argument",
+            "readCatalogue expects the log's bytes as a Uint8Array (a Node Buffer is one)",
+            None,
+        )
+    })?;
+    let len = bytes.length() as usize;
+    let mut reader =
+        crate::capture::CatalogueReader::new(&options(&options_)?).map_err(capture_error)?;
+    let mut slice = vec![0; OPEN_SLICE.min(len)];
+    let mut at = 0;
+    while at < len {
+        let end = (at + OPEN_SLICE).min(len);
+        let part = &mut slice[..end - at];
+        bytes.subarray(at as u32, end as u32).copy_to(part);
+        reader.push(part).map_err(capture_error)?;
+        at = end;
+    }
+    catalogue_js(&reader.finish().map_err(capture_error)?)
+}
+
+/// The catalogue of a log pushed in chunks, with the same result as readCatalogue on the whole.
+#[wasm_bindgen(js_name = CatalogueReader)]
+pub struct JsCatalogueReader {
+    inner: Option<crate::capture::CatalogueReader>,
+}
+
+#[wasm_bindgen(js_class = CatalogueReader)]
+impl JsCatalogueReader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_: JsValue) -> Result<JsCatalogueReader, JsValue> {
+        Ok(JsCatalogueReader {
+            inner: Some(
+                crate::capture::CatalogueReader::new(&options(&options_)?)
+                    .map_err(capture_error)?,
+            ),
+        })
+    }
+
+    /// Reads a chunk; returns `{ bytes }`, the total pushed so far. After an error the reader is spent.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
+        let r = self.inner.as_mut().ok_or_else(spent)?;
+        match r.push(chunk) {
+            Ok(()) => {
+                let o = js_sys::Object::new();
+                let _ = Reflect::set(&o, &"bytes".into(), &(r.bytes() as f64).into());
+                Ok(o.into())
+            }
+            Err(e) => {
+                self.inner = None;
+                Err(capture_error(e))
+            }
+        }
+    }
+
+    /// The catalogue (as readCatalogue gives it), once every chunk has been pushed.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let r = self.inner.take().ok_or_else(spent)?;
+        catalogue_js(&r.finish().map_err(capture_error)?)
+    }
+}
+
+fn spent() -> JsValue {
+    named_error(
+        ErrorClass::Capture,
+        "finished",
+        "this reader has finished (or failed); make a new one",
+        None,
+    )
+}

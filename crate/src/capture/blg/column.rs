@@ -20,6 +20,9 @@ pub(super) struct Column {
     /// record per sample while reading (one stream of writes per series, not five), made columnar at the
     /// end. `None` for a series that keeps none (`Hot::keep` says which, so `put` reads one cache line).
     raw: Option<Vec<Kept>>,
+    /// A catalogue pass (`count`): one more than the last sample given (0: none), whether it had a
+    /// value, and the samples with a value.
+    counted: (usize, bool, usize),
 }
 
 /// What cooking a value reads and writes, in two adjacent cache lines: a sample of a whole-object log
@@ -165,7 +168,31 @@ impl Column {
             path,
             scale,
             raw: None,
+            counted: (0, false, 0),
         }
+    }
+
+    /// Sample `k` in a catalogue pass: counted (when it has a value), never cooked or stored; a second
+    /// value for the same sample is ignored, as `put` ignores it.
+    pub fn count(&mut self, k: usize, present: bool) {
+        let (next, _, n) = self.counted;
+        if next > k {
+            return;
+        }
+        self.counted = (k + 1, present, n + usize::from(present));
+    }
+
+    /// Takes sample `k` back from the count (`retract` for a catalogue pass).
+    pub fn uncount(&mut self, k: usize) {
+        let (next, present, n) = self.counted;
+        if next == k + 1 {
+            self.counted = (k, false, n - usize::from(present));
+        }
+    }
+
+    /// The samples counted with a value (`count`).
+    pub fn counted(&self) -> usize {
+        self.counted.2
     }
 
     /// Keeps every raw sample from now on (called before the first `put`).

@@ -324,7 +324,7 @@ impl BlgReader {
                 let Some(defs) = self.defs.take() else {
                     return Err(fail(CaptureErrorKind::BadBlg, "expected the counter definitions before the first sample".into()));
                 };
-                let result = self.read_sample(&defs, r.timestamp, r.data).map_err(|(code, w)| fail(code, format!("sample {}: {w}", self.timestamps.len())));
+                let result = self.read_sample(&defs, r.timestamp, r.data).map_err(|(code, w)| fail(code, format!("sample {}: {w}", self.samples_read())));
                 self.defs = Some(defs);
                 result
             }

@@ -36,9 +36,10 @@ mod zone;
 
 pub(crate) use container::looks_like_blg;
 
+use super::catalogue::{CatalogueSeries, TimeTally};
 use super::{
-    part_note, path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Format, KeepRaw,
-    Note, OpenOptions, SampleFilter, Series,
+    part_note, path, Capture, CaptureEncoding, CaptureError, CaptureErrorKind, Catalogue, Format,
+    KeepRaw, Note, OpenOptions, SampleFilter, Series,
 };
 use crate::types::PERF_MULTI_COUNTER;
 use column::Column;
@@ -129,6 +130,8 @@ pub(crate) struct BlgReader {
     /// Bytes one more sample takes in all columns (the timestamp, a value per series, a raw record per
     /// series that keeps raw samples), and the columns' capacity in bytes.
     per_sample: usize,
+    /// A catalogue pass (`count_only`): the samples' times tallied, none kept.
+    counting: Option<TimeTally>,
 }
 
 /// The column of a series that is not read (`OpenOptions::series`): known, so it is never looked for
@@ -175,7 +178,21 @@ impl BlgReader {
             samples_seen: 0,
             series_skipped: 0,
             per_sample: 8,
+            counting: None,
         }
+    }
+
+    /// A catalogue pass: each series counts its raw values, none is cooked or stored, and the samples'
+    /// times are tallied, not kept (`CatalogueReader`).
+    pub fn count_only(&mut self) {
+        self.counting = Some(TimeTally::default());
+    }
+
+    /// Samples read so far (kept, or counted).
+    pub(super) fn samples_read(&self) -> usize {
+        self.counting
+            .as_ref()
+            .map_or(self.timestamps.len(), |t| t.rows)
     }
 
     /// Counts an event of the trace's machinery that the reader skips (the first of each type is
@@ -287,6 +304,70 @@ impl BlgReader {
 
     /// The capture, once every chunk has been pushed.
     pub fn finish(mut self) -> Result<Capture, CaptureError> {
+        let (notes, time_zone, samples) = self.end()?;
+        self.columns.sort_by_key(|c| c.order);
+        let series = self
+            .columns
+            .into_iter()
+            .map(|mut c| {
+                let raw = c.take_raw(samples);
+                let (parsed, counter_type, scale) = (
+                    path::parse(&c.path).unwrap_or_default(),
+                    c.type_value(),
+                    c.scale,
+                );
+                let path = c.path.clone();
+                Series {
+                    parsed,
+                    path,
+                    counter_type: Some(counter_type),
+                    scale: Some(scale),
+                    values: c.finish(samples),
+                    reference: None,
+                    raw,
+                }
+            })
+            .collect();
+        Ok(Capture {
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
+            time_zone,
+            timestamps: self.timestamps,
+            series,
+            notes,
+        })
+    }
+
+    /// The catalogue of a catalogue pass (`count_only`), once every chunk has been pushed; `bytes` is
+    /// the input's size.
+    pub fn finish_catalogue(mut self, bytes: usize) -> Result<Catalogue, CaptureError> {
+        let (notes, time_zone, _) = self.end()?;
+        let times = self.counting.take().unwrap_or_default();
+        self.columns.sort_by_key(|c| c.order);
+        Ok(Catalogue {
+            format: Format::Blg,
+            encoding: CaptureEncoding::Binary,
+            time_zone,
+            series: self
+                .columns
+                .iter()
+                .map(|c| CatalogueSeries {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path.clone(),
+                    counter_type: Some(c.type_value()),
+                    samples: c.counted(),
+                })
+                .collect(),
+            rows: times.rows,
+            first_ms: times.first,
+            last_ms: times.last,
+            notes,
+            bytes,
+        })
+    }
+
+    /// Reads the last partial buffer and checks the log is one: its notes, time zone and samples read.
+    fn end(&mut self) -> Result<(Vec<Note>, Option<super::TimeZone>, usize), CaptureError> {
         let n = self.buffer_size.max(1);
         // A file cut short (a copy that stopped, an upload that broke, a log still being written) ends
         // inside a buffer: every complete event of that buffer is read too, and a note says where it ends.
@@ -328,7 +409,7 @@ impl BlgReader {
                 ),
             ));
         }
-        let samples = self.timestamps.len();
+        let samples = self.samples_read();
         if samples == 0 && self.samples_seen > 0 {
             return Err(CaptureError::invalid_option(
                 if self.options.from_ms.is_some() || self.options.to_ms.is_some() {
@@ -375,37 +456,7 @@ impl BlgReader {
         }
         let notes = self.notes(&header, samples, truncated);
         let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
-        self.columns.sort_by_key(|c| c.order);
-        let series = self
-            .columns
-            .into_iter()
-            .map(|mut c| {
-                let raw = c.take_raw(samples);
-                let (parsed, counter_type, scale) = (
-                    path::parse(&c.path).unwrap_or_default(),
-                    c.type_value(),
-                    c.scale,
-                );
-                let path = c.path.clone();
-                Series {
-                    parsed,
-                    path,
-                    counter_type: Some(counter_type),
-                    scale: Some(scale),
-                    values: c.finish(samples),
-                    reference: None,
-                    raw,
-                }
-            })
-            .collect();
-        Ok(Capture {
-            format: Some(Format::Blg),
-            encoding: Some(CaptureEncoding::Binary),
-            time_zone,
-            timestamps: self.timestamps,
-            series,
-            notes,
-        })
+        Ok((notes, time_zone, samples))
     }
 
     /// What the reader says about the log beside its values: its origin, and everything it kept,

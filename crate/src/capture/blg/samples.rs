@@ -64,7 +64,7 @@ impl BlgReader {
                 b.len()
             )));
         }
-        let k = self.timestamps.len();
+        let k = self.samples_read();
         match k {
             0 => {
                 self.first_sample_at = self.record_at;
@@ -82,6 +82,15 @@ impl BlgReader {
         // A sample not read is still cooked (the next one read is cooked against it, as in the whole
         // log), then taken back.
         let kept = self.samples_kept.keep(&self.options, t);
+        if self.counting.is_some() {
+            // A catalogue pass: the sample is counted, its values only counted per series.
+            let result = self.read_blocks(defs, k, b);
+            match &result {
+                Ok(()) => self.counting.iter_mut().for_each(|tally| tally.add(t)),
+                Err(_) => self.columns.iter_mut().for_each(|c| c.uncount(k)),
+            }
+            return result;
+        }
         if k == self.timestamps.capacity() {
             self.grow(k).map_err(|e| (e.kind, e.message))?;
         }
@@ -215,8 +224,14 @@ impl BlgReader {
     /// Sample `k` of column `c` (cooked later, a block at a time).
     #[inline]
     fn put(&mut self, c: usize, k: usize, raw: Option<RawSample>) {
+        let counting = self.counting.is_some();
         if let Some(column) = self.columns.get_mut(c) {
-            column.put(k, raw); // not for `SKIPPED`
+            // not for `SKIPPED`
+            if counting {
+                column.count(k, raw.is_some());
+            } else {
+                column.put(k, raw);
+            }
         }
     }
 
@@ -476,6 +491,7 @@ impl BlgReader {
             self.layouts[d].complete =
                 Some(object.counters.iter().map(|c| c.counter_type).collect());
         }
+        let counting = self.counting.is_some();
         for j in 0..object.counters.len() {
             let Some(plan) = block.plan(object, j) else {
                 continue;
@@ -484,7 +500,11 @@ impl BlgReader {
             let here = layout.columns.get(j * n..(j + 1) * n).unwrap_or_default();
             for (i, c) in here.iter().enumerate() {
                 if let Some(column) = c.and_then(|c| self.columns.get_mut(c)) {
-                    column.put(k, block.raw(object, &plan, i));
+                    if counting {
+                        column.count(k, block.raw(object, &plan, i).is_some());
+                    } else {
+                        column.put(k, block.raw(object, &plan, i));
+                    }
                 }
             }
         }
