@@ -593,12 +593,27 @@ export interface DerivedExplanation {
  *  names. Throws AnalysisError as derivedSeries does, and ("invalid-option") for a sample past the capture. */
 export function explainDerived(capture: Capture, derived: DerivedRef, sample: number): DerivedExplanation;
 
+/** Why a PAL THRESHOLD was not translated (the Rust `ReasonCode` list, checked by crate/tests/js_types.rs). */
+export type PalUntranslatedCode =
+  | 'disabled'
+  | 'condition'
+  | 'loop'
+  | 'alert'
+  | 'no-threshold-call'
+  | 'collection'
+  | 'generated'
+  | 'question'
+  | 'syntax'
+  | 'form'
+  | 'branches'
+  | 'too-large';
 export interface PalImport {
   /** Usable in analyze({ packs: [pack] }). */
   pack: RulePack;
   /** THRESHOLD elements translated, and read. */
   translated: number; total: number;
-  untranslated: { analysis: string; threshold: string; reason: string }[];
+  /** Each THRESHOLD left out: `code` says what kind of reason (stable, for programs), `reason` says it for people. */
+  untranslated: { analysis: string; threshold: string; code: PalUntranslatedCode; reason: string }[];
   variables: { name: string; default: string; question: string }[];
   /** Inherited files that were not given (the rest imported). */
   missingFiles: string[];
