@@ -1,21 +1,24 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker. With `keepRaw` (counter paths), the series
-// named keep their raw samples and only those are sent (the page explains their points, explain.js). It
-// imports the package's core (core.js): none of the viewer, no DOM.
-import init, { CaptureReader, Capture, analyze, analysisReport } from '../core.js';
+// named keep their raw samples and only those are sent (the page explains their points, explain.js).
+// With `catalogue`, the log's catalogue is read instead (CatalogueReader: its series and time range, no
+// values) for a log too large to read whole (catalogue.js); `series` and `every` then read a part of it.
+// It imports the package's core (core.js): none of the viewer, no DOM.
+import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
 import { errorToData } from '../errors.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
 
-onmessage = async ({ data: { blob, keepRaw, analyze: job, report } }) => {
+onmessage = async ({ data: { blob, keepRaw, series, every, catalogue, analyze: job, report } }) => {
   await ready;
   if (job) return postMessage(analyzeParts(job));
   if (report) return postMessage(writeReport(report));
+  if (catalogue) return postMessage(await readCatalogue(blob));
   let reader = null;
   try {
-    reader = new CaptureReader(keepRaw ? { size: blob.size, keepRaw } : { size: blob.size });
+    reader = new CaptureReader({ size: blob.size, ...(keepRaw ? { keepRaw } : {}), ...(series ? { series } : {}), ...(every > 1 ? { every } : {}) });
     for (let at = 0; at < blob.size; at += SLICE) {
       reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
       postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
@@ -34,6 +37,23 @@ onmessage = async ({ data: { blob, keepRaw, analyze: job, report } }) => {
     reader?.free();
   }
 };
+
+/** The catalogue of a Blob, read in slices with progress: `{ catalogue }` or `{ error }`. */
+async function readCatalogue(blob) {
+  let reader = null;
+  try {
+    reader = new CatalogueReader();
+    for (let at = 0; at < blob.size; at += SLICE) {
+      reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
+      postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
+    }
+    return { catalogue: reader.finish() };
+  } catch (e) {
+    return { error: errorToData(e) };
+  } finally {
+    reader?.free();
+  }
+}
 
 // ---- Analysis (analysis-panel.js): the capture's parts come in transferred with the first run and the
 // capture is kept here, so the next runs on it (other packs, other answers) send only their options; the
