@@ -9,7 +9,7 @@
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
 import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits, hasSeveralMachines, formatTime } from './state.js';
-import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
+import { createReader, fetchSameOrigin, describeError, warmReader, SUPERSEDED } from './reading.js';
 import { renderSeriesTree, mountTreeKeys, forgetExpanded, pathFilter, defaultSelection, describeDefault, machinesOf, topSeries, MAX_SELECT } from './series-tree.js';
 import { createPaneStack } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
@@ -156,6 +156,7 @@ export function mountViewer(element, options = {}) {
       // Only a .blg is read again (for its raw samples); a URL is fetched again rather than held.
       state.rawSource = next.capture.format === 'blg' ? (from ?? { blob }) : null;
       onCaptureRead(next.capture, next.notes, name);
+      warmSoon();
       if (part) renderPart(partBox, part, { onLoad: (indices) => open(blob, name, from, { catalogue: part.catalogue, picked: indices }) });
       else { partBox.hidden = true; partBox.replaceChildren(); }
     } catch (err) {
@@ -592,6 +593,13 @@ export function mountViewer(element, options = {}) {
   if (shared?.file) {
     $['chart-status'].textContent = `This link shows a view of ${shared.file.name} (${shared.file.size.toLocaleString('en-US')} bytes): open that file, or another log with the same counters.`;
   }
+  // The reading Worker of the next file is made and warmed once the page has painted and is idle, so the
+  // first file a user opens reads at full speed (reading.js warmReader); again after each read takes it.
+  let alive = true;
+  const whenIdle = (f) => (globalThis.requestIdleCallback ?? ((g) => setTimeout(g, 200)))(f, { timeout: 3000 });
+  const warmSoon = () => requestAnimationFrame(() => whenIdle(() => { if (alive) warmReader(); }));
+  warmSoon();
+  cleanups.push(() => { alive = false; });
   const ready = options.capture ? open(options.capture, options.name) : options.url ? openUrl(options.url, options.name) : Promise.resolve();
 
   return {

@@ -4,15 +4,26 @@
 // named keep their raw samples and only those are sent (the page explains their points, explain.js).
 // With `catalogue`, the log's catalogue is read instead (CatalogueReader: its series and time range, no
 // values) for a log too large to read whole (catalogue.js); `series` and `every` then read a part of it.
+// Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
+// file (warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
 // It imports the package's core (core.js): none of the viewer, no DOM.
 import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
 import { errorToData } from '../errors.js';
+import { warmUp } from './warm-up.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
+let warming = null;
+let stopWarming = false;
 
-onmessage = async ({ data: { blob, keepRaw, series, every, catalogue, analyze: job, report } }) => {
+onmessage = async ({ data: { warm, blob, keepRaw, series, every, catalogue, analyze: job, report } }) => {
+  if (warm) {
+    warming = ready.then(() => warmUp({ stop: () => stopWarming })).then((w) => postMessage({ warmed: w }), () => null);
+    return;
+  }
+  stopWarming = true;
   await ready;
+  await warming;
   if (job) return postMessage(analyzeParts(job));
   if (report) return postMessage(writeReport(report));
   if (catalogue) return postMessage(await readCatalogue(blob));
