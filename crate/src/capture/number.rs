@@ -326,6 +326,36 @@ const fn shr(x: [u64; LIMBS], s: u32) -> [u64; LIMBS] {
     out
 }
 
+/// The 128-bit product of two u64 as (low, high). Natively one multiplication; wasm32 has no 64 x 64 to
+/// 128-bit multiply, and a `u128` product there is a call into compiler-builtins' `__multi3` (a general
+/// 128 x 128 multiply), so it is written out there ([`full_mul_halves`]).
+#[inline(always)]
+fn full_mul(a: u64, b: u64) -> (u64, u64) {
+    if cfg!(target_arch = "wasm32") {
+        full_mul_halves(a, b)
+    } else {
+        let p = u128::from(a) * u128::from(b);
+        (p as u64, (p >> 64) as u64)
+    }
+}
+
+/// [`full_mul`] from four 32 x 32 to 64-bit products, as fast_float's `full_multiplication` does on
+/// 32-bit targets.
+#[inline(always)]
+fn full_mul_halves(a: u64, b: u64) -> (u64, u64) {
+    let (a_lo, a_hi) = (a & 0xFFFF_FFFF, a >> 32);
+    let (b_lo, b_hi) = (b & 0xFFFF_FFFF, b >> 32);
+    let ll = a_lo * b_lo;
+    let lh = a_lo * b_hi;
+    let hl = a_hi * b_lo;
+    let hh = a_hi * b_hi;
+    // The middle column: three parts below 2^32 each, so the sum fits in 64 bits.
+    let mid = (ll >> 32) + (lh & 0xFFFF_FFFF) + (hl & 0xFFFF_FFFF);
+    let lo = (mid << 32) | (ll & 0xFFFF_FFFF);
+    let hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    (lo, hi)
+}
+
 /// The double nearest w x 10^q (w > 0, q in Q_MIN..=Q_MAX), by Eisel-Lemire; NaN where the 128-bit
 /// product cannot decide, or q is outside the table (the caller then asks std). This is fast_float's
 /// `compute_float` for binary64 as std has it (`core::num::dec2flt::lemire`), step for step.
@@ -348,11 +378,10 @@ fn eisel_lemire(q: i64, w: u64) -> f64 {
     // w x 5^q to 128 bits: the high product, and the low one only when the high one's bits below the
     // 55 kept (52 + 3) are all ones, where a carry from below could change them.
     let (hi5, lo5) = POW5[(q - Q_MIN) as usize];
-    let first = u128::from(w) * u128::from(hi5);
-    let (mut lo, mut hi) = (first as u64, (first >> 64) as u64);
+    let (mut lo, mut hi) = full_mul(w, hi5);
     const PRECISION_MASK: u64 = u64::MAX >> (MANTISSA_BITS + 3);
     if hi & PRECISION_MASK == PRECISION_MASK {
-        let second_hi = ((u128::from(w) * u128::from(lo5)) >> 64) as u64;
+        let second_hi = full_mul(w, lo5).1;
         lo = lo.wrapping_add(second_hi);
         if second_hi > lo {
             hi += 1;
@@ -753,6 +782,13 @@ mod tests {
             prop_assert!(ours(&s).is_some(), "{}", s);
         }
 
+        /// The wasm32 product from 32-bit halves is the 128-bit product, so the parser reads the same there.
+        #[test]
+        fn product_from_halves_is_the_128_bit_product(a in any::<u64>(), b in any::<u64>()) {
+            let p = u128::from(a) * u128::from(b);
+            prop_assert_eq!(full_mul_halves(a, b), (p as u64, (p >> 64) as u64));
+        }
+
         /// The halfway points between neighbouring doubles, written in full, and one unit either side in
         /// the last digit: where round-half-even decides, the same double as std.
         #[test]
@@ -763,6 +799,15 @@ mod tests {
                 prop_assert_eq!(Some(v), std, "{}", s);
             }
         }
+    }
+
+    #[test]
+    fn product_from_halves_at_the_extremes() {
+        // (2^64 - 1)^2 = 2^128 - 2^65 + 1: high 2^64 - 2, low 1.
+        assert_eq!(full_mul_halves(u64::MAX, u64::MAX), (1, u64::MAX - 1));
+        // 2^63 x 2 = 2^64: high 1, low 0.
+        assert_eq!(full_mul_halves(1 << 63, 2), (0, 1));
+        assert_eq!(full_mul_halves(0, u64::MAX), (0, 0));
     }
 
     /// `v` with `digits` significant digits and no exponent, trailing zeros after the point dropped: the
