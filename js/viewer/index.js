@@ -597,7 +597,10 @@ export function mountViewer(element, options = {}) {
   // first file a user opens reads at full speed (reading.js warmReader); again after each read takes it.
   let alive = true;
   const whenIdle = (f) => (globalThis.requestIdleCallback ?? ((g) => setTimeout(g, 200)))(f, { timeout: 3000 });
-  const warmSoon = () => requestAnimationFrame(() => whenIdle(() => { if (alive) warmReader(); }));
+  // The element's data-reader-warmed says how many warm-up reads the Worker made (tests, tools).
+  const warmSoon = () => requestAnimationFrame(() => whenIdle(() => {
+    if (alive) warmReader().then((w) => { if (alive && w) element.dataset.readerWarmed = String(w.reads); });
+  }));
   warmSoon();
   cleanups.push(() => { alive = false; });
   const ready = options.capture ? open(options.capture, options.name) : options.url ? openUrl(options.url, options.name) : Promise.resolve();
