@@ -9,7 +9,7 @@
 // reads a File): a fresh browser context (its own renderer process, nothing compiled), one Worker, five
 // opens in a row, timed inside the Worker (the Blob's bytes are read before openCapture's clock starts;
 // the slices are read inside CaptureReader's, as the viewer does); then a second Worker in the same page,
-// one open. With --warm-up, each Worker first runs the viewer's warm-up (js/viewer/warm-up.js, as the
+// one open. With --warm-up, each Worker first runs the viewer's warm-up (js/warm-up.js, as the
 // viewer's reading Worker does from page load while the user picks a file) and its time is printed.
 // Run: node bench/first-open.mjs [--warm-up] [--sizes 10,200] [--only csv|blg]   (after npm run build)
 import http from 'node:http';
@@ -34,7 +34,7 @@ for (const mbs of SIZES) {
 
 const worker = `
 import init, * as lens from '/pkg/counterlens.js';
-import { warmUp as viewerWarmUp } from '/js/viewer/warm-up.js';
+import { warmUp as viewerWarmUp } from '/js/warm-up.js';
 const t0 = performance.now();
 const ready = init().then(async () => {
   const compiled = performance.now() - t0;

@@ -46,7 +46,7 @@ function takeWorker() {
   return w ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 }
 
-/** Makes the reading Worker of the next file now and has it warm its readers (warm-up.js: V8 compiles
+/** Makes the reading Worker of the next file now and has it warm its readers (js/warm-up.js: V8 compiles
  *  their hot functions with its optimizing tier), so the first file opens as fast as the fifth. Call it
  *  once the page is idle: the Worker compiles the module and reads a few small logs (on this machine
  *  about a second of one core, in the Worker, never the page's thread). Resolves with `{ ms, reads }`

@@ -5,11 +5,11 @@
 // With `catalogue`, the log's catalogue is read instead (CatalogueReader: its series and time range, no
 // values) for a log too large to read whole (catalogue.js); `series` and `every` then read a part of it.
 // Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
-// file (warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
+// file (js/warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
 // It imports the package's core (core.js): none of the viewer, no DOM.
 import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
 import { errorToData } from '../errors.js';
-import { warmUp } from './warm-up.js';
+import { warmUp } from '../warm-up.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;

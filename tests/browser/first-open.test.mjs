@@ -1,5 +1,5 @@
 // The first open in a fresh page: the viewer makes its reading Worker once the page is idle and warms it
-// (js/viewer/warm-up.js: small CSV and .blg reads), and the first file the user opens is read by that
+// (js/warm-up.js: small CSV and .blg reads), and the first file the user opens is read by that
 // Worker; a file opened at once, before the warm-up ends, is read all the same.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

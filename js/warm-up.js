@@ -1,12 +1,15 @@
-// The reading Worker's warm-up, run while the user picks a file (worker.js, started at page load by
-// reading.js): a few small reads of a relog-shaped PDH-CSV (made here) and of a .blg (warm-up.blg, the
+// The viewer's reading Worker's warm-up, run while the user picks a file (viewer/worker.js, started at page
+// load by viewer/reading.js): a few small reads of a relog-shaped PDH-CSV (made here) and of a .blg (warm-up.blg, the
 // first five 64 KiB buffers of PAL's sample log: whole-object samples of 1,804 series), so V8 has
 // compiled the readers' hot functions with its optimizing tier (TurboFan) before the user's file comes.
 // Without it the first file runs on the baseline tier (Liftoff) until those compiles finish, and a
 // 10 MB file's first open took 2-4x its fifth (docs/performance.md, "The first open"). Each read is its
 // own task, and `stop()` is asked between them, so a file dropped at once waits for one small read at
-// most. It imports the package's core only.
-import { openCapture, CaptureReader } from '../core.js';
+// most. It is no part of the viewer (no DOM): Workers load it; it imports the package's core only.
+import { openCapture, CaptureReader } from './core.js';
+
+/** The .blg read by the warm-up, next to this module. */
+const WARM_UP_BLG = new URL('./warm-up.blg', import.meta.url);
 
 /** A relog-shaped PDH-CSV: `cols` counters x `rows` rows of the value kinds relog writes (20 significant
  *  digits, integers, latencies, a blank cell now and then), quoted, CRLF. Deterministic. */
@@ -32,7 +35,7 @@ const task = () => new Promise((resolve) => setTimeout(resolve, 0));
  * 64 KiB pushes, as the viewer's worker reads a File in slices) and of the .blg (fetched next to this
  * module; skipped when it cannot be). Resolves to `{ ms, reads }`; stops early when `stop()` says so.
  */
-export async function warmUp({ stop = () => false, rounds = 4, blgUrl = new URL('./warm-up.blg', import.meta.url) } = {}) {
+export async function warmUp({ stop = () => false, rounds = 4, blgUrl = WARM_UP_BLG } = {}) {
   const t0 = performance.now();
   const csv = warmUpCsv();
   const blg = await fetch(blgUrl).then((r) => (r.ok ? r.arrayBuffer() : null), () => null).then((b) => b && new Uint8Array(b));
