@@ -63,6 +63,26 @@ if [[ -n ${COUNTERLENS_BASE_BIN:-} ]]; then
   printf '  1 file, 1 thread, base build %s: wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
     "$COUNTERLENS_BASE_BIN" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")"
 fi
+# convert streams (a take every 8 MiB, row groups as they fill); the same build reading the file whole
+# first (COUNTERLENS_STREAM_BYTES=0) is its peer: the two alternate, 3 rounds, best of each.
+$py - "$bin" "$d/relog.csv" "$big" <<'PY'
+import os, resource, subprocess, sys, time
+bin, src, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+runs = {"streamed": [], "whole read": []}
+for _ in range(3):
+    for name, env in (("streamed", {}), ("whole read", {"COUNTERLENS_STREAM_BYTES": "0"})):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        subprocess.run([bin, "convert", "-q", "--overwrite", "--threads", "1", src, "-o", src + ".ab.parquet"],
+                       check=True, env={**os.environ, **env})
+        w = time.perf_counter() - t
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        runs[name].append((w, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime))
+for name, r in runs.items():
+    w, c = min(x[0] for x in r), min(x[1] for x in r)
+    print(f"  1 file, 1 thread, {name:10}: wall {w:6.3f} s {size / 1e6 / w:4.0f} MB/s   CPU {c:6.3f} s {size / 1e6 / c:4.0f} MB/s")
+os.remove(src + ".ab.parquet")
+PY
 for th in 1 2; do
   read -r w c < <(best $bin convert -q --overwrite --threads $th "$d"/relog-part?.csv -o "$d/parts.parquet")
   printf '  4 files %5.1f MB, %s thread, one output file       : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \

@@ -570,12 +570,27 @@ export function analyze(capture: Capture, options?: AnalyzeOptions): Analysis;
 /** One self-contained HTML document (no script; nothing loaded from outside; opens offline). */
 export function analysisReport(capture: Capture, analysis: Analysis, options?: { title?: string }): string;
 
+/** Why a PAL THRESHOLD was not translated (the Rust `ReasonCode` list, checked by crate/tests/js_types.rs). */
+export type PalUntranslatedCode =
+  | 'disabled'
+  | 'condition'
+  | 'loop'
+  | 'alert'
+  | 'no-threshold-call'
+  | 'collection'
+  | 'generated'
+  | 'question'
+  | 'syntax'
+  | 'form'
+  | 'branches'
+  | 'too-large';
 export interface PalImport {
   /** Usable in analyze({ packs: [pack] }). */
   pack: RulePack;
   /** THRESHOLD elements translated, and read. */
   translated: number; total: number;
-  untranslated: { analysis: string; threshold: string; reason: string }[];
+  /** Each THRESHOLD left out: `code` says what kind of reason (stable, for programs), `reason` says it for people. */
+  untranslated: { analysis: string; threshold: string; code: PalUntranslatedCode; reason: string }[];
   variables: { name: string; default: string; question: string }[];
   /** Inherited files that were not given (the rest imported). */
   missingFiles: string[];

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target (fuzz/fuzz_targets/) for the given number of seconds each, seeded with the
-# golden files of tests/vectors/, and prints per target the executions, the coverage reached and whether
+# golden files of tests/vectors/ (and the analysis targets with PAL's files, the built-in packs and their
+# expressions: scripts/fuzz-seeds.mjs), and prints per target the executions, the coverage reached and whether
 # anything crashed. Needs the nightly toolchain and cargo-fuzz (installed here when missing).
 #   bash scripts/fuzz.sh [seconds per target, default 60] [target ...]
 # Crashes are left in fuzz/artifacts/<target>/; each one found becomes a regression test (docs/robustness.md).
@@ -11,7 +12,7 @@ shift || true
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(capture capture_csv capture_get_counter capture_raw_json capture_blg registration_binary registration_text counter_type)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(capture capture_csv capture_get_counter capture_raw_json capture_blg registration_binary registration_text counter_type pal_import rule_pack expression)
 
 V=tests/vectors
 seed() { # seed <target> <file>... : copies files into the target's corpus (prefixing a byte when asked)
@@ -44,6 +45,11 @@ for s in PERF_COUNTER_COUNTER 0x21510500 272696576 perf_counter_rawcount Timer10
   printf '%s' "$s" > "fuzz/corpus/counter_type/seed-$s"
 done
 
+# The analysis targets: PAL files of tests/vectors/pal whole, and each ANALYSIS (with the file's QUESTIONs)
+# as a small file of its own, so the fuzzer starts from every snippet form; the built-in packs; and every
+# threshold and derived-series expression those packs and the imports hold. Generated here, not stored.
+node scripts/fuzz-seeds.mjs fuzz/corpus
+
 cd fuzz
 cargo +nightly fuzz build -O -a >/dev/null 2>&1
 printf '%-22s %8s %12s %16s %8s %8s %s\n' target seconds executions "last new cov at" cov features crashes
@@ -51,7 +57,7 @@ for t in "${TARGETS[@]}"; do
   log="artifacts/$t.log"
   mkdir -p artifacts
   status=0
-  cargo +nightly fuzz run "$t" -O -a -- -max_total_time="$SECONDS_EACH" -max_len=524288 -print_final_stats=1 >"$log" 2>&1 || status=$?
+  cargo +nightly fuzz run "$t" -O -a -- -max_total_time="$SECONDS_EACH" -max_len=524288 -timeout=10 -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo '?')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo '?')

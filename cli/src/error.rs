@@ -55,6 +55,19 @@ impl CliError {
         }
     }
 
+    /// The file the error is about, when it names one.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            CliError::Io { file, .. }
+            | CliError::Capture { file, .. }
+            | CliError::Parquet { file, .. }
+            | CliError::Arrow { file, .. }
+            | CliError::Analysis { file, .. } => Some(file),
+            CliError::Exists(file) => Some(file),
+            CliError::PatternFile { .. } | CliError::Usage(_) => None,
+        }
+    }
+
     pub fn io(file: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CliError {
         let file = file.into();
         move |source| CliError::Io { file, source }

@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::progress::{FileProgress, Progress};
-use counterlens::capture::{Capture, CaptureErrorKind, CaptureReader, Note, OpenOptions};
+use counterlens::capture::{Capture, CaptureErrorKind, CaptureReader, Format, Note, OpenOptions};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -32,8 +32,8 @@ pub const LOSS: [&str; 6] = [
     "unreadable-raw",
 ];
 
-pub fn losses(c: &Capture) -> impl Iterator<Item = &Note> {
-    c.notes.iter().filter(|n| LOSS.contains(&n.code))
+pub fn losses(notes: &[Note]) -> impl Iterator<Item = &Note> {
+    notes.iter().filter(|n| LOSS.contains(&n.code))
 }
 
 /// What a file is when it reads as a perfmon log (its format), from its first 256 KiB; None otherwise.
@@ -71,6 +71,103 @@ fn read_options(
     progress: &FileProgress<'_>,
     part: &OpenOptions,
 ) -> Result<Loaded, CliError> {
+    let (reader, _) = pump(path, progress, part, true, CHUNK, &mut |_, _| Ok(()))?;
+    let capture = reader.finish().map_err(|source| CliError::Capture {
+        file: path.to_path_buf(),
+        source,
+    })?;
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        source: source.to_string(),
+        capture,
+    })
+}
+
+/// Bytes read between two takes of rows when streaming (`stream`): about 8 MiB of input's rows held.
+const TAKE: u64 = 8 << 20;
+
+/// The bytes read between takes: `TAKE`, or `COUNTERLENS_STREAM_BYTES` (a test's and benchmark's
+/// knob: 0 takes the rows only at the end, as one piece: the whole capture).
+fn take_every() -> u64 {
+    std::env::var("COUNTERLENS_STREAM_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(TAKE)
+}
+
+/// What `stream` hands each take of rows to: the rows, and the order of the series met.
+pub type Each<'a> = dyn FnMut(Capture, &[usize]) -> Result<(), CliError> + 'a;
+
+/// Streams one file: every few MiB of input, the rows read so far are taken out of the reader
+/// (`CaptureReader::take_rows`) and handed to `each` with the order of the series met
+/// (`series_order`); the last rows come with the log's notes, which are returned. Memory holds the rows
+/// of a few MiB of input, not the log.
+pub fn stream(
+    path: &Path,
+    progress: &FileProgress<'_>,
+    part: &OpenOptions,
+    each: &mut Each<'_>,
+) -> Result<Vec<Note>, CliError> {
+    let every = take_every();
+    let mut since = 0u64;
+    let mut take = |reader: &mut CaptureReader, n: u64| -> Result<(), CliError> {
+        since += n;
+        if every == 0 || since < every {
+            return Ok(());
+        }
+        since = 0;
+        match reader.take_rows() {
+            Some(c) => each(c, &reader.series_order()),
+            None => Ok(()),
+        }
+    };
+    let options = OpenOptions {
+        size_hint: None, // the columns hold a few MiB of rows at a time: nothing to reserve
+        ..part.clone()
+    };
+    // Chunks no longer than a take, so a take holds what the knob says.
+    let chunk = if every == 0 {
+        CHUNK
+    } else {
+        CHUNK.min(every as usize)
+    };
+    let (reader, _) = pump(path, progress, &options, false, chunk, &mut take)?;
+    let (mut last, order) = reader.finish_rows().map_err(|source| CliError::Capture {
+        file: path.to_path_buf(),
+        source,
+    })?;
+    let notes = std::mem::take(&mut last.notes);
+    each(last, &order)?;
+    Ok(notes)
+}
+
+/// The format of a file, from its first 64 KiB (gzip undone); None when they do not say.
+pub fn format_of(path: &Path) -> Option<Format> {
+    let progress = Progress::new(&[], true);
+    let fp = progress.file(0);
+    let mut format = None;
+    let mut peek = |r: &mut CaptureReader, _: u64| {
+        format = r.format();
+        // Stop reading once the format is known (a made-up error, never shown).
+        if format.is_some() {
+            return Err(CliError::Usage(String::new()));
+        }
+        Ok(())
+    };
+    let _ = pump(path, &fp, &OpenOptions::default(), false, CHUNK, &mut peek);
+    format
+}
+
+/// Pushes a file's bytes (gzip undone) through a new reader, calling `after(reader, bytes)` after each
+/// chunk; returns the reader and whether the file was gzip.
+fn pump(
+    path: &Path,
+    progress: &FileProgress<'_>,
+    part: &OpenOptions,
+    size_hint: bool,
+    chunk: usize,
+    after: &mut dyn FnMut(&mut CaptureReader, u64) -> Result<(), CliError>,
+) -> Result<(CaptureReader, bool), CliError> {
     let io = |e| CliError::Io {
         file: path.to_path_buf(),
         source: e,
@@ -93,7 +190,7 @@ fn read_options(
     };
     let options = OpenOptions {
         // A gzip file's size says little about the text inside.
-        size_hint: (!gzip).then_some(size as usize),
+        size_hint: (size_hint && !gzip).then_some(size as usize),
         ..part.clone()
     };
     let capture_error = |source| CliError::Capture {
@@ -101,7 +198,7 @@ fn read_options(
         source,
     };
     let mut reader = CaptureReader::new(&options).map_err(capture_error)?;
-    let mut buf = vec![0u8; CHUNK];
+    let mut buf = vec![0u8; chunk.max(1)];
     loop {
         let n = match stream.read(&mut buf) {
             Ok(0) => break,
@@ -120,13 +217,9 @@ fn read_options(
             }
         };
         reader.push(&buf[..n]).map_err(capture_error)?;
+        after(&mut reader, n as u64)?;
     }
-    let capture = reader.finish().map_err(capture_error)?;
-    Ok(Loaded {
-        path: path.to_path_buf(),
-        source: source.to_string(),
-        capture,
-    })
+    Ok((reader, gzip))
 }
 
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {

@@ -69,6 +69,11 @@ enum Command {
     /// Format, machines, first/last time, interval, samples, series, time zone and notes of each log (relog -q).
     Info(cmd::info::Args),
     /// Filter counters, cut a time window, keep every Nth sample; one output for all inputs or one per input (relog -c -cf -b -e -t -f).
+    ///
+    /// Logs are streamed: read a few MiB at a time and written row group by row group (Parquet) or row by
+    /// row (CSV/TSV), so a log bigger than the machine's memory converts in bounded memory. A .blg to
+    /// CSV/TSV is read twice (its series are listed first, for the header). Several inputs into one file,
+    /// and --to json, read each input whole (a note names each input of 1 GB or more).
     Convert(cmd::convert::Args),
     /// Analyse logs with rule packs (built-in, pack JSON, PAL threshold XML): one analysis per log, reports, JSON (PAL).
     Analyze(cmd::analyze::Args),

@@ -3,11 +3,15 @@
 //! `instance` (null without one), `counter`, `source` dictionary-encoded strings; `value` DOUBLE; then
 //! `object_en` and `counter_en`, the English names from the core's map (`capture::names`), null where
 //! the map has no entry, so one query covers logs written in every language.
-//! Written with the arrow and parquet crates, zstd-compressed, in row groups of about a million rows,
-//! under a temporary name renamed into place when complete (`naming::Staged`).
+//! Written with the arrow and parquet crates, zstd-compressed, under a temporary name renamed into place
+//! when complete (`naming::Staged`).
 //!
-//! Rows go series by series within each input (a series' name columns are one long run, which the
-//! dictionary and RLE encodings store in a few bytes), in time order within a series.
+//! Written as the log is read (`convert` streams): rows wait in a `Block` until it holds about a million
+//! values (1 Mi, `ROW_GROUP`: at the first sample that brings it there), then go out as one row group,
+//! series by series (a series' name columns are one long run, which the dictionary and RLE encodings
+//! store in a few bytes), in time order within a series; so memory holds one row group, not the log.
+//! Where a block ends depends only on the rows, never on how the input was cut into chunks, so a log
+//! read whole and one read in pieces give the same file.
 
 use crate::error::CliError;
 use crate::naming::Staged;
@@ -17,7 +21,7 @@ use arrow_array::{
     TimestampMicrosecondArray,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use counterlens::capture::Capture;
+use counterlens::capture::limits;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
@@ -28,8 +32,19 @@ use std::sync::Arc;
 
 /// Rows per record batch handed to the writer.
 const BATCH: usize = 1 << 18;
-/// Rows per row group: 1 Mi rows, parquet-rs's default and a size DuckDB and Spark read in parallel.
+/// Values per row group: 1 Mi, parquet-rs's default row count and a size DuckDB and Spark read in
+/// parallel.
 const ROW_GROUP: usize = 1 << 20;
+
+/// The values a row group holds: `ROW_GROUP`, or `COUNTERLENS_ROW_GROUP` (a test's knob: a small log
+/// then spans several row groups).
+pub fn row_group() -> usize {
+    std::env::var("COUNTERLENS_ROW_GROUP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(ROW_GROUP)
+}
 
 fn dict() -> DataType {
     DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
@@ -96,11 +111,101 @@ struct Batch {
     counter_en: Vec<Option<i32>>,
 }
 
-/// Which part of a capture to write: some series and some samples (None: all).
-#[derive(Clone, Copy, Default)]
-pub struct Part<'a> {
-    pub series: Option<&'a [usize]>,
-    pub samples: Option<&'a [usize]>,
+/// One input's rows waiting to go out as the next row group of its file: their times and, per series
+/// (by its index in the input's pieces, `select::Piece`), its values at those rows (NaN: none).
+#[derive(Default)]
+pub struct Block {
+    times: Vec<f64>,
+    columns: Vec<Vec<f64>>,
+    /// Values (not NaN) in the block.
+    values: usize,
+}
+
+/// The rows of one input going to one file: the block being filled, the names of each series met,
+/// and the order the capture lists them in.
+pub struct Stream {
+    source: String,
+    block: Block,
+    names: Vec<Option<counterlens::capture::CounterPath>>,
+    order: Vec<usize>,
+    limit: usize,
+}
+
+impl Stream {
+    pub fn new(source: &str) -> Stream {
+        Stream {
+            source: source.to_string(),
+            block: Block::default(),
+            names: Vec::new(),
+            order: Vec::new(),
+            limit: row_group(),
+        }
+    }
+
+    /// Adds the rows `rows` of `piece` (its series `ids`, in increasing order; `None`: all), writing a
+    /// row group to `w` each time the block reaches the row group's size; returns the rows written.
+    pub fn add(
+        &mut self,
+        w: &mut LongWriter,
+        piece: &crate::select::Piece,
+        rows: std::ops::Range<usize>,
+        ids: Option<&[usize]>,
+    ) -> Result<u64, CliError> {
+        let series: Vec<(usize, &[f64])> = piece
+            .series
+            .iter()
+            .filter(|(id, _)| ids.is_none_or(|ids| ids.binary_search(id).is_ok()))
+            .map(|(id, s)| (*id, &s.values[..]))
+            .collect();
+        for (id, s) in &piece.series {
+            if ids.is_none_or(|ids| ids.binary_search(id).is_ok()) {
+                if self.names.len() <= *id {
+                    self.names.resize(*id + 1, None);
+                }
+                if self.names[*id].is_none() {
+                    self.names[*id] = Some(s.parsed.clone());
+                }
+            }
+        }
+        self.order = piece.order.clone();
+        let mut written = 0;
+        let mut start = rows.start;
+        for k in rows.clone() {
+            self.block.values += series.iter().filter(|(_, v)| !v[k].is_nan()).count();
+            if self.block.values >= self.limit {
+                self.append(&piece.times, &series, start..k + 1);
+                written += self.flush(w)?;
+                start = k + 1;
+            }
+        }
+        self.append(&piece.times, &series, start..rows.end);
+        Ok(written)
+    }
+
+    fn append(&mut self, times: &[f64], series: &[(usize, &[f64])], rows: std::ops::Range<usize>) {
+        let b = &mut self.block;
+        let before = b.times.len();
+        b.times.extend_from_slice(&times[rows.clone()]);
+        for (id, v) in series {
+            if b.columns.len() <= *id {
+                b.columns.resize_with(*id + 1, Vec::new);
+            }
+            let col = &mut b.columns[*id];
+            col.resize(before, f64::NAN); // a series met after the block began
+            col.extend_from_slice(&v[rows.clone()]);
+        }
+    }
+
+    /// Writes the block as one row group (nothing when it holds no value); returns the rows written.
+    pub fn flush(&mut self, w: &mut LongWriter) -> Result<u64, CliError> {
+        let b = std::mem::take(&mut self.block);
+        if b.values == 0 {
+            return Ok(0);
+        }
+        let n = w.write_block(&self.source, &b, &self.order, &self.names)?;
+        w.end_row_group()?;
+        Ok(n)
+    }
 }
 
 impl LongWriter {
@@ -109,7 +214,9 @@ impl LongWriter {
         let (staged, file) = Staged::create(path, overwrite)?;
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP))
+            // Row groups end where a block ends (`Stream`); a block holds at most ROW_GROUP values and
+            // one sample's values more, under this.
+            .set_max_row_group_row_count(Some(2 * row_group().max(ROW_GROUP) + limits::MAX_COLUMNS))
             // Doubles rarely repeat: a dictionary for them only costs time.
             .set_column_dictionary_enabled(ColumnPath::from("value"), false)
             .build();
@@ -188,51 +295,29 @@ impl LongWriter {
         Ok(())
     }
 
-    /// Writes every value of `part` of the capture that exists, with `source` in the source column;
-    /// `on_rows(done, total)` is told as rows go out.
-    pub fn write(
+    /// Writes every value of a block, series by series in `order` (the ids of the input's series in
+    /// the capture's order), with `source` in the source column; returns the rows written.
+    fn write_block(
         &mut self,
         source: &str,
-        c: &Capture,
-        part: Part<'_>,
-        on_rows: &mut dyn FnMut(u64, u64),
+        block: &Block,
+        order: &[usize],
+        names: &[Option<counterlens::capture::CounterPath>],
     ) -> Result<u64, CliError> {
         use counterlens::capture::names::english_parts;
         let before = self.rows;
-        let all_series: Vec<usize>;
-        let series = match part.series {
-            Some(s) => s,
-            None => {
-                all_series = (0..c.series.len()).collect();
-                &all_series
-            }
-        };
-        let all_samples: Vec<usize>;
-        let samples = match part.samples {
-            Some(s) => s,
-            None => {
-                all_samples = (0..c.timestamps.len()).collect();
-                &all_samples
-            }
-        };
-        let total: u64 = series
-            .iter()
-            .map(|&i| {
-                let v = &c.series[i].values;
-                samples.iter().filter(|&&k| !v[k].is_nan()).count() as u64
-            })
-            .sum();
         let mut dicts: [Dict; 6] = Default::default();
         let source = Arc::new(StringArray::from(vec![source]));
-        let times: Vec<i64> = c
-            .timestamps
+        let times: Vec<i64> = block
+            .times
             .iter()
             .map(|t| (t * 1000.0).round() as i64)
             .collect();
         let mut b = Batch::default();
-        for &i in series {
-            let s = &c.series[i];
-            let p = &s.parsed;
+        for &i in order {
+            let (Some(values), Some(Some(p))) = (block.columns.get(i), names.get(i)) else {
+                continue;
+            };
             let machine = dicts[0].key(&p.machine);
             let object = dicts[1].key(&p.object);
             let instance = p.instance.as_ref().map(|i| match &p.parent {
@@ -243,8 +328,7 @@ impl LongWriter {
             let (o_en, c_en) = english_parts(p);
             let object_en = o_en.map(|o| dicts[4].key(o));
             let counter_en = c_en.map(|c| dicts[5].key(c));
-            for &k in samples {
-                let v = s.values[k];
+            for (k, &v) in values.iter().enumerate() {
                 if v.is_nan() {
                     continue;
                 }
@@ -258,13 +342,16 @@ impl LongWriter {
                 b.counter_en.push(counter_en);
                 if b.time.len() == BATCH {
                     self.flush(&mut b, &dicts, &source)?;
-                    on_rows(self.rows - before, total);
                 }
             }
         }
         self.flush(&mut b, &dicts, &source)?;
-        on_rows(self.rows - before, total);
         Ok(self.rows - before)
+    }
+
+    /// Ends the row group being written.
+    fn end_row_group(&mut self) -> Result<(), CliError> {
+        self.writer.flush().map_err(self.perr())
     }
 
     pub fn close(self) -> Result<u64, CliError> {

@@ -133,6 +133,11 @@ impl FileProgress<'_> {
         self.p.add(add);
     }
 
+    /// Streaming: the rows of every byte read so far are written.
+    pub fn written_as_read(&self) {
+        self.written(self.read.get(), self.size);
+    }
+
     /// `done` of `total` rows written: that share of the input's bytes is through.
     pub fn written(&self, done: u64, total: u64) {
         let target = if total == 0 {

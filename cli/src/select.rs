@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::time::{iso_utc, TimeSpec};
-use counterlens::capture::{Capture, FoldedPath, OpenOptions, PathPattern, Series};
+use counterlens::capture::{Capture, FoldedPath, OpenOptions, PathPattern, Series, TimeZone};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -110,6 +110,148 @@ impl Selection {
             timestamps: rows.iter().map(|&k| c.timestamps[k]).collect(),
             series,
             notes: c.notes.clone(),
+        }
+    }
+}
+
+/// Rows of a log as they stream, with what the selection keeps of them (`Cut::piece`).
+pub struct Piece {
+    /// The rows' times (ms, UTC).
+    pub times: Vec<f64>,
+    /// The series kept, each with its values at these rows, by its index among the series the reader
+    /// has met (`CaptureReader::take_rows`: it never changes, and later pieces may add series), in the
+    /// order of those indices.
+    pub series: Vec<(usize, Series)>,
+    /// The indices of the series kept so far, in the order the whole capture lists them.
+    pub order: Vec<usize>,
+    pub time_zone: Option<TimeZone>,
+}
+
+impl Piece {
+    /// A whole capture (its series in its order) as one piece.
+    pub fn whole(c: Capture) -> Piece {
+        let order = (0..c.series.len()).collect();
+        Piece {
+            times: c.timestamps,
+            series: c.series.into_iter().enumerate().collect(),
+            order,
+            time_zone: c.time_zone,
+        }
+    }
+
+    /// The series of index `id`, if it is in the piece (`series` is in the order of the indices).
+    pub fn get(&self, id: usize) -> Option<&Series> {
+        self.series
+            .binary_search_by_key(&id, |(i, _)| *i)
+            .ok()
+            .map(|k| &self.series[k].1)
+    }
+
+    /// The rows as a capture of the series `ids` in that order (a series not met yet: no value).
+    pub fn capture(&self, ids: &[usize]) -> Capture {
+        let n = self.times.len();
+        let series = ids
+            .iter()
+            .map(|&id| {
+                let values = self
+                    .get(id)
+                    .map_or_else(|| vec![f64::NAN; n], |s| s.values.clone());
+                Series::new(String::new(), values)
+            })
+            .collect();
+        Capture {
+            format: None,
+            encoding: None,
+            time_zone: self.time_zone.clone(),
+            timestamps: self.times.clone(),
+            series,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The selection applied to a log as it streams, piece by piece: the rows and series `Selection::apply`
+/// keeps of the whole read, whatever the pieces.
+pub struct Cut<'a> {
+    sel: &'a Selection,
+    /// The exact window in UTC, known from the first rows (a time without a zone is the log's own).
+    window: Option<(f64, f64)>,
+    in_window: usize,
+    /// Per series met: whether it is kept.
+    keep: Vec<bool>,
+    /// The first and last times read (before the cut).
+    pub span: Option<(f64, f64)>,
+    pub rows_read: u64,
+    pub rows_kept: u64,
+}
+
+impl<'a> Cut<'a> {
+    pub fn new(sel: &'a Selection) -> Cut<'a> {
+        Cut {
+            sel,
+            window: None,
+            in_window: 0,
+            keep: Vec::new(),
+            span: None,
+            rows_read: 0,
+            rows_kept: 0,
+        }
+    }
+
+    /// How many series are kept of those met.
+    pub fn series_kept(&self) -> usize {
+        self.keep.iter().filter(|&&k| k).count()
+    }
+
+    /// Cuts the rows `c` (a take of the reader: series in the order met) to the selection; `order` is
+    /// the order of the series met in the whole capture (`CaptureReader::series_order`).
+    pub fn piece(&mut self, c: Capture, order: &[usize]) -> Piece {
+        for s in &c.series[self.keep.len().min(c.series.len())..] {
+            self.keep.push(self.sel.keeps_series(s));
+        }
+        if let (Some(&a), Some(&b)) = (c.timestamps.first(), c.timestamps.last()) {
+            self.span = Some(self.span.map_or((a, b), |(first, _)| (first, b)));
+            if self.window.is_none() {
+                let lo = self.sel.begin.map_or(f64::NEG_INFINITY, |t| t.utc_ms(&c));
+                let hi = self.sel.end.map_or(f64::INFINITY, |t| t.utc_ms(&c));
+                self.window = Some((lo, hi));
+            }
+        }
+        let (lo, hi) = self.window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let every = self.sel.every.max(1);
+        let rows: Vec<usize> = (0..c.timestamps.len())
+            .filter(|&k| {
+                let t = c.timestamps[k];
+                if t < lo || t > hi {
+                    return false;
+                }
+                self.in_window += 1;
+                (self.in_window - 1).is_multiple_of(every)
+            })
+            .collect();
+        self.rows_read += c.timestamps.len() as u64;
+        self.rows_kept += rows.len() as u64;
+        let all = rows.len() == c.timestamps.len();
+        let keep = &self.keep;
+        let series = c
+            .series
+            .into_iter()
+            .enumerate()
+            .filter(|(id, _)| keep[*id])
+            .map(|(id, mut s)| {
+                if !all {
+                    s.values = rows.iter().map(|&k| s.values[k]).collect();
+                    s.reference = s.reference.map(|r| rows.iter().map(|&k| r[k]).collect());
+                    s.raw = None;
+                }
+                (id, s)
+            })
+            .collect();
+        Piece {
+            times: rows.iter().map(|&k| c.timestamps[k]).collect(),
+            series,
+            order: order.iter().copied().filter(|&i| keep[i]).collect(),
+            time_zone: c.time_zone,
         }
     }
 }

@@ -107,6 +107,19 @@ fn capture_formats_and_encodings() {
 }
 
 #[test]
+fn pal_untranslated_codes() {
+    use counterlens::analysis::pal::ReasonCode;
+    assert_eq!(
+        union("PalUntranslatedCode"),
+        set(ReasonCode::ALL.map(ReasonCode::code))
+    );
+    // The code the import serializes is the one the list gives.
+    for c in ReasonCode::ALL {
+        assert_eq!(serde_json::to_value(c).unwrap(), c.code());
+    }
+}
+
+#[test]
 fn chart_units_and_cook_statuses() {
     assert_eq!(union("ChartUnit"), set(Unit::ALL.map(Unit::key)));
     assert_eq!(union("CookStatus"), set(Status::ALL.map(Status::as_str)));

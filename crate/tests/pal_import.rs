@@ -714,24 +714,24 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
     let call = "StaticThreshold -CollectionOfCounterInstances $P -Operator 'gt' -Threshold";
     // 100,000 nested parentheses, unary minus signs, and a 100,000-term product of a variable.
     let deep = format!("{call} {}1{}", "(".repeat(100_000), ")".repeat(100_000));
-    assert!(reason(deep).contains("nests deeper than 32"));
-    assert!(reason(format!("{call} {}1", "-".repeat(100_000))).contains("nests deeper than 32"));
+    assert!(reason(deep).contains("nests deeper than 64"));
+    assert!(reason(format!("{call} {}1", "-".repeat(100_000))).contains("nests deeper than 64"));
     let long = format!("$m = 2\n$x = $m{}\n{call} $x", " * $m".repeat(100_000));
     // $m is a literal 2, so the product folds to a number... 2^100000 is not finite: kept as a tree.
-    assert!(reason(long).contains("deeper than 32"));
+    assert!(reason(long).contains("deeper than 64"));
     // 1,000 nested Ifs on a string answer, 1,000 nested switches.
     let ifs = format!(
         "{}{call} 1{}",
         "If ($OS -eq 'x') {\n".repeat(1000),
         "\n}".repeat(1000)
     );
-    assert!(reason(ifs).contains("nests deeper than 32"));
+    assert!(reason(ifs).contains("nests deeper than 64"));
     let switches = format!(
         "{}{call} 1{}",
         "switch ($OS) { 'a' {\n".repeat(1000),
         "\n} }".repeat(1000)
     );
-    assert!(reason(switches).contains("nests deeper than 32"));
+    assert!(reason(switches).contains("nests deeper than 64"));
     // 1,000 Ifs one after the other, each doubling $t: bounded by the count of branches.
     let ifs = format!(
         "$t = 1\n{}{call} $t",
@@ -754,7 +754,7 @@ fn hostile_snippets_end_in_a_reason_not_a_crash() {
         + &"If ($t -gt $m) { $t = $t + $t } Else { $t = $t - $m }\n".repeat(20);
     let r = reason(format!("{m}{call} $t"));
     assert!(
-        r.contains("more than 4096 terms") || r.contains("deeper than 32"),
+        r.contains("more than 4096 terms") || r.contains("deeper than 64"),
         "{r}"
     );
 }
@@ -929,5 +929,109 @@ fn forms_from_pals_real_files() {
             ("\\X\\Long", Threshold::Number(1.0)),
             ("\\X\\Short", Threshold::Number(2.0))
         ]
+    );
+}
+
+/// SQL Server 2008 R2 / 2012 / 2014's Plan Re-Use rule: `If ($($OLTPvsOLAP) -eq $True)` on a boolean
+/// QUESTION (DEFAULTVALUE "True"). PowerShell compares the string answer with $True as text ("True",
+/// ignoring case), so the threshold is is(OLTPvsOLAP, 'True') * 90 + (1 - is(...)) * 50: 90 when the
+/// answer is "True" (or "true"), 50 when it is "False". `$False` and `-ne` read the same way.
+#[test]
+fn a_boolean_answer_compared_with_true_or_false_is_a_text_test() {
+    use counterlens::analysis::expr::Expr;
+    use counterlens::analysis::Value;
+    let pal = |cond: &str| {
+        format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OLTPvsOLAP" DATATYPE="boolean" DEFAULTVALUE="True">Is the instance used for OLTP?</QUESTION><ANALYSIS NAME="Plan" ID="1">
+<DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\SQLServer:SQL Statistics\Batch Requests/sec"/>
+<THRESHOLD NAME="T" CONDITION="Warning"><CODE><![CDATA[
+          If ({cond})
+          {{
+            $VarMaxThreshold = 90
+          }}
+          Else
+          {{
+            $VarMaxThreshold = 50
+          }}
+            StaticThreshold -CollectionOfCounterInstances $P -Operator 'le' -Threshold $VarMaxThreshold
+]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        )
+    };
+    let value_with = |cond: &str, answer: &str| {
+        let imp = import_pal(&files(&[("t.xml", &pal(cond))])).unwrap();
+        check_invariants(&imp);
+        assert_eq!(
+            (imp.translated, imp.total),
+            (1, 1),
+            "{:?}",
+            imp.untranslated
+        );
+        let Threshold::Expression(text) = &rule(&imp, "plan-1").threshold else {
+            panic!("{cond}: not an expression")
+        };
+        let e = Expr::parse(text).unwrap();
+        e.evaluate(&|n| (n == "OLTPvsOLAP").then(|| Value::Text(answer.into())))
+            .unwrap()
+    };
+    for cond in ["$($OLTPvsOLAP) -eq $True", "$OLTPvsOLAP -eq $true"] {
+        assert_eq!(value_with(cond, "True"), 90.0, "{cond}");
+        assert_eq!(value_with(cond, "true"), 90.0, "{cond}");
+        assert_eq!(value_with(cond, "False"), 50.0, "{cond}");
+    }
+    // -ne $False: "True" is not "False" (90); "False" is (50).
+    assert_eq!(value_with("$($OLTPvsOLAP) -ne $False", "True"), 90.0);
+    assert_eq!(value_with("$($OLTPvsOLAP) -ne $False", "False"), 50.0);
+    let imp = import_pal(&files(&[("t.xml", &pal("$($OLTPvsOLAP) -eq $True"))])).unwrap();
+    assert_eq!(
+        rule(&imp, "plan-1").threshold,
+        expr("is(OLTPvsOLAP, 'True') * 90 + (1 - is(OLTPvsOLAP, 'True')) * 50")
+    );
+}
+
+/// Every reason carries its kind: the code a program can act on (`PalUntranslatedCode` in index.d.ts).
+#[test]
+fn untranslated_reasons_carry_their_code() {
+    use counterlens::analysis::pal::ReasonCode;
+    let code_of = |analysis_attrs: &str, condition: &str, code: &str| {
+        let xml = format!(
+            r#"<PAL NAME="t"><QUESTION QUESTIONVARNAME="OS" DEFAULTVALUE="Windows">?</QUESTION><ANALYSIS NAME="A" ID="1" {analysis_attrs}>
+<DATASOURCE TYPE="CounterLog" COLLECTIONVARNAME="P" EXPRESSIONPATH="\Memory\Pages/sec"/>
+<THRESHOLD NAME="T" CONDITION="{condition}"><CODE><![CDATA[{code}]]></CODE></THRESHOLD></ANALYSIS></PAL>"#
+        );
+        let imp = import_pal(&files(&[("t.xml", &xml)])).unwrap();
+        check_invariants(&imp);
+        assert_eq!(imp.untranslated.len(), 1, "{code}");
+        imp.untranslated[0].code
+    };
+    let call = "StaticThreshold -CollectionOfCounterInstances $P -Operator 'gt' -Threshold";
+    let plain = |code: &str| code_of("", "Warning", code);
+    assert_eq!(
+        code_of(r#"ENABLED="False""#, "Warning", &format!("{call} 1")),
+        ReasonCode::Disabled
+    );
+    assert_eq!(
+        code_of("", "Info", &format!("{call} 1")),
+        ReasonCode::Condition
+    );
+    assert_eq!(
+        plain(&format!("For ($i=0;$i -lt 2;$i++) {{ {call} 1 }}")),
+        ReasonCode::Loop
+    );
+    assert_eq!(plain("CreateAlert -x 1"), ReasonCode::Alert);
+    assert_eq!(plain("$x = 1"), ReasonCode::NoThresholdCall);
+    assert_eq!(
+        plain("StaticThreshold -CollectionOfCounterInstances $Q -Operator 'gt' -Threshold 1"),
+        ReasonCode::Collection
+    );
+    assert_eq!(plain(&format!("{call} $Unknown")), ReasonCode::Question);
+    assert_eq!(plain(&format!("{call} 'unclosed")), ReasonCode::Syntax);
+    assert_eq!(plain(&format!("{call} [string] 1")), ReasonCode::Form);
+    assert_eq!(
+        plain(&format!("If ($OS -eq 'a') {{ {call} 1 }}")),
+        ReasonCode::Branches
+    );
+    assert_eq!(
+        plain(&format!("{call} {}1{}", "(".repeat(100), ")".repeat(100))),
+        ReasonCode::TooLarge
     );
 }

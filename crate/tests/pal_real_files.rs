@@ -355,3 +355,77 @@ fn hand_checked_translations_of_the_product_files() {
     );
     assert_eq!(r.threshold, Threshold::Number(5000.0));
 }
+
+/// The translator builds [`Expr`] trees directly (no PowerShell printed and read again): rules of
+/// SystemOverview.xml with QuickSystemOverview.xml as the trees written by hand here, each the text in
+/// the pack read back to the same tree; and the code of every threshold left out. (Before the printer
+/// of its own was removed, every import of tests/vectors/pal and CounterLang.xml gave the same pack
+/// through both paths, but for 13 expressions whose `a * (b * c)` the old text wrote `a * b * c`.)
+#[test]
+fn translations_are_expression_trees_built_as_pal_means_them() {
+    use counterlens::analysis::expr::{Expr, Op, TextTest};
+    use counterlens::analysis::pal::ReasonCode;
+    let imp = import(&[SYSTEM, QUICK]);
+    let tree = |id: &str| match &rule(&imp, id).threshold {
+        Threshold::Expression(t) => Expr::parse(t).unwrap().without_offsets(),
+        other => panic!("{id}: {other:?}"),
+    };
+    let v = |name: &str| Expr::Variable(name.into(), 0);
+    let n = Expr::Number;
+    let mul = |a: Expr, b: Expr| Expr::Binary(Op::Mul, Box::new(a), Box::new(b));
+    // 50% of a processor per logical processor: logicalProcessors * 50.
+    assert_eq!(
+        tree("process-processor-time-1"),
+        mul(v("logicalProcessors"), n(50.0))
+    );
+    // 5% of RAM in MB, never below 64 MB: (PhysicalMemoryGB * 1024) * 0.05, thresholdMin 64.
+    assert_eq!(
+        tree("memory-available-mbytes-2"),
+        mul(mul(v("PhysicalMemoryGB"), n(1024.0)), n(0.05))
+    );
+    assert_eq!(
+        rule(&imp, "memory-available-mbytes-2").threshold_min,
+        Some(64.0)
+    );
+    // 30% utilization as bytes/s: (30 * LinkSpeedMbps) * 1250 (Mbit/s * 1e6 / 8 / 100 = 1250).
+    assert_eq!(
+        tree("network-interface-network-utilization-1"),
+        mul(mul(n(30.0), v("LinkSpeedMbps")), n(1250.0))
+    );
+    // The queue per processor, at least one processor: max(logicalProcessors, 1) * 10.
+    assert_eq!(
+        tree("system-processor-queue-length-2"),
+        mul(
+            Expr::Max(Box::new(v("logicalProcessors")), Box::new(n(1.0))),
+            n(10.0)
+        )
+    );
+    // On a 32-bit OS 1.2 GB (1.2 * 1073741824 = 1288490188.8), else 4.8 TB (4.8 * 1099511627776 =
+    // 5277655813324.8): c * A + (1 - c) * B with c = startsWith(OS, '32').
+    let c = || Expr::Text(TextTest::StartsWith("32".into()), "OS".into(), 0);
+    assert_eq!(
+        tree("process-virtual-bytes-1"),
+        Expr::Binary(
+            Op::Add,
+            Box::new(mul(c(), n(1_288_490_188.8))),
+            Box::new(mul(
+                Expr::Binary(Op::Sub, Box::new(n(1.0)), Box::new(c())),
+                n(5_277_655_813_324.8)
+            ))
+        )
+    );
+    // Left out: 2 in a disabled analysis, 2 on Physical Memory Overwhelmed (a Generated series PAL
+    // computes with ForEach): 93 + 4 = 97.
+    let mut codes: Vec<ReasonCode> = imp.untranslated.iter().map(|u| u.code).collect();
+    codes.sort_by_key(|c| c.code());
+    assert_eq!(
+        codes,
+        [
+            ReasonCode::Disabled,
+            ReasonCode::Disabled,
+            ReasonCode::Generated,
+            ReasonCode::Generated
+        ]
+    );
+    assert_eq!((imp.translated, imp.total), (93, 97));
+}

@@ -30,8 +30,8 @@ fn counterlens_fuzz_capture() -> counterlens::capture::Capture {
         "\\\\B\\SQLServer:Memory Manager\\Total Server Memory (KB)",
     ];
     counterlens::capture::Capture {
-        format: "pdh-csv",
-        encoding: "UTF-8",
+        format: None,
+        encoding: None,
         time_zone: None,
         timestamps: (0..20).map(|i| i as f64 * 600_000.0).collect(),
         series: paths

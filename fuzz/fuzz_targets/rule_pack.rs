@@ -11,8 +11,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(pack) => {
             assert_eq!(RulePack::from_json(&pack.to_json()).as_ref(), Ok(&pack));
             let cap = counterlens::capture::Capture {
-                format: "pdh-csv",
-                encoding: "UTF-8",
+                format: None,
+                encoding: None,
                 time_zone: None,
                 timestamps: (0..30).map(|i| i as f64 * 15_000.0).collect(),
                 series: ["\\\\A\\Processor(_Total)\\% Processor Time", "\\\\A\\Processor(0)\\% Processor Time", "\\\\A\\Memory\\Available MBytes"]

@@ -3,18 +3,24 @@
 //! directory as the output, one file per input named by its path (`naming`), optionally in hive-style
 //! `machine=`/`date=` folders. Outputs are never overwritten without `--overwrite`; a file appears only
 //! when complete, and none when nothing was written.
+//!
+//! Streamed (`stream_to`): each input is read a few MiB at a time (`input::stream`), cut to the selection
+//! (`select::Cut`) and written as it goes (Parquet row group by row group, `parquet_out::Stream`; CSV/TSV
+//! rows), so a log bigger than memory converts; what is written is what the whole read writes. Read
+//! whole: several inputs into one file, and JSON output (`docs/fleet.md`, "Logs bigger than memory").
 
-use super::{input_names, report_failures, report_losses, strict_summary};
+use super::{input_names, report_failures, report_losses, report_lost_notes, strict_summary};
 use crate::args::{self, Partition};
 use crate::error::CliError;
 use crate::input::{self, Loaded};
 use crate::naming::{self, Staged};
-use crate::parquet_out::{LongWriter, Part};
+use crate::parquet_out::{LongWriter, Stream};
+use crate::progress::FileProgress;
 use crate::progress::Progress;
-use crate::select::{self, Selection};
+use crate::select::{self, Cut, Piece, Selection};
 use crate::time::TimeSpec;
 use clap::ValueEnum;
-use counterlens::capture::{Capture, PathPattern};
+use counterlens::capture::{Capture, CaptureErrorKind, Format, OpenOptions, PathPattern, Series};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -110,12 +116,14 @@ fn selection(args: &Args) -> Result<Selection, CliError> {
     })
 }
 
-/// One input's outcome: rows (or samples) written, output files, whether it lost data.
+/// One input's outcome: rows (or samples) written, output files, whether it lost data; the series
+/// written (a CSV/TSV's columns).
 #[derive(Default)]
 struct Done {
     rows: u64,
     files: usize,
     lost: bool,
+    series: usize,
 }
 
 /// The selection applied to a log, with a warning when it keeps nothing of it.
@@ -211,6 +219,8 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             format.ext()
         );
         (done, summary)
+    } else if args.files.len() == 1 && format != OutFormat::Json {
+        single(args, &sel, &names[0], format, &progress, &mut failed)?
     } else if format == OutFormat::Parquet {
         one_parquet(args, &sel, &names, &progress, &mut failed)?
     } else {
@@ -233,7 +243,8 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
 }
 
 /// A directory: one output per input, each read and written on its own thread, so inputs convert in
-/// parallel end to end (one output file has one encoder, and encoding is most of the work).
+/// parallel end to end (one output file has one encoder, and encoding is most of the work). Parquet,
+/// CSV and TSV stream (`stream_to`); JSON is written from the whole capture.
 fn per_input(
     args: &Args,
     sel: &Selection,
@@ -242,123 +253,482 @@ fn per_input(
     progress: &Progress,
 ) -> Vec<Result<Done, CliError>> {
     use rayon::prelude::*;
+    if format == OutFormat::Json {
+        whole_read_note(&args.files, "--to json", progress);
+    }
     args.files
         .par_iter()
         .zip(names)
         .map(|(f, name)| {
             let fp = progress.file(input::size(f));
-            let l = input::read(f, name, &fp, &sel.open_options())?;
-            let lost = report_losses(&l, progress) > 0;
-            let c = select_one(&l, sel, progress);
-            let mut on_rows = |done: u64, total: u64| fp.written(done, total);
-            let (rows, files) = match (format, args.partition) {
+            let path = naming::per_input(&args.output, name, format.ext());
+            if format == OutFormat::Json {
+                let l = input::read(f, name, &fp, &sel.open_options())?;
+                let lost = report_losses(&l, progress) > 0;
+                let c = select_one(&l, sel, progress);
+                if c.timestamps.is_empty() || c.series.is_empty() {
+                    return Ok(Done {
+                        lost,
+                        ..Done::default()
+                    });
+                }
+                write_table(&c, format, &path, args.overwrite)?;
+                return Ok(Done {
+                    rows: c.timestamps.len() as u64,
+                    files: 1,
+                    lost,
+                    series: c.series.len(),
+                });
+            }
+            let out = match (format, args.partition) {
                 (OutFormat::Parquet, Some(p)) => {
-                    write_partitioned(&args.output, name, &c, p, args.overwrite, &mut on_rows)?
+                    Out::Partitioned(Partitioned::new(&args.output, name, p, args.overwrite))
                 }
                 (OutFormat::Parquet, None) => {
-                    let path = naming::per_input(&args.output, name, format.ext());
-                    write_parquet(
-                        &path,
-                        name,
-                        &c,
-                        Part::default(),
-                        args.overwrite,
-                        &mut on_rows,
-                    )?
+                    Out::Parquet(Box::new(OneParquet::create(&path, name, args.overwrite)?))
                 }
-                _ => {
-                    let path = naming::per_input(&args.output, name, format.ext());
-                    if c.timestamps.is_empty() || c.series.is_empty() {
-                        (0, 0)
-                    } else {
-                        write_table(&c, format, &path, args.overwrite)?;
-                        (c.timestamps.len() as u64, 1)
-                    }
-                }
+                _ => Out::Table(Table::new(&path, format == OutFormat::Tsv, args.overwrite)),
             };
-            Ok(Done { rows, files, lost })
+            stream_to(f, name, &fp, sel, progress, out)
         })
         .collect()
 }
 
-/// One Parquet file of `part` of a capture; none (0 files) when it has no value.
-fn write_parquet(
-    path: &Path,
-    source: &str,
-    c: &Capture,
-    part: Part<'_>,
-    overwrite: bool,
-    on_rows: &mut dyn FnMut(u64, u64),
-) -> Result<(u64, usize), CliError> {
-    let mut w = LongWriter::create(path, overwrite)?;
-    let rows = w.write(source, c, part, on_rows)?;
-    if rows == 0 {
-        return Ok((0, 0)); // dropped: its temporary file is removed
+/// Where one input's rows go as they stream.
+enum Out {
+    /// One Parquet file of this input (boxed: the writer is large beside the others).
+    Parquet(Box<OneParquet>),
+    /// Hive-style folders: one Parquet file per machine and UTC day.
+    Partitioned(Partitioned),
+    /// One CSV or TSV file.
+    Table(Table),
+}
+
+impl Out {
+    fn piece(&mut self, p: &Piece) -> Result<(), CliError> {
+        match self {
+            Out::Parquet(o) => o.piece(p),
+            Out::Partitioned(o) => o.piece(p),
+            Out::Table(o) => o.piece(p),
+        }
     }
-    w.close()?;
-    Ok((rows, 1))
+
+    /// Completes the output: rows written, files made (none when nothing was written), columns.
+    fn end(self) -> Result<(u64, usize, usize), CliError> {
+        match self {
+            Out::Parquet(o) => (*o).end().map(|(r, f)| (r, f, 0)),
+            Out::Partitioned(o) => o.end().map(|(r, f)| (r, f, 0)),
+            Out::Table(o) => o.end(),
+        }
+    }
+}
+
+/// One input streamed to `out` through the selection, in bounded memory: the rows of a few MiB of input
+/// are read, cut to the selection and handed on at a time (`input::stream`), so a log bigger than the
+/// machine's memory converts. What is written is what the whole read would give (`crate::select::Cut`;
+/// `cli/tests/streaming.rs`). A .blg written to CSV/TSV is read twice: its series (process instances
+/// appear late) are listed first, since the header names them all before the first row.
+fn stream_to(
+    f: &Path,
+    name: &str,
+    fp: &FileProgress<'_>,
+    sel: &Selection,
+    progress: &Progress,
+    mut out: Out,
+) -> Result<Done, CliError> {
+    if let Out::Table(t) = &mut out {
+        if input::format_of(f) == Some(Format::Blg) {
+            t.series = catalogue(f, fp, sel)?;
+        }
+    }
+    let mut cut = Cut::new(sel);
+    let mut zone = None;
+    let mut each = |c: Capture, order: &[usize]| {
+        zone = c.time_zone.clone().or(zone.take());
+        let p = cut.piece(c, order);
+        out.piece(&p)?;
+        fp.written_as_read();
+        Ok(())
+    };
+    let notes = match input::stream(f, fp, &sel.open_options(), &mut each) {
+        // Nothing of this file is in the part (no series matches, no sample in the window): read it
+        // again, keeping nothing, for the warning that says what the log holds.
+        Err(CliError::Capture { source: e, .. }) if e.kind == CaptureErrorKind::InvalidOption => {
+            cut = Cut::new(sel);
+            let mut nothing = |c: Capture, order: &[usize]| {
+                zone = c.time_zone.clone().or(zone.take());
+                cut.piece(c, order);
+                Ok(())
+            };
+            input::stream(f, fp, &OpenOptions::default(), &mut nothing)?
+        }
+        r => r?,
+    };
+    let lost = report_lost_notes(name, &notes, progress) > 0;
+    selection_warnings(name, sel, &cut, zone.as_ref(), progress);
+    let (rows, files, series) = out.end()?;
+    Ok(Done {
+        rows,
+        files,
+        lost,
+        series,
+    })
+}
+
+/// Series listed in the capture's order: their indices among those met, and their paths.
+type Listed = (Vec<usize>, Vec<String>);
+
+/// The series a .blg's read keeps, in the capture's order (their indices among those met, and paths),
+/// from a first read that keeps no value; None when the read fails (the second read says how).
+fn catalogue(f: &Path, fp: &FileProgress<'_>, sel: &Selection) -> Result<Option<Listed>, CliError> {
+    let mut cut = Cut::new(sel);
+    let mut paths: Vec<Option<String>> = Vec::new();
+    let mut order = Vec::new();
+    let mut each = |c: Capture, o: &[usize]| {
+        let p = cut.piece(c, o);
+        for (id, s) in &p.series {
+            if paths.len() <= *id {
+                paths.resize(*id + 1, None);
+            }
+            paths[*id].get_or_insert_with(|| s.path.clone());
+        }
+        order = p.order;
+        Ok(())
+    };
+    if input::stream(f, fp, &sel.open_options(), &mut each).is_err() {
+        return Ok(None);
+    }
+    let names = order
+        .iter()
+        .map(|&id| paths.get(id).cloned().flatten().unwrap_or_default())
+        .collect();
+    Ok(Some((order, names)))
+}
+
+/// The warnings of `select_one` for a streamed log: a counter filter that keeps no series, a time
+/// window that keeps no sample.
+fn selection_warnings(
+    source: &str,
+    sel: &Selection,
+    cut: &Cut<'_>,
+    zone: Option<&counterlens::capture::TimeZone>,
+    progress: &Progress,
+) {
+    if !sel.patterns.is_empty() && cut.series_kept() == 0 {
+        progress.println(format!(
+            "counterlens: warning: {source}: no series matches the counter filter (-c/--cf); nothing of it is written"
+        ));
+    } else if let (0, Some((first, last))) = (cut.rows_kept, cut.span) {
+        let east = zone.map_or(0, |z| -z.bias_minutes);
+        progress.println(format!(
+            "counterlens: warning: {source}: no sample in the time window (the log runs from {} to {}); nothing of it is written",
+            crate::time::iso(first, east),
+            crate::time::iso(last, east)
+        ));
+    }
+}
+
+/// One Parquet file of one input, written row group by row group.
+struct OneParquet {
+    writer: LongWriter,
+    stream: Stream,
+}
+
+impl OneParquet {
+    fn create(path: &Path, source: &str, overwrite: bool) -> Result<OneParquet, CliError> {
+        Ok(OneParquet {
+            writer: LongWriter::create(path, overwrite)?,
+            stream: Stream::new(source),
+        })
+    }
+
+    fn piece(&mut self, p: &Piece) -> Result<(), CliError> {
+        self.stream
+            .add(&mut self.writer, p, 0..p.times.len(), None)?;
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<(u64, usize), CliError> {
+        self.stream.flush(&mut self.writer)?;
+        let rows = self.writer.rows;
+        if rows == 0 {
+            return Ok((0, 0)); // dropped: its temporary file is removed
+        }
+        self.writer.close()?;
+        Ok((rows, 1))
+    }
 }
 
 /// Hive-style folders: `machine=<m>/date=<UTC day>/<name with / as __>.parquet`, one file per machine
-/// and day of the capture.
-fn write_partitioned(
-    dir: &Path,
-    name: &str,
-    c: &Capture,
+/// and day of the log, each written row group by row group. When the rows reach a later day, the
+/// earlier days' files write what they hold (a log's rows come in time order, so those days are
+/// complete); files are completed at the end.
+struct Partitioned {
+    dir: PathBuf,
+    name: String,
     p: Partition,
     overwrite: bool,
-    on_rows: &mut dyn FnMut(u64, u64),
-) -> Result<(u64, usize), CliError> {
-    use std::collections::BTreeMap;
-    let mut by_machine: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, s) in c.series.iter().enumerate() {
-        let key = if p.machine {
-            s.parsed.machine.clone()
-        } else {
-            String::new()
-        };
-        by_machine.entry(key).or_default().push(i);
-    }
-    let mut by_date: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (k, &t) in c.timestamps.iter().enumerate() {
-        let key = if p.date {
-            crate::time::iso_utc(t)[..10].to_string()
-        } else {
-            String::new()
-        };
-        by_date.entry(key).or_default().push(k);
-    }
-    // Progress over the whole input: rows of the parts written so far plus the current part's.
-    let total: u64 = c
-        .series
-        .iter()
-        .map(|s| s.values.iter().filter(|v| !v.is_nan()).count() as u64)
-        .sum();
-    let (mut rows, mut files) = (0u64, 0usize);
-    for (machine, series) in &by_machine {
-        for (date, samples) in &by_date {
-            let mut path = dir.to_path_buf();
-            if p.machine {
-                path.push(format!("machine={}", naming::hive_value(machine)));
-            }
-            if p.date {
-                path.push(format!("date={}", naming::hive_value(date)));
-            }
-            path.push(format!("{}.parquet", naming::flat(name)));
-            let part = Part {
-                series: Some(series),
-                samples: Some(samples),
-            };
-            let before = rows;
-            let (n, f) = write_parquet(&path, name, c, part, overwrite, &mut |d: u64, _: u64| {
-                on_rows(before + d, total)
-            })?;
-            rows += n;
-            files += f;
+    files: std::collections::BTreeMap<(String, String), OneParquet>,
+    day: Option<String>,
+}
+
+impl Partitioned {
+    fn new(dir: &Path, name: &str, p: Partition, overwrite: bool) -> Partitioned {
+        Partitioned {
+            dir: dir.to_path_buf(),
+            name: name.to_string(),
+            p,
+            overwrite,
+            files: Default::default(),
+            day: None,
         }
     }
-    on_rows(total, total);
-    Ok((rows, files))
+
+    fn piece(&mut self, piece: &Piece) -> Result<(), CliError> {
+        use std::collections::BTreeMap;
+        let mut by_machine: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (id, s) in &piece.series {
+            let key = if self.p.machine {
+                s.parsed.machine.as_str()
+            } else {
+                ""
+            };
+            by_machine.entry(key).or_default().push(*id);
+        }
+        let day = |t: f64| {
+            if self.p.date {
+                crate::time::iso_utc(t)[..10].to_string()
+            } else {
+                String::new()
+            }
+        };
+        let n = piece.times.len();
+        let mut k = 0;
+        while k < n {
+            let date = day(piece.times[k]);
+            let mut end = k + 1;
+            while end < n && day(piece.times[end]) == date {
+                end += 1;
+            }
+            if self.day.as_ref().is_none_or(|d| *d < date) {
+                for ((_, d), file) in self.files.iter_mut() {
+                    if *d < date {
+                        file.stream.flush(&mut file.writer)?;
+                    }
+                }
+                self.day = Some(date.clone());
+            }
+            for (machine, ids) in &by_machine {
+                let key = (machine.to_string(), date.clone());
+                if !self.files.contains_key(&key) {
+                    let mut path = self.dir.clone();
+                    if self.p.machine {
+                        path.push(format!("machine={}", naming::hive_value(machine)));
+                    }
+                    if self.p.date {
+                        path.push(format!("date={}", naming::hive_value(&date)));
+                    }
+                    path.push(format!("{}.parquet", naming::flat(&self.name)));
+                    let file = OneParquet::create(&path, &self.name, self.overwrite)?;
+                    self.files.insert(key.clone(), file);
+                }
+                if let Some(file) = self.files.get_mut(&key) {
+                    file.stream
+                        .add(&mut file.writer, piece, k..end, Some(ids))?;
+                }
+            }
+            k = end;
+        }
+        Ok(())
+    }
+
+    fn end(self) -> Result<(u64, usize), CliError> {
+        let (mut rows, mut files) = (0, 0);
+        for (_, file) in self.files {
+            let (r, f) = file.end()?;
+            rows += r;
+            files += f;
+        }
+        Ok((rows, files))
+    }
+}
+
+/// One CSV or TSV file (relog's dialect), its header written with the first row, rows as they come.
+struct Table {
+    path: PathBuf,
+    tsv: bool,
+    overwrite: bool,
+    /// The series written, as indices among those met and paths, in the capture's order: from a first
+    /// read of a .blg (`catalogue`), else from the first rows (a CSV/TSV's header names every series).
+    series: Option<Listed>,
+    /// By index among the series met: whether the header names it.
+    written: Vec<bool>,
+    out: Option<(Staged, std::io::BufWriter<std::fs::File>)>,
+    rows: u64,
+}
+
+impl Table {
+    fn new(path: &Path, tsv: bool, overwrite: bool) -> Table {
+        Table {
+            path: path.to_path_buf(),
+            tsv,
+            overwrite,
+            series: None,
+            written: Vec::new(),
+            out: None,
+            rows: 0,
+        }
+    }
+
+    fn piece(&mut self, p: &Piece) -> Result<(), CliError> {
+        if p.times.is_empty() {
+            return Ok(());
+        }
+        let (ids, paths) = self.series.get_or_insert_with(|| {
+            let paths = p
+                .order
+                .iter()
+                .map(|&id| p.get(id).map_or_else(String::new, |s| s.path.clone()))
+                .collect();
+            (p.order.clone(), paths)
+        });
+        if ids.is_empty() {
+            return Ok(());
+        }
+        if self.written.is_empty() {
+            self.written = vec![false; ids.iter().max().map_or(0, |m| m + 1)];
+            for &id in ids.iter() {
+                self.written[id] = true;
+            }
+        }
+        let known = &self.written;
+        if let Some((id, s)) = p
+            .series
+            .iter()
+            .find(|(id, _)| !known.get(*id).copied().unwrap_or(false))
+        {
+            // Never: a CSV/TSV's header names every series, a .blg's are listed first.
+            return Err(CliError::Io {
+                file: self.path.clone(),
+                source: std::io::Error::other(format!(
+                    "the series {} (number {id}) was met after the header was written",
+                    s.path
+                )),
+            });
+        }
+        let io = |e| CliError::Io {
+            file: self.path.clone(),
+            source: e,
+        };
+        if self.out.is_none() {
+            let (staged, file) = Staged::create(&self.path, self.overwrite)?;
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+            let header = Capture {
+                format: None,
+                encoding: None,
+                time_zone: p.time_zone.clone(),
+                timestamps: Vec::new(),
+                series: paths
+                    .iter()
+                    .map(|path| Series::new(path.clone(), Vec::new()))
+                    .collect(),
+                notes: Vec::new(),
+            };
+            counterlens::capture::write_pdh_header(&header, None, self.tsv, &mut w).map_err(&io)?;
+            self.out = Some((staged, w));
+        }
+        if let Some((_, w)) = &mut self.out {
+            counterlens::capture::write_pdh_rows(&p.capture(ids), None, self.tsv, w).map_err(io)?;
+        }
+        self.rows += p.times.len() as u64;
+        Ok(())
+    }
+
+    fn end(self) -> Result<(u64, usize, usize), CliError> {
+        let Some((staged, mut w)) = self.out else {
+            return Ok((0, 0, 0));
+        };
+        w.flush().map_err(CliError::io(&self.path))?;
+        drop(w);
+        staged.commit()?;
+        let series = self.series.map_or(0, |(ids, _)| ids.len());
+        Ok((self.rows, 1, series))
+    }
+}
+
+/// Inputs read whole (several merged into one table or one Parquet file, JSON output): a note for
+/// each that is big (1 GiB on disk, 128 MiB gzip-compressed), saying how to convert it in bounded memory.
+fn whole_read_note(files: &[PathBuf], why: &str, progress: &Progress) {
+    for f in files {
+        let size = input::size(f);
+        let gzip = std::fs::File::open(f)
+            .and_then(|mut h| {
+                let mut m = [0u8; 2];
+                std::io::Read::read_exact(&mut h, &mut m).map(|_| m == [0x1f, 0x8b])
+            })
+            .unwrap_or(false);
+        if size >= if gzip { 128 << 20 } else { 1 << 30 } {
+            progress.println(format!(
+                "counterlens: note: {}: read whole into memory ({:.1} GB{}), as {why} needs; a log bigger than memory converts in bounded memory one input at a time: to Parquet, CSV or TSV, with -o DIR/ or a single input",
+                f.display(),
+                size as f64 / 1e9,
+                if gzip { " compressed" } else { "" }
+            ));
+        }
+    }
+}
+
+/// One input to one Parquet, CSV or TSV file, streamed (`stream_to`). An error about the input (it
+/// does not read) is a failed input, as with several; one about the output stops the run.
+fn single(
+    args: &Args,
+    sel: &Selection,
+    name: &str,
+    format: OutFormat,
+    progress: &Progress,
+    failed: &mut Vec<(PathBuf, String)>,
+) -> Result<(Done, String), CliError> {
+    let f = &args.files[0];
+    let out = if format == OutFormat::Parquet {
+        Out::Parquet(Box::new(OneParquet::create(
+            &args.output,
+            name,
+            args.overwrite,
+        )?))
+    } else {
+        Out::Table(Table::new(
+            &args.output,
+            format == OutFormat::Tsv,
+            args.overwrite,
+        ))
+    };
+    let table = matches!(out, Out::Table(_));
+    let fp = progress.file(input::size(f));
+    let done = match stream_to(f, name, &fp, sel, progress, out) {
+        Ok(d) => d,
+        Err(e) if e.file() == Some(f.as_path()) => {
+            failed.push((f.clone(), e.to_string()));
+            Done::default()
+        }
+        Err(e) => return Err(e),
+    };
+    let summary = if table {
+        format!(
+            "{}: {} samples of {} series",
+            args.output.display(),
+            done.rows,
+            done.series
+        )
+    } else {
+        format!(
+            "{}: {} rows from {} inputs",
+            args.output.display(),
+            done.rows,
+            usize::from(done.rows > 0)
+        )
+    };
+    let lost = strict_summary(usize::from(done.lost), args.strict);
+    Ok((Done { lost, ..done }, summary))
 }
 
 /// One Parquet file for every input: inputs are read on the pool and written here as each completes, in
@@ -370,6 +740,12 @@ fn one_parquet(
     progress: &Progress,
     failed: &mut Vec<(PathBuf, String)>,
 ) -> Result<(Done, String), CliError> {
+    // Each input is read whole before its rows are written, so one that does not read adds no row.
+    whole_read_note(
+        &args.files,
+        "several inputs into one Parquet file",
+        progress,
+    );
     let mut writer = LongWriter::create(&args.output, args.overwrite)?;
     // Bounded: when writing falls behind, readers wait instead of piling captures up in memory.
     let (tx, rx) = std::sync::mpsc::sync_channel(rayon::current_num_threads());
@@ -401,8 +777,14 @@ fn one_parquet(
                 Ok((source, c, l)) => {
                     lost += usize::from(l);
                     if write_error.is_none() {
-                        let mut on_rows = |d: u64, t: u64| fp.written(d, t);
-                        match writer.write(&source, &c, Part::default(), &mut on_rows) {
+                        let mut stream = Stream::new(&source);
+                        let piece = Piece::whole(c);
+                        let n = piece.times.len();
+                        let r = stream
+                            .add(&mut writer, &piece, 0..n, None)
+                            .and_then(|a| Ok(a + stream.flush(&mut writer)?));
+                        fp.written(1, 1);
+                        match r {
                             Ok(n) => written += usize::from(n > 0),
                             Err(e) => write_error = Some(e),
                         }
@@ -431,6 +813,7 @@ fn one_parquet(
             rows,
             files: files_made,
             lost: strict_summary(lost, args.strict),
+            series: 0,
         },
         summary,
     ))
@@ -450,6 +833,15 @@ fn one_table(
     failed: &mut Vec<(PathBuf, String)>,
 ) -> Result<(Done, String), CliError> {
     use rayon::prelude::*;
+    whole_read_note(
+        &args.files,
+        if format == OutFormat::Json {
+            "--to json"
+        } else {
+            "merging several inputs into one table"
+        },
+        progress,
+    );
     let results: Vec<Result<ReadForMerge, CliError>> = args
         .files
         .par_iter()
@@ -517,6 +909,7 @@ fn one_table(
             rows,
             files: 1,
             lost,
+            series: merged.series.len(),
         },
         summary,
     ))

@@ -33,11 +33,20 @@ pub fn report_failures(failed: &[(PathBuf, String)], total: usize) {
 
 /// Prints the notes of a log that mean lost data (always, `-q` or not); returns how many there were.
 pub fn report_losses(l: &Loaded, progress: &Progress) -> usize {
+    report_lost_notes(&l.source, &l.capture.notes, progress)
+}
+
+/// `report_losses` for a log's notes (a streamed log's come at its end).
+pub fn report_lost_notes(
+    source: &str,
+    notes: &[counterlens::capture::Note],
+    progress: &Progress,
+) -> usize {
     let mut n = 0;
-    for note in crate::input::losses(&l.capture) {
+    for note in crate::input::losses(notes) {
         progress.println(format!(
-            "counterlens: warning: {}: data lost: [{}] {}",
-            l.source, note.code, note.message
+            "counterlens: warning: {source}: data lost: [{}] {}",
+            note.code, note.message
         ));
         n += 1;
     }

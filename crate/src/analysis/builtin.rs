@@ -94,6 +94,32 @@ mod tests {
         }
     }
 
+    /// Cards and the printed report show the packs' texts as plain text: Markdown or HTML written in them
+    /// would show as-is (a backtick around `for`, `**bold**`, `[title](url)`, `<b>`).
+    #[test]
+    fn texts_are_plain_prose_without_markup() {
+        for (file, json) in builtin_json().iter().enumerate() {
+            let value: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut texts = Vec::new();
+            fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+                match v {
+                    serde_json::Value::String(s) => out.push(s),
+                    serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+                    serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+                    _ => {}
+                }
+            }
+            strings(&value, &mut texts);
+            assert!(texts.len() > 50, "pack {file}");
+            for t in texts {
+                for artefact in ["`", "**", "](", "<", "&nbsp;", "&amp;"] {
+                    assert!(!t.contains(artefact), "pack {file}: {artefact:?} in {t:?}");
+                }
+                assert!(!t.trim_start().starts_with('#'), "pack {file}: {t:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_field_thresholds_the_issue_names() {
         let packs = packs();

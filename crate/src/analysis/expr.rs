@@ -1,7 +1,7 @@
 //! Threshold expressions: `PhysicalMemoryGB * 1024 * 0.10`, `max(logicalProcessors * 2, 4)`, `100MB`,
 //! `is(OS, 'Windows XP 32-bit') * 128MB + (1 - is(OS, 'Windows XP 32-bit')) * 2GB`.
 //!
-//! Numbers (with the size suffixes KB, MB, GB, TB, 1024-based as PAL and PowerShell read them), variables,
+//! Numbers (with the size suffixes KB, MB, GB, TB, PB, 1024-based as PAL and PowerShell read them), variables,
 //! `+ - * /`, parentheses, unary minus, `min(a, b)` and `max(a, b)`; comparisons that give 1 or 0:
 //! `gt(a, b)`, `ge`, `lt`, `le`, `eq`, `ne`; and tests of a text variable that give 1 or 0, ignoring case
 //! as PowerShell's `-eq` does: `is(v, 'text')`, `startsWith(v, 'text')`, `at(v, start, 'text')` (the
@@ -17,8 +17,27 @@ use super::pack::Value;
 /// How deep parentheses, unary minus and function calls may nest, and how deep the tree may be (a chain
 /// `a + b + c` is as deep as it has operators): far beyond any threshold, and bounded so a hostile
 /// expression cannot exhaust the stack when it is parsed, evaluated or dropped (a panic in wasm kills
-/// the page).
-const MAX_DEPTH: usize = 64;
+/// the page). The one limit of every expression: the PAL translator bounds the PowerShell it reads and
+/// the trees it builds by it too, so what it writes into a pack always parses back.
+pub const MAX_DEPTH: usize = 64;
+
+/// The size suffixes, 1024-based as PAL and PowerShell read them (`100MB` is 104,857,600): the one
+/// table of both the expression parser and the PAL translator's PowerShell numbers.
+pub const SIZES: [(&str, f64); 5] = [
+    ("KB", 1024.0),
+    ("MB", 1_048_576.0),
+    ("GB", 1_073_741_824.0),
+    ("TB", 1_099_511_627_776.0),
+    ("PB", 1_125_899_906_842_624.0),
+];
+
+/// The multiplier of a size suffix written in any case (`mb` is `MB`), None for anything else.
+pub fn size_multiplier(suffix: &str) -> Option<f64> {
+    SIZES
+        .iter()
+        .find(|(s, _)| s.eq_ignore_ascii_case(suffix))
+        .map(|(_, m)| *m)
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -261,6 +280,11 @@ impl std::fmt::Display for Expr {
             Expr::Variable(v, _) => f.write_str(v),
             // `--x` reads as Neg(Neg(x)): parentheses only around a sum or a product, so the text
             // nests no deeper than the tree.
+            // A negated number in parentheses: `-5` reads as the number -5.
+            Expr::Neg(a) if matches!(**a, Expr::Number(n) if n.is_finite() && !(n < 0.0 || (n == 0.0 && n.is_sign_negative()))) =>
+            {
+                write!(f, "-({a})")
+            }
             Expr::Neg(a) if prec(a) >= 3 => write!(f, "-{a}"),
             Expr::Neg(a) => write!(f, "-({a})"),
             Expr::Binary(op, a, b) => {
@@ -301,6 +325,51 @@ impl std::fmt::Display for Expr {
 }
 
 impl Expr {
+    /// A variable not written in a text (offset 0): the trees the PAL translator builds.
+    pub fn var(name: &str) -> Expr {
+        Expr::Variable(name.to_string(), 0)
+    }
+
+    /// The number, when the tree is one.
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            Expr::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The subtrees, left to right.
+    fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Number(_) | Expr::Variable(..) | Expr::Text(..) => Vec::new(),
+            Expr::Neg(a) | Expr::Round(a) | Expr::Abs(a) => vec![a],
+            Expr::Binary(_, a, b) | Expr::Min(a, b) | Expr::Max(a, b) | Expr::Compare(_, a, b) => {
+                vec![a, b]
+            }
+            Expr::If(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// Whether the tree is deeper than `n` levels (a leaf is one); recursion goes no deeper than `n`.
+    pub fn deeper_than(&self, n: usize) -> bool {
+        n == 0 || self.children().iter().any(|c| c.deeper_than(n - 1))
+    }
+
+    /// Whether the tree has more than `*budget` nodes; counts no further than that.
+    pub fn larger_than(&self, budget: &mut usize) -> bool {
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        self.children().iter().any(|c| c.larger_than(budget))
+    }
+
+    /// Whether the value depends on a variable (a number or a text test's).
+    pub fn has_variables(&self) -> bool {
+        matches!(self, Expr::Variable(..) | Expr::Text(..))
+            || self.children().iter().any(|c| c.has_variables())
+    }
+
     /// The tree with every variable's offset set to 0: what two trees of the same meaning share.
     pub fn without_offsets(&self) -> Expr {
         let b = |e: &Expr| Box::new(e.without_offsets());
@@ -409,6 +478,16 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> Result<Node, AnalysisError> {
         if self.eat(b'-') {
+            // `-5` is the number -5 (what `Display` writes for it, in parentheses), so that a tree with
+            // negative numbers reads back as it is; `-(5)` is the negation of 5.
+            self.skip_space();
+            if self
+                .bytes
+                .get(self.pos)
+                .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+            {
+                return Ok((Expr::Number(-self.number()?), 1));
+            }
             self.enter()?;
             let (e, d) = self.unary()?;
             self.depth -= 1;
@@ -588,15 +667,12 @@ impl<'a> Parser<'a> {
         })?;
         // A size suffix written right after the number: 100MB.
         let word = self.word();
-        let scale = match word.to_ascii_uppercase().as_str() {
-            "" => 1.0,
-            "KB" => 1024.0,
-            "MB" => 1024.0 * 1024.0,
-            "GB" => 1024.0 * 1024.0 * 1024.0,
-            "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-            _ => {
+        let scale = match (word, size_multiplier(word)) {
+            ("", _) => 1.0,
+            (_, Some(m)) => m,
+            (_, None) => {
                 self.pos -= word.len();
-                return Err(self.error("expected a size suffix KB, MB, GB or TB"));
+                return Err(self.error("expected a size suffix KB, MB, GB, TB or PB"));
             }
         };
         Ok(n * scale)
@@ -661,6 +737,17 @@ mod tests {
         assert_eq!(eval("1kb", &[]), Ok(1024.0));
         assert_eq!(eval("2GB", &[]), Ok(2_147_483_648.0));
         assert_eq!(eval("1TB", &[]), Ok(1_099_511_627_776.0));
+        // 1PB = 1024^5 = 1125899906842624; -2KB = -2048.
+        assert_eq!(eval("1pb", &[]), Ok(1_125_899_906_842_624.0));
+        assert_eq!(eval("-2KB", &[]), Ok(-2048.0));
+        assert_eq!(size_multiplier("Mb"), Some(1_048_576.0));
+        assert_eq!(size_multiplier("XB"), None);
+        // `-5` is the number, `-(5)` its negation: both -5; printed as written, read back as built.
+        assert_eq!(Expr::parse("-5").unwrap(), Expr::Number(-5.0));
+        let neg = Expr::Neg(Box::new(Expr::Number(5.0)));
+        assert_eq!(Expr::parse("-(5)").unwrap(), neg);
+        assert_eq!(neg.to_string(), "-(5)");
+        assert_eq!(Expr::Number(-5.0).to_string(), "(-5)");
         // PhysicalMemoryGB = 16: 16 * 1024 * 0.10 = 1638.4 (MB).
         let v = [("PhysicalMemoryGB", 16.0), ("logicalProcessors", 8.0)];
         let r = eval("PhysicalMemoryGB * 1024 * 0.10", &v).unwrap();
@@ -819,11 +906,11 @@ mod tests {
         assert!(Expr::parse(&format!("{}1{}", "gt(".repeat(100), ", 0)".repeat(100))).is_err());
     }
 
-    /// A random expression of the whole grammar, as a tree (numbers non-negative: the parser reads `-5`
-    /// as a negation).
+    /// A random expression of the whole grammar, as a tree (negative numbers too: the parser reads `-5`
+    /// as the number, `-(5)` as a negation).
     fn arb_expr() -> impl Strategy<Value = Expr> {
         let leaf = prop_oneof![
-            (0u32..5000, 0u32..4)
+            (-5000i32..5000, 0u32..4)
                 .prop_map(|(n, d)| Expr::Number(f64::from(n) / f64::from(10u32.pow(d)))),
             prop_oneof![Just("a"), Just("b"), Just("PhysicalMemoryGB"), Just("_x1")]
                 .prop_map(|v| Expr::Variable(v.to_string(), 0)),

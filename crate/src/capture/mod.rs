@@ -8,7 +8,7 @@
 //! | `names.rs` | English paths for localized ones (`\Procesador(_Total)\...`), from PAL's CounterLang.xml |
 //! | `text.rs` | bytes to text: BOM, UTF-8, UTF-16, Windows code pages (decoded by the embedder's `LegacyText`: TextDecoder in wasm, encoding_rs natively) |
 //! | `catalogue.rs` | a log's series, sample counts and time range, read without keeping values (`CatalogueReader`) |
-//! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format |
+//! | `reader.rs` | `CaptureReader`: bytes in chunks, decoded and split into lines, handed to a format; rows taken out as they are read (`take_rows`) |
 //! | `pdh_csv.rs` | PDH-CSV and PDH-TSV (relog, typeperf, Perfmon): the header, the rows, and writing |
 //! | `number.rs` | a cell's decimal number read to the nearest double in one pass (the CSV reader's fast path) |
 //! | `join.rs` | a big PDH-CSV/TSV read in pieces side by side (JS workers) and joined: the one-pass result |
@@ -40,7 +40,7 @@ pub use error::{CaptureError, CaptureErrorKind};
 pub use names::english_path;
 pub use parts::{CaptureParts, PartsError, SeriesParts};
 pub use path::{CounterPath, FoldedPath, PathPattern, PatternError};
-pub use pdh_csv::{write_csv, write_pdh};
+pub use pdh_csv::{write_csv, write_pdh, write_pdh_header, write_pdh_rows};
 pub use reader::CaptureReader;
 
 use crate::series::{stats, Stats};

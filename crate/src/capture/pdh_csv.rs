@@ -388,6 +388,8 @@ pub(crate) struct CsvParser {
     keep: Vec<bool>,
     /// Rows in the file (read or not).
     rows_seen: usize,
+    /// Rows read and already taken out (`take_rows`): the rows read so far are these and `timestamps`.
+    taken: usize,
     /// A catalogue pass (`count_only`): each row's values are counted per column and dropped.
     tally: Option<(TimeTally, Vec<usize>)>,
 }
@@ -416,6 +418,7 @@ impl CsvParser {
             rows_kept: SampleFilter::default(),
             keep: Vec::new(),
             rows_seen: 0,
+            taken: 0,
             tally: None,
         }
     }
@@ -430,7 +433,7 @@ impl CsvParser {
     fn rows_read(&self) -> usize {
         self.tally
             .as_ref()
-            .map_or(self.timestamps.len(), |t| t.0.rows)
+            .map_or(self.taken + self.timestamps.len(), |t| t.0.rows)
     }
 
     /// Which series and rows to read, and the columns' budget.
@@ -479,6 +482,16 @@ impl CsvParser {
         for col in &mut self.columns {
             col.reserve_exact(extra);
         }
+    }
+
+    /// PDH-CSV or PDH-TSV.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// How many series are read (the header's, or those `OpenOptions::series` keeps).
+    pub fn series_read(&self) -> usize {
+        self.columns.len()
     }
 
     pub fn has_header(&self) -> bool {
@@ -887,6 +900,41 @@ impl CsvParser {
         Ok(time)
     }
 
+    /// The rows read since the last take, taken out (`CaptureReader::take_rows`): their times and every
+    /// series read, in the header's order; None before the header is read (and in a catalogue pass,
+    /// which keeps no rows). The columns keep their room
+    /// for the next rows; no room is reserved for the whole file any more.
+    pub fn take_rows(&mut self, encoding: Encoding) -> Option<Capture> {
+        if self.paths.is_empty() || self.piece_lines.is_some() || self.tally.is_some() {
+            return None;
+        }
+        self.size_hint = None;
+        self.taken += self.timestamps.len();
+        let keep = &self.keep;
+        let series = self
+            .paths
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| keep.get(*k) != Some(&false))
+            .zip(&mut self.columns)
+            .map(|((_, p), col)| {
+                let values = col.clone();
+                col.clear();
+                Series::new(p.clone(), values)
+            })
+            .collect();
+        let timestamps = self.timestamps.clone();
+        self.timestamps.clear();
+        Some(Capture {
+            format: Some(self.format),
+            encoding: Some(CaptureEncoding::Text(encoding)),
+            time_zone: self.time_zone.clone(),
+            timestamps,
+            series,
+            notes: Vec::new(),
+        })
+    }
+
     /// The catalogue of a catalogue pass (`count_only`): refused as `finish` refuses a log of no rows.
     pub fn finish_catalogue(
         self,
@@ -1067,19 +1115,43 @@ pub fn write_pdh<W: std::io::Write>(
     tsv: bool,
     mut out: W,
 ) -> std::io::Result<()> {
-    let all: Vec<usize> = (0..capture.series.len()).collect();
-    let indices: Vec<usize> = indices
-        .unwrap_or(&all)
-        .iter()
-        .copied()
-        .filter(|&i| i < capture.series.len())
-        .collect();
-    let (zone, bias) = capture
+    write_pdh_header(capture, indices, tsv, &mut out)?;
+    write_pdh_rows(capture, indices, tsv, &mut out)
+}
+
+/// The chosen series (all for `None`; indices past the last series are left out).
+fn chosen(capture: &Capture, indices: Option<&[usize]>) -> Vec<usize> {
+    match indices {
+        None => (0..capture.series.len()).collect(),
+        Some(i) => i
+            .iter()
+            .copied()
+            .filter(|&i| i < capture.series.len())
+            .collect(),
+    }
+}
+
+/// The zone's name and bias a capture is written with (UTC without one).
+fn written_zone(capture: &Capture) -> (&str, i32) {
+    capture
         .time_zone
         .as_ref()
         .map_or(("Coordinated Universal Time", 0), |z| {
             (z.name.as_str(), z.bias_minutes)
-        });
+        })
+}
+
+/// The header line of `write_pdh`: the zone and bias, then the chosen series' paths. With
+/// `write_pdh_rows`, a log is written a part of its rows at a time (the CLI's streaming `convert`):
+/// each part a capture with the same zone and series.
+pub fn write_pdh_header<W: std::io::Write>(
+    capture: &Capture,
+    indices: Option<&[usize]>,
+    tsv: bool,
+    mut out: W,
+) -> std::io::Result<()> {
+    let indices = chosen(capture, indices);
+    let (zone, bias) = written_zone(capture);
     let (sep, kind) = if tsv { ('\t', "TSV") } else { (',', "CSV") };
     let mut line = String::with_capacity(64 + 24 * indices.len());
     line.push_str(&quote(&format!("(PDH-{kind} 4.0) ({zone})({bias})")));
@@ -1088,7 +1160,21 @@ pub fn write_pdh<W: std::io::Write>(
         line.push_str(&quote(&capture.series[i].path));
     }
     line.push_str("\r\n");
-    out.write_all(line.as_bytes())?;
+    out.write_all(line.as_bytes())
+}
+
+/// The rows of `write_pdh`, after its header: local time by the zone's bias, then the chosen series'
+/// values (`" "` for none).
+pub fn write_pdh_rows<W: std::io::Write>(
+    capture: &Capture,
+    indices: Option<&[usize]>,
+    tsv: bool,
+    mut out: W,
+) -> std::io::Result<()> {
+    let indices = chosen(capture, indices);
+    let (_, bias) = written_zone(capture);
+    let sep = if tsv { '\t' } else { ',' };
+    let mut line = String::with_capacity(64 + 24 * indices.len());
     let bias_ms = f64::from(bias) * 60_000.0;
     for (row, &t) in capture.timestamps.iter().enumerate() {
         line.clear();

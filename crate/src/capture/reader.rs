@@ -355,6 +355,17 @@ impl CaptureReader {
         self.bytes
     }
 
+    /// The format, once the bytes so far decided it (after the first 64 KiB, or at `finish`).
+    pub fn format(&self) -> Option<Format> {
+        if self.blg.is_some() {
+            return Some(Format::Blg);
+        }
+        match &self.reading.as_ref()?.parser {
+            Parser::Csv(p) => Some(p.format()),
+            Parser::Json(f) => Some(*f),
+        }
+    }
+
     fn start(&mut self, complete: bool) -> Result<(), CaptureError> {
         let head = std::mem::take(&mut self.head);
         let named = match self.options.format.as_deref() {
@@ -476,6 +487,59 @@ impl CaptureReader {
             (Some(b), _) => b.push(rest),
             (None, Some(r)) => r.push(rest),
             (None, None) => Ok(()),
+        }
+    }
+
+    /// For a caller that writes rows out as it reads (the CLI's `convert` of a log bigger than memory):
+    /// the rows read since the last take, taken out of the reader, as a capture of those rows (their
+    /// times; every series read so far, each with its values at those rows, in the order first met: a
+    /// series keeps its index from one take to the next, and later takes may add series at the end; the
+    /// format, encoding and time zone; no notes). None before the rows start (the header or the .blg's
+    /// definitions not read yet) and for JSON, which is parsed whole at `finish`. `finish` then gives the
+    /// rows read after the last take (and the notes, which count every row read), its series in the
+    /// capture's order (`series_order`). Taking leaves the values as a whole read gives them (a .blg's
+    /// next sample is cooked against the last one taken); what is held is the rows since the last take.
+    pub fn take_rows(&mut self) -> Option<Capture> {
+        if let Some(b) = &mut self.blg {
+            return b.take_rows();
+        }
+        let r = self.reading.as_mut()?;
+        match &mut r.parser {
+            Parser::Csv(p) if !r.undecided && r.held.is_none() => p.take_rows(r.encoding),
+            _ => None,
+        }
+    }
+
+    /// The series `take_rows` has met so far, in the order the finished capture lists them (indices into
+    /// the series of a take): the header's order in a CSV/TSV; a .blg's by definition, counter, then
+    /// instance in the order first seen. Empty before any take.
+    pub fn series_order(&self) -> Vec<usize> {
+        if let Some(b) = &self.blg {
+            return b.series_order();
+        }
+        match self.reading.as_ref().map(|r| &r.parser) {
+            Some(Parser::Csv(p)) => (0..p.series_read()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `finish` for a caller that took rows (`take_rows`): the rows read after the last take, their
+    /// series in the order first met (as a take gives them, including any met in the last rows), the
+    /// capture's notes (counting every row read, taken or not), and the order the whole capture lists
+    /// the series in (`series_order`). JSON, parsed whole, gives its whole capture here.
+    pub fn finish_rows(mut self) -> Result<(Capture, Vec<usize>), CaptureError> {
+        if self.reading.is_some() {
+            let c = self.finish()?;
+            let order = (0..c.series.len()).collect();
+            return Ok((c, order));
+        }
+        match self.blg.take() {
+            Some(b) => b.finish_rows(false),
+            None => {
+                let c = self.finish()?;
+                let order = (0..c.series.len()).collect();
+                Ok((c, order))
+            }
         }
     }
 

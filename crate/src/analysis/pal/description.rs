@@ -5,7 +5,7 @@
 //! tag is dropped and its text kept; entities decoded; white space collapsed. Hand-written rather than an
 //! HTML crate: PAL's descriptions use a dozen tags, and the output keeps only text.
 
-use crate::analysis::pack::{safe_url, Block, Inline};
+use crate::analysis::pack::{safe_url, Block, Inline, Reference};
 
 #[derive(Default)]
 struct Builder {
@@ -322,6 +322,124 @@ pub fn blocks(html: &str) -> Vec<Block> {
     b.blocks
 }
 
+/// White space runs as one space, trimmed.
+pub(super) fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// PAL's descriptions are HTML in CDATA: tags out, paragraphs as new lines, entities decoded.
+fn strip_html(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        out.push_str(&rest[..lt]);
+        let after = &rest[lt + 1..];
+        let end = after.find('>').map_or(after.len(), |e| e + 1);
+        let tag: String = after
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        rest = &after[end..];
+        match tag.as_str() {
+            // Script and style content is not text.
+            "script" | "style" if !after.starts_with('/') => {
+                let close = format!("</{tag}");
+                let lower = rest.to_ascii_lowercase();
+                rest = match lower.find(&close) {
+                    Some(c) => rest[c..].find('>').map_or("", |e| &rest[c + e + 1..]),
+                    None => "",
+                };
+            }
+            "br" | "li" | "p" | "ul" | "ol" | "div" | "tr" | "table" => out.push('\n'),
+            // Inline markup (<B>, <A>, <FONT>) joins the text it wraps.
+            "b" | "i" | "u" | "a" | "font" | "span" | "em" | "strong" | "code" => {}
+            _ => out.push(' '),
+        }
+    }
+    out.push_str(rest);
+    let out = out
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    // Spaces collapsed within lines; runs of blank lines to one.
+    let lines: Vec<String> = out.lines().map(collapse_ws).collect();
+    let mut text = String::new();
+    let mut blank = 0;
+    for l in lines {
+        if l.is_empty() {
+            blank += 1;
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(if blank > 0 { "\n\n" } else { "\n" });
+        }
+        blank = 0;
+        text.push_str(&l);
+    }
+    text
+}
+
+/// The links of a PAL description: `<A HREF="...">title</A>` and bare http(s) addresses.
+pub(super) fn references_in(html: &str) -> Vec<Reference> {
+    let mut refs: Vec<Reference> = Vec::new();
+    let lower = html.to_ascii_lowercase();
+    let mut linked = Vec::new();
+    let mut from = 0;
+    while let Some(p) = lower[from..].find("href=") {
+        let s = from + p + 5;
+        let quote = html[s..].chars().next();
+        let (start, end) = match quote {
+            Some(q @ ('"' | '\'')) => {
+                let st = s + 1;
+                (st, html[st..].find(q).map_or(html.len(), |e| st + e))
+            }
+            _ => (
+                s,
+                html[s..]
+                    .find(|c: char| c.is_whitespace() || c == '>')
+                    .map_or(html.len(), |e| s + e),
+            ),
+        };
+        let url = html[start..end].trim().to_string();
+        let close = lower[end..].find("</a>").map_or(end, |e| end + e);
+        let open_end = html[end..close].find('>').map_or(end, |e| end + e + 1);
+        let title = strip_html(&html[open_end.min(close)..close]);
+        if url.starts_with("http://") || url.starts_with("https://") {
+            linked.push(url.clone());
+            if !refs.iter().any(|r| r.url == url) {
+                refs.push(Reference {
+                    title: if title.is_empty() {
+                        url.clone()
+                    } else {
+                        title.replace('\n', " ")
+                    },
+                    url,
+                });
+            }
+        }
+        from = end.max(s);
+    }
+    // Bare addresses in the text (not inside an HREF).
+    let text = strip_html(html);
+    for word in text.split(|c: char| c.is_whitespace() || c == '"' || c == '<' || c == '>') {
+        if (word.starts_with("http://") || word.starts_with("https://"))
+            && !refs.iter().any(|r| r.url == word)
+        {
+            let url = word.trim_end_matches(['.', ',', ')', ';']).to_string();
+            refs.push(Reference {
+                title: url.clone(),
+                url,
+            });
+        }
+    }
+    refs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,5 +518,23 @@ mod tests {
         for w in ["x", "y", "z", "w"] {
             assert!(text.contains(w), "{text}");
         }
+    }
+
+    #[test]
+    fn html_descriptions_become_text_and_references() {
+        let html = r#"Low RAM.<BR><B>References:</B><UL><LI><A HREF="http://example.com/a">Guide &amp; more</A></LI></UL> See http://example.com/b."#;
+        assert_eq!(
+            strip_html(html),
+            "Low RAM.\nReferences:\n\nGuide & more\n\nSee http://example.com/b."
+        );
+        // Unclosed tags, multi-byte text after `<`, a script with no end: text, no panic.
+        assert_eq!(strip_html("a <é b"), "a");
+        assert_eq!(strip_html("x<script>alert(1)"), "x");
+        assert_eq!(strip_html("<B>bold</B>, <i>it</i>"), "bold, it");
+        let r = references_in(html);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].title, "Guide & more");
+        assert_eq!(r[0].url, "http://example.com/a");
+        assert_eq!(r[1].url, "http://example.com/b");
     }
 }

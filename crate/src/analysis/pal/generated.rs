@@ -11,8 +11,8 @@
 //! over the inputs (`if(c, x, y)` for each branch), built as an [`Expr`] tree directly. Anything else
 //! (hash tables, `ForEach`, a question's answer) is reported with the reason.
 
-use super::{lex, Tok};
-use crate::analysis::expr::{Cmp, Expr, Op};
+use super::lexer::{lex, Tok};
+use crate::analysis::expr::{Cmp, Expr, Op, MAX_DEPTH};
 use crate::analysis::pack::PairBy;
 use std::collections::HashMap;
 
@@ -25,9 +25,9 @@ pub struct Generated {
     pub expression: Expr,
 }
 
-/// Bounds: a body longer than this many tokens or nesting deeper is not one of PAL's.
+/// A body longer than this many tokens is not one of PAL's; nesting is bounded by the expression
+/// model's MAX_DEPTH, as every expression of the crate.
 const MAX_TOKENS: usize = 20_000;
-const MAX_NEST: usize = 24;
 
 /// Input names in the expression: the first input is `a`, then `b`, ...
 pub fn input_name(i: usize) -> String {
@@ -252,8 +252,8 @@ impl Run<'_> {
 
     fn enter(&mut self) -> Result<(), String> {
         self.depth += 1;
-        if self.depth > MAX_NEST {
-            return Err(format!("nesting deeper than {MAX_NEST}"));
+        if self.depth > MAX_DEPTH {
+            return Err(format!("nesting deeper than {MAX_DEPTH}"));
         }
         Ok(())
     }

@@ -283,23 +283,31 @@ impl Column {
         }
     }
 
+    /// The first `samples` values (every sample given so far), taken out, and their raw samples for a
+    /// series that keeps them; the next sample given is then sample 0, cooked against the last one
+    /// taken (`BlgReader::take_rows`).
+    pub fn take(&mut self, samples: usize) -> (Vec<f64>, Option<RawColumn>) {
+        let raw = self.raw.as_mut().map(|kept| {
+            let raw = raw_column(kept, samples);
+            kept.clear();
+            raw
+        });
+        let hot = &mut self.hot;
+        hot.flush();
+        let mut values = hot.values.clone();
+        values.resize(samples, f64::NAN);
+        hot.values.clear();
+        // `next` is one more than the last sample with a value: the last one taken keeps its N and D
+        // for the next value (as sample 0 follows it); any earlier one leaves the next without one.
+        hot.next = if hot.next == samples { 0 } else { NONE };
+        (values, raw)
+    }
+
     /// The raw samples kept (for a series that keeps them), `samples` long, with the options the values
     /// are cooked with.
     pub fn take_raw(&mut self, samples: usize) -> Option<RawColumn> {
-        let mut kept = self.raw.take()?;
-        kept.resize(samples, Kept::default());
-        let mut raw = RawColumn {
-            present: Vec::with_capacity(samples),
-            ..RawColumn::default()
-        };
-        for s in &kept {
-            raw.value.push(s.fields[0]);
-            raw.second.push(s.fields[1]);
-            raw.frequency.push(s.fields[2]);
-            raw.multi.push(s.fields[3]);
-            raw.present.push(s.present);
-        }
-        Some(raw)
+        let kept = self.raw.take()?;
+        Some(raw_column(&kept, samples))
     }
 
     /// The cooked series, `samples` long.
@@ -308,6 +316,23 @@ impl Column {
         self.hot.values.resize(samples, f64::NAN);
         self.hot.values
     }
+}
+
+/// The first `samples` raw samples kept, columnar (absent ones past the end of `kept`).
+fn raw_column(kept: &[Kept], samples: usize) -> RawColumn {
+    let mut raw = RawColumn {
+        present: Vec::with_capacity(samples),
+        ..RawColumn::default()
+    };
+    let absent = Kept::default();
+    for s in kept.iter().chain(std::iter::repeat(&absent)).take(samples) {
+        raw.value.push(s.fields[0]);
+        raw.second.push(s.fields[1]);
+        raw.frequency.push(s.fields[2]);
+        raw.multi.push(s.fields[3]);
+        raw.present.push(s.present);
+    }
+    raw
 }
 
 /// One raw sample kept: N, D, F, M (0 where absent) and which are present (`RawColumn::present`'s bits).

@@ -132,6 +132,9 @@ pub(crate) struct BlgReader {
     per_sample: usize,
     /// A catalogue pass (`count_only`): the samples' times tallied, none kept.
     counting: Option<TimeTally>,
+    /// Samples read and already taken out (`take_rows`): the samples read so far are these and
+    /// `timestamps`.
+    taken: usize,
 }
 
 /// The column of a series that is not read (`OpenOptions::series`): known, so it is never looked for
@@ -179,6 +182,7 @@ impl BlgReader {
             series_skipped: 0,
             per_sample: 8,
             counting: None,
+            taken: 0,
         }
     }
 
@@ -188,11 +192,16 @@ impl BlgReader {
         self.counting = Some(TimeTally::default());
     }
 
-    /// Samples read so far (kept, or counted).
+    /// Samples read so far (kept, or counted), those taken out (`take_rows`) included.
     pub(super) fn samples_read(&self) -> usize {
         self.counting
             .as_ref()
-            .map_or(self.timestamps.len(), |t| t.rows)
+            .map_or(self.taken + self.timestamps.len(), |t| t.rows)
+    }
+
+    /// The index of the next sample in the columns: the samples read but those taken out.
+    pub(super) fn next_sample(&self) -> usize {
+        self.samples_read() - self.taken
     }
 
     /// Counts an event of the trace's machinery that the reader skips (the first of each type is
@@ -302,15 +311,78 @@ impl BlgReader {
         Ok(())
     }
 
+    /// The samples read since the last take, taken out (`CaptureReader::take_rows`): their times and
+    /// every series met so far, in the order first met (a series keeps its index from one take to the
+    /// next; `series_order` gives the order the capture lists them in); None before the log's header
+    /// and definitions are read, and in a catalogue pass. No room is reserved for the whole log any more.
+    pub fn take_rows(&mut self) -> Option<Capture> {
+        if self.counting.is_some() {
+            return None;
+        }
+        let header = self.header.as_ref()?;
+        self.defs.as_ref()?;
+        self.size_hint = None;
+        let samples = self.timestamps.len();
+        self.taken += samples;
+        let time_zone = Some(header.zone.at(self.first_local_ms.unwrap_or(0.0)));
+        let series = self
+            .columns
+            .iter_mut()
+            .map(|c| {
+                let (values, raw) = c.take(samples);
+                Series {
+                    parsed: path::parse(&c.path).unwrap_or_default(),
+                    path: c.path.clone(),
+                    counter_type: Some(c.type_value()),
+                    scale: Some(c.scale),
+                    values,
+                    reference: None,
+                    raw,
+                }
+            })
+            .collect();
+        let timestamps = self.timestamps.clone();
+        self.timestamps.clear();
+        Some(Capture {
+            format: Some(Format::Blg),
+            encoding: Some(CaptureEncoding::Binary),
+            time_zone,
+            timestamps,
+            series,
+            notes: Vec::new(),
+        })
+    }
+
+    /// The series met so far (`take_rows`' order) in the order the capture lists them: by definition,
+    /// counter, then instance in the order first seen.
+    pub fn series_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.columns.len()).collect();
+        order.sort_by_key(|&i| self.columns[i].order);
+        order
+    }
+
     /// The capture, once every chunk has been pushed.
-    pub fn finish(mut self) -> Result<Capture, CaptureError> {
-        let (notes, time_zone, samples) = self.end()?;
-        self.columns.sort_by_key(|c| c.order);
+    pub fn finish(self) -> Result<Capture, CaptureError> {
+        self.finish_rows(true).map(|(c, _)| c)
+    }
+
+    /// The rest of the samples and the notes; the series in the capture's order when `sorted`, else in
+    /// the order first met (`take_rows`' order), with the capture's order of those (`series_order`).
+    pub fn finish_rows(mut self, sorted: bool) -> Result<(Capture, Vec<usize>), CaptureError> {
+        // The notes count every sample read; the columns hold those since the last take.
+        let (notes, time_zone, _) = self.end()?;
+        let held = self.timestamps.len();
+        let order = if sorted {
+            self.columns.sort_by_key(|c| c.order);
+            (0..self.columns.len()).collect()
+        } else {
+            self.series_order()
+        };
         let series = self
             .columns
             .into_iter()
             .map(|mut c| {
-                let raw = c.take_raw(samples);
+                let raw = c.take_raw(held);
                 let (parsed, counter_type, scale) = (
                     path::parse(&c.path).unwrap_or_default(),
                     c.type_value(),
@@ -322,20 +394,21 @@ impl BlgReader {
                     path,
                     counter_type: Some(counter_type),
                     scale: Some(scale),
-                    values: c.finish(samples),
+                    values: c.finish(held),
                     reference: None,
                     raw,
                 }
             })
             .collect();
-        Ok(Capture {
+        let capture = Capture {
             format: Some(Format::Blg),
             encoding: Some(CaptureEncoding::Binary),
             time_zone,
             timestamps: self.timestamps,
             series,
             notes,
-        })
+        };
+        Ok((capture, order))
     }
 
     /// The catalogue of a catalogue pass (`count_only`), once every chunk has been pushed; `bytes` is

@@ -64,8 +64,9 @@ impl BlgReader {
                 b.len()
             )));
         }
-        let k = self.samples_read();
-        match k {
+        // The sample's place in the columns (samples taken out before are not there).
+        let k = self.next_sample();
+        match self.samples_read() {
             0 => {
                 self.first_sample_at = self.record_at;
                 self.guess(b.len());
