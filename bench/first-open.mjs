@@ -9,8 +9,8 @@
 // reads a File): a fresh browser context (its own renderer process, nothing compiled), one Worker, five
 // opens in a row, timed inside the Worker (the Blob's bytes are read before openCapture's clock starts;
 // the slices are read inside CaptureReader's, as the viewer does); then a second Worker in the same page,
-// one open. With --warm-up, each Worker first runs the package's warm-up (`warmUp`, as the viewer's
-// worker does while the user picks a file) and its time is printed.
+// one open. With --warm-up, each Worker first runs the viewer's warm-up (js/warm-up.js, as the
+// viewer's reading Worker does from page load while the user picks a file) and its time is printed.
 // Run: node bench/first-open.mjs [--warm-up] [--sizes 10,200] [--only csv|blg]   (after npm run build)
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -34,11 +34,12 @@ for (const mbs of SIZES) {
 
 const worker = `
 import init, * as lens from '/pkg/counterlens.js';
+import { warmUp as viewerWarmUp } from '/js/warm-up.js';
 const t0 = performance.now();
 const ready = init().then(async () => {
   const compiled = performance.now() - t0;
   let warmUp = null;
-  if (${warm} && lens.warmUp) { const t = performance.now(); lens.warmUp(); warmUp = performance.now() - t; }
+  if (${warm}) warmUp = (await viewerWarmUp()).ms;
   return { compiled, warmUp };
 });
 ready.then((r) => postMessage({ ready: r }));
@@ -70,10 +71,10 @@ const server = http.createServer((req, res) => {
   if (req.url === '/') return send('text/html', page);
   if (req.url === '/worker.js') return send('text/javascript', worker);
   if (data.has(req.url)) return send('application/octet-stream', data.get(req.url));
-  if (req.url.startsWith('/pkg/')) {
+  if (req.url.startsWith('/pkg/') || req.url.startsWith('/js/')) {
     try {
       const body = readFileSync(new URL(`.${req.url}`, repo));
-      return send(req.url.endsWith('.wasm') ? 'application/wasm' : 'text/javascript', body);
+      return send(req.url.endsWith('.wasm') ? 'application/wasm' : req.url.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body);
     } catch { /* fall through */ }
   }
   res.statusCode = 404;

@@ -717,6 +717,11 @@ export interface ViewerOptions {
   onSelection?: (e: { series: string[] }) => void;
   /** Told when the time range changes (null: the whole capture). */
   onZoom?: (e: { range: TimeRange | null }) => void;
+  /** Bytes of columns (8 per value and timestamp) the viewer reads whole. Default: an eighth of
+   *  `navigator.deviceMemory`, from 256 MiB to 1 GiB; 512 MiB where the browser does not say. A log whose
+   *  columns would take more is listed first (readCatalogue) and read in part: the series the built-in
+   *  analysis packs look at, as many as fit; a note says what was left out, with a picker to load others. */
+  columnBudget?: number;
 }
 export interface Viewer {
   /** Settles when the capture given in the options is open (or could not be read: see the status line). */

@@ -9,7 +9,7 @@
 import { el } from './dom.js';
 import { buildLayout } from './layout.js';
 import { createState, selectSeries, deselectSeries, clearSelection, clampRange, seriesWithUnits, hasSeveralMachines, formatTime } from './state.js';
-import { createReader, fetchSameOrigin, describeError, SUPERSEDED } from './reading.js';
+import { createReader, fetchSameOrigin, describeError, warmReader, SUPERSEDED } from './reading.js';
 import { renderSeriesTree, mountTreeKeys, forgetExpanded, pathFilter, defaultSelection, describeDefault, machinesOf, topSeries, MAX_SELECT } from './series-tree.js';
 import { createPaneStack } from './panes.js';
 import { renderStats, renderDifferences, nextSort } from './stats.js';
@@ -20,6 +20,7 @@ import { createExplainer } from './explain.js';
 import { seriesColor } from '../core.js';
 import { changeRows, renderChangeTable, changeCsv, overlaysFor, overlayLegend, runsOverlap } from './compare.js';
 import { renderMultiples } from './multiples.js';
+import { columnBudget, estimateColumnBytes, planPart, renderPart } from './catalogue.js';
 
 /** A duration in words: 45 s, 10 min, 3.5 h, 2 days. */
 function formatDuration(ms) {
@@ -49,6 +50,8 @@ function formatDuration(ms) {
  *        / `theme-dark` class: the counterlens page passes <html>, so the whole page follows the choice)
  * @param {(e: {series: string[]}) => void} [options.onSelection] told when the selected series change
  * @param {(e: {range: [number, number]|null}) => void} [options.onZoom] told when the time range changes
+ * @param {number} [options.columnBudget] bytes of columns read whole (default: from the device's memory,
+ *        catalogue.js `columnBudget`); a log whose columns would take more is listed first and read in part
  * @returns {{ ready: Promise<void>, open(input: Uint8Array|ArrayBuffer|Blob, name?: string): Promise<void>, openUrl(url: string, name?: string): Promise<void>,
  *             capture(): Capture|null, setRange(r: [number, number]|null): void, redraw(): void, destroy(): void }}
  */
@@ -109,6 +112,7 @@ export function mountViewer(element, options = {}) {
   }) : null;
 
   // ---- reading ----
+  let listing = false; // the catalogue pass of a log too large to read whole is running
   function showReadProgress(fraction, name) {
     const reading = fraction !== null;
     if (reading) { delete $['chart-status'].dataset.failed; delete $['chart-status'].dataset.state; $['chart-hint'].hidden = true; }
@@ -116,18 +120,45 @@ export function mountViewer(element, options = {}) {
     $['chart-cancel'].hidden = !reading;
     if (!reading) return;
     $['chart-progress'].value = fraction;
-    $['chart-status'].textContent = fraction ? `Reading ${name}: ${Math.round(100 * fraction)} %` : `Reading ${name}`;
+    const doing = listing ? `Listing the counters of ${name} (too large to read whole)` : `Reading ${name}`;
+    $['chart-status'].textContent = fraction ? `${doing}: ${Math.round(100 * fraction)} %` : doing;
   }
 
-  /** Opens a capture; `from` is where it can be read again (`{ url }`; the Blob itself otherwise). */
-  async function open(input, name = 'capture', from = null) {
+  // What was read of a log too large to read whole, with a picker to load other series (catalogue.js).
+  const partBox = el('div', null, { 'data-part': 'part', class: 'cl-note cl-part', hidden: '' });
+  $['chart-notes'].before(partBox);
+
+  /** Opens a capture; `from` is where it can be read again (`{ url }`; the Blob itself otherwise). A log
+   *  whose columns would outgrow the budget is listed first (its catalogue) and read in part: the series
+   *  the analysis packs look at, or exactly `picked` (catalogue indices, from the picker) when given. */
+  async function open(input, name = 'capture', from = null, { catalogue = null, picked = null } = {}) {
     const blob = input instanceof Blob ? input : new Blob([input]);
     try {
-      const [next, identity] = await Promise.all([reader.read(blob, name), fileIdentity(blob, name)]);
-      state.source = identity;
+      const identity = fileIdentity(blob, name);
+      const budget = options.columnBudget ?? columnBudget();
+      let part = null;
+      let next = null;
+      if (catalogue || estimateColumnBytes(blob.size, name) > budget) {
+        listing = true;
+        try {
+          catalogue ??= (await reader.catalogue(blob, name)).catalogue;
+        } finally {
+          listing = false;
+        }
+        if (catalogue.columnBytes > budget) {
+          const plan = planPart(catalogue, budget, picked ? { patterns: [], picked } : {});
+          part = { name, catalogue, budget, plan };
+          next = await reader.read(blob, name, { series: plan.paths, every: plan.every });
+        }
+      }
+      next ??= await reader.read(blob, name);
+      state.source = await identity;
       // Only a .blg is read again (for its raw samples); a URL is fetched again rather than held.
       state.rawSource = next.capture.format === 'blg' ? (from ?? { blob }) : null;
       onCaptureRead(next.capture, next.notes, name);
+      warmSoon();
+      if (part) renderPart(partBox, part, { onLoad: (indices) => open(blob, name, from, { catalogue: part.catalogue, picked: indices }) });
+      else { partBox.hidden = true; partBox.replaceChildren(); }
     } catch (err) {
       if (err === SUPERSEDED) return;
       if (err?.cancelled) delete $['chart-status'].dataset.state;
@@ -563,6 +594,16 @@ export function mountViewer(element, options = {}) {
   if (shared?.file) {
     $['chart-status'].textContent = `This link shows a view of ${shared.file.name} (${shared.file.size.toLocaleString('en-US')} bytes): open that file, or another log with the same counters.`;
   }
+  // The reading Worker of the next file is made and warmed once the page has painted and is idle, so the
+  // first file a user opens reads at full speed (reading.js warmReader); again after each read takes it.
+  let alive = true;
+  const whenIdle = (f) => (globalThis.requestIdleCallback ?? ((g) => setTimeout(g, 200)))(f, { timeout: 3000 });
+  // The element's data-reader-warmed says how many warm-up reads the Worker made (tests, tools).
+  const warmSoon = () => requestAnimationFrame(() => whenIdle(() => {
+    if (alive) warmReader().then((w) => { if (alive && w) element.dataset.readerWarmed = String(w.reads); });
+  }));
+  warmSoon();
+  cleanups.push(() => { alive = false; });
   const ready = options.capture ? open(options.capture, options.name) : options.url ? openUrl(options.url, options.name) : Promise.resolve();
 
   return {

@@ -1,8 +1,10 @@
 // Reading captures: a Blob is read in a Web Worker (worker.js) through CaptureReader in slices, with
 // progress and cancel, so a large file never blocks the page nor needs a second copy of itself in
 // memory; a big CSV/TSV (8 MiB and more, on a machine with more than one core) is read in pieces by
-// openCaptureParallel's workers, each reading its own slice of the File. A URL is fetched from the page's
-// own origin only. Errors become sentences (describeError).
+// openCaptureParallel's workers, each reading its own slice of the File. A log too large to read whole is
+// listed first in the worker (`catalogue`: CatalogueReader) and then read in part (`series`, `every`;
+// catalogue.js plans the part). A URL is fetched from the page's own origin only. Errors become sentences
+// (describeError).
 import { Capture } from '../core.js';
 import { errorFromData } from '../errors.js';
 import { openCaptureInPieces, PARALLEL_MIN_BYTES } from '../parallel.js';
@@ -36,6 +38,30 @@ export function describeError(err, file) {
   return `Cannot read ${what}${where ? ' ' + where : ''}: ${text}`;
 }
 
+/** A reading Worker made and warmed (`warmReader`) before a file is chosen, taken by the next read. */
+let warmed = null;
+function takeWorker() {
+  const w = warmed;
+  warmed = null;
+  return w ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+}
+
+/** Makes the reading Worker of the next file now and has it warm its readers (js/warm-up.js: V8 compiles
+ *  their hot functions with its optimizing tier), so the first file opens as fast as the fifth. Call it
+ *  once the page is idle: the Worker compiles the module and reads a few small logs (on this machine
+ *  about a second of one core, in the Worker, never the page's thread). Resolves with `{ ms, reads }`
+ *  when the warm-up is done (or when it was taken by a read before). */
+export function warmReader() {
+  if (warmed) return warmed.done;
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  worker.done = new Promise((resolve) => {
+    worker.onmessage = ({ data }) => { if (data.warmed) resolve(data.warmed); };
+  });
+  worker.postMessage({ warm: true });
+  warmed = worker;
+  return worker.done;
+}
+
 /**
  * A reader of one capture at a time: a new read supersedes the one still going.
  * @param {{ onProgress(fraction: number|null, name: string): void }} hooks  null when a read ends
@@ -47,12 +73,12 @@ export function createReader({ onProgress }) {
    *  anything else in one worker; resolves to { capture, notes }, rejects with the reader's error (a
    *  CaptureError, as thrown), a cancellation, or SUPERSEDED. With `keepRaw` (paths), always one worker,
    *  and the capture holds only the series that kept their raw samples (explain.js). */
-  function read(blob, name, { keepRaw } = {}) {
+  function read(blob, name, { keepRaw, series, every } = {}) {
     current?.reject(SUPERSEDED);
     const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
     // On 2 cores the pieces cost more than they save (docs/performance.md: 0.56-0.87x openCapture's
     // wall time, measured on a busy 2-core machine): from 4 cores on, where the work can spread.
-    if (keepRaw || blob.size < PARALLEL_MIN_BYTES || cores < PARALLEL_MIN_CORES) return readInWorker(blob, name, { keepRaw });
+    if (keepRaw || series || blob.size < PARALLEL_MIN_BYTES || cores < PARALLEL_MIN_CORES) return readInWorker(blob, name, { keepRaw, series, every });
     return new Promise((resolve, reject) => {
       let open = true;
       const done = () => {
@@ -77,11 +103,18 @@ export function createReader({ onProgress }) {
     });
   }
 
-  /** Reads a Blob in the worker; resolves to { capture, notes }, rejects with the reader's error (a
-   *  CaptureError, as thrown), a cancellation, or SUPERSEDED. */
-  function readInWorker(blob, name, { keepRaw } = {}) {
+  /** The catalogue of a Blob (its series and time range, no values: catalogue.js), read in the worker
+   *  with progress and cancel as `read`; rejects as `read` does. */
+  function catalogue(blob, name) {
+    current?.reject(SUPERSEDED);
+    return readInWorker(blob, name, { catalogue: true });
+  }
+
+  /** Reads a Blob in the worker; resolves to { capture, notes } (or { catalogue }), rejects with the
+   *  reader's error (a CaptureError, as thrown), a cancellation, or SUPERSEDED. */
+  function readInWorker(blob, name, { keepRaw, series, every, catalogue: listing } = {}) {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+      const worker = takeWorker();
       const done = () => {
         worker.terminate();
         current = null;
@@ -90,18 +123,21 @@ export function createReader({ onProgress }) {
       current = { worker, reject: (e) => { done(); reject(e); } };
       onProgress(0, name);
       worker.onmessage = ({ data }) => {
+        if (data.warmed) return; // the warm-up this worker was made with, stopped by this read
         if (data.progress !== undefined) return onProgress(data.progress, name);
         done();
         if (data.error) reject(errorFromData(data.error));
+        else if (data.catalogue) resolve({ catalogue: data.catalogue });
         else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
       };
       worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
-      worker.postMessage({ blob, keepRaw });
+      worker.postMessage({ blob, keepRaw, series, every, catalogue: listing });
     });
   }
 
   return {
     read,
+    catalogue,
     cancel: (reason) => current?.reject(reason),
     reading: () => current !== null,
     stop: () => current?.worker?.terminate(),

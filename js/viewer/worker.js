@@ -1,21 +1,35 @@
 // Reads a capture off the page's thread: slices of the Blob go through CaptureReader, progress is
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker. With `keepRaw` (counter paths), the series
-// named keep their raw samples and only those are sent (the page explains their points, explain.js). It
-// imports the package's core (core.js): none of the viewer, no DOM.
-import init, { CaptureReader, Capture, analyze, analysisReport } from '../core.js';
+// named keep their raw samples and only those are sent (the page explains their points, explain.js).
+// With `catalogue`, the log's catalogue is read instead (CatalogueReader: its series and time range, no
+// values) for a log too large to read whole (catalogue.js); `series` and `every` then read a part of it.
+// Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
+// file (js/warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
+// It imports the package's core (core.js): none of the viewer, no DOM.
+import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
 import { errorToData } from '../errors.js';
+import { warmUp } from '../warm-up.js';
 
 const ready = init(); // counterlens_bg.wasm next to the glue
 const SLICE = 4 << 20;
+let warming = null;
+let stopWarming = false;
 
-onmessage = async ({ data: { blob, keepRaw, analyze: job, report } }) => {
+onmessage = async ({ data: { warm, blob, keepRaw, series, every, catalogue, analyze: job, report } }) => {
+  if (warm) {
+    warming = ready.then(() => warmUp({ stop: () => stopWarming })).then((w) => postMessage({ warmed: w }), () => null);
+    return;
+  }
+  stopWarming = true;
   await ready;
+  await warming;
   if (job) return postMessage(analyzeParts(job));
   if (report) return postMessage(writeReport(report));
+  if (catalogue) return postMessage(await readCatalogue(blob));
   let reader = null;
   try {
-    reader = new CaptureReader(keepRaw ? { size: blob.size, keepRaw } : { size: blob.size });
+    reader = new CaptureReader({ size: blob.size, ...(keepRaw ? { keepRaw } : {}), ...(series ? { series } : {}), ...(every > 1 ? { every } : {}) });
     for (let at = 0; at < blob.size; at += SLICE) {
       reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
       postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
@@ -34,6 +48,23 @@ onmessage = async ({ data: { blob, keepRaw, analyze: job, report } }) => {
     reader?.free();
   }
 };
+
+/** The catalogue of a Blob, read in slices with progress: `{ catalogue }` or `{ error }`. */
+async function readCatalogue(blob) {
+  let reader = null;
+  try {
+    reader = new CatalogueReader();
+    for (let at = 0; at < blob.size; at += SLICE) {
+      reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
+      postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
+    }
+    return { catalogue: reader.finish() };
+  } catch (e) {
+    return { error: errorToData(e) };
+  } finally {
+    reader?.free();
+  }
+}
 
 // ---- Analysis (analysis-panel.js): the capture's parts come in transferred with the first run and the
 // capture is kept here, so the next runs on it (other packs, other answers) send only their options; the

@@ -9,11 +9,12 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-test('the worker imports the core (js/core.js, errors.js) only, never the viewer or the package entry', () => {
-  // What core.js loads in turn is checked in tests/node/imports.test.mjs (no viewer module, no entry).
+test('the worker imports the core (js/core.js, errors.js, and its warm-up js/warm-up.js) only, never the viewer or the package entry', () => {
+  // What core.js and warm-up.js load in turn is checked in tests/node/imports.test.mjs (no viewer module,
+  // no entry).
   const src = readFileSync(repo + 'js/viewer/worker.js', 'utf8');
   const imports = [...src.matchAll(/^import .* from '([^']+)';/gm)].map((m) => m[1]);
-  assert.deepEqual(imports, ['../core.js', '../errors.js']);
+  assert.deepEqual(imports, ['../core.js', '../errors.js', '../warm-up.js']);
 });
 
 test('each concern is its own module, usable on its own in the page', async () => {

@@ -3,13 +3,16 @@
 // dropped anywhere on the page, and on first visit ?url= of a same-origin file or the sample capture.
 import { mountViewer } from '../js/viewer/index.js';
 import { $ } from '../dom.js';
+import { parseBudget } from '../js/viewer/catalogue.js';
 
 let viewer = null;
 const SAMPLE = 'sample capture (DEMO-SQL01)';
 
 export function mountChart() {
   // The page takes the viewer's theme (<html> gets its theme class: the page's tokens follow).
-  viewer = mountViewer($('panel-chart'), { ids: true, hash: true, dropAnywhere: true, themeRoot: document.documentElement });
+  // ?budget= (bytes, or 300M, 2G): the columns read whole before a log is listed and read in part.
+  const columnBudget = parseBudget(new URLSearchParams(location.search).get('budget'));
+  viewer = mountViewer($('panel-chart'), { ids: true, hash: true, dropAnywhere: true, themeRoot: document.documentElement, columnBudget });
 }
 
 export function draw() {
