@@ -58,8 +58,9 @@ read -r w c < <(best $bin convert -q --overwrite --threads 1 "$d/clean.csv" -o "
 printf '  1 file  %5.1f MB, 13 decimals : wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
   "$($py -c "print($clean / 1e6)")" "$w" "$(mbs "$clean" "$w")" "$c" "$(mbs "$clean" "$c")"
 if [[ -n ${COUNTERLENS_BASE_BIN:-} ]]; then
-  # The base build writes over its output without asking (it predates --overwrite).
-  read -r w c < <(best "$COUNTERLENS_BASE_BIN" convert -q --threads 1 "$d/relog.csv" -o "$d/big-base.parquet")
+  # A base build from before --overwrite writes over its output without asking; later ones need the flag.
+  ow=$("$COUNTERLENS_BASE_BIN" convert --help 2>&1 | grep -q -- --overwrite && echo --overwrite || true)
+  read -r w c < <(best "$COUNTERLENS_BASE_BIN" convert -q $ow --threads 1 "$d/relog.csv" -o "$d/big-base.parquet")
   printf '  1 file, 1 thread, base build %s: wall %6.3f s %4s MB/s   CPU %6.3f s %4s MB/s\n' \
     "$COUNTERLENS_BASE_BIN" "$w" "$(mbs "$big" "$w")" "$c" "$(mbs "$big" "$c")"
 fi
