@@ -548,25 +548,14 @@ impl JsCaptureReader {
     }
 
     fn reader(&mut self) -> Result<&mut CaptureReader, JsValue> {
-        self.inner.as_mut().ok_or_else(|| {
-            named_error(
-                ErrorClass::Capture,
-                "finished",
-                "this reader has finished (or failed); make a new one",
-                None,
-            )
-        })
+        self.inner.as_mut().ok_or_else(spent)
     }
 
     /// Reads a chunk; returns `{ bytes }`, the total pushed so far. After an error the reader is spent.
     pub fn push(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
         let r = self.reader()?;
         match r.push(chunk) {
-            Ok(()) => {
-                let o = js_sys::Object::new();
-                let _ = Reflect::set(&o, &"bytes".into(), &(r.bytes() as f64).into());
-                Ok(o.into())
-            }
+            Ok(()) => Ok(pushed(r.bytes())),
             Err(e) => {
                 self.inner = None;
                 Err(capture_error(e))
@@ -722,11 +711,7 @@ impl JsCatalogueReader {
     pub fn push(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
         let r = self.inner.as_mut().ok_or_else(spent)?;
         match r.push(chunk) {
-            Ok(()) => {
-                let o = js_sys::Object::new();
-                let _ = Reflect::set(&o, &"bytes".into(), &(r.bytes() as f64).into());
-                Ok(o.into())
-            }
+            Ok(()) => Ok(pushed(r.bytes())),
             Err(e) => {
                 self.inner = None;
                 Err(capture_error(e))
@@ -741,6 +726,14 @@ impl JsCatalogueReader {
     }
 }
 
+/// What a reader's `push` returns: `{ bytes }`, the total pushed so far.
+fn pushed(bytes: usize) -> JsValue {
+    let o = js_sys::Object::new();
+    let _ = Reflect::set(&o, &"bytes".into(), &(bytes as f64).into());
+    o.into()
+}
+
+/// The error of a reader used after it finished or failed.
 fn spent() -> JsValue {
     named_error(
         ErrorClass::Capture,

@@ -711,13 +711,7 @@ impl Parser<'_, '_> {
         while let Some(Tok::Punct(op @ ('+' | '-'))) = self.peek().cloned() {
             self.i += 1;
             let b = self.term(st)?;
-            let op = match op {
-                '+' => Op::Add,
-                '-' => Op::Sub,
-                '*' => Op::Mul,
-                _ => Op::Div,
-            };
-            a = bounded(bin(op, a, b))?;
+            a = bounded(bin(arith(op), a, b))?;
         }
         Ok(a)
     }
@@ -730,13 +724,7 @@ impl Parser<'_, '_> {
             if op == '/' && b == Expr::Number(0.0) {
                 return Err("divides by zero".into());
             }
-            let op = match op {
-                '+' => Op::Add,
-                '-' => Op::Sub,
-                '*' => Op::Mul,
-                _ => Op::Div,
-            };
-            a = bounded(bin(op, a, b))?;
+            a = bounded(bin(arith(op), a, b))?;
         }
         Ok(a)
     }
@@ -916,5 +904,15 @@ impl Parser<'_, '_> {
             "uses ${name}, which is neither a QUESTION of the files read nor set before in the snippet{}",
             self.imp.missing_hint()
         ))
+    }
+}
+
+/// The operator of PowerShell's `+ - * /` (the lexer's punctuation).
+fn arith(op: char) -> Op {
+    match op {
+        '+' => Op::Add,
+        '-' => Op::Sub,
+        '*' => Op::Mul,
+        _ => Op::Div,
     }
 }
