@@ -237,7 +237,7 @@ export interface SeriesInfo {
   instance?: string;
   counter: string;
   counterType?: number;
-  /** The counter's DefaultScale where the file gives it (.blg): Perfmon's graph shows value x 10^scale;
+  /** The counter's DefaultScale where the file gives it (.blg, raw capture): Perfmon's graph shows value x 10^scale;
    *  values() are unscaled, as relog writes them. */
   defaultScale?: number;
   /** For a path written in another language (`\Procesador(_Total)\% de tiempo de procesador`): the English

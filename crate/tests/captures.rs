@@ -108,6 +108,12 @@ fn check(name: &str, want: &Value, got: &Result<Capture, counterlens::capture::C
             "{name} {}",
             s.path
         );
+        assert_eq!(
+            s.scale.map(i64::from),
+            w.get("defaultScale").and_then(Value::as_i64),
+            "{name} {}",
+            s.path
+        );
         match (w.get("reference"), &s.reference) {
             (None, None) => {}
             (Some(want), Some(got)) => {

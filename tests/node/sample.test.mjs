@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openCapture, describeCounterType, counterTypes } from 'counterlens';
+import { openCapture, describeCounterType, counterTypes, analyze } from 'counterlens';
 
 const root = new URL('../../', import.meta.url);
 const schema = JSON.parse(readFileSync(new URL('schema/counterlens-raw-capture-v1.schema.json', root), 'utf8'));
@@ -81,11 +81,25 @@ test('instances come and go, and gaps are gaps', () => {
   assert.ok(Number.isNaN(backup[360]) && !Number.isNaN(backup[361]), 'a new instance has no older sample at its first');
   // Elapsed Time through PerfTimeId/PerfFreqId: notepad started at 09:02:00, so at 09:03:00 it is 60 s old.
   assert.equal(find('\\\\DEMO-SQL01\\Process(notepad)\\Elapsed Time')[180], 60);
-  // Through BaseCounterId with DefaultScale 3: disk latency in ms, between the generator's 2 and 12.
+  // Through BaseCounterId: disk latency in seconds (unscaled, as relog writes it; DefaultScale 3 stays on
+  // the series), between the generator's 0.002 and 0.012 s per read.
   const lat = find('\\\\DEMO-SQL01\\PhysicalDisk(0 C:)\\Avg. Disk sec/Read');
-  assert.ok([...lat].slice(1).every((v) => v >= 2 && v <= 12), 'latency out of range');
+  assert.ok([...lat].slice(1).every((v) => v >= 0.002 && v <= 0.012), 'latency out of range');
   // Through MultiId: the four CPUs' average busy share equals the mean of the CPUs' % Processor Time.
   const avg = find('\\\\DEMO-SQL01\\System\\% Average Processor Busy');
   const total = find('\\\\DEMO-SQL01\\Processor(_Total)\\% Processor Time');
   assert.ok(Math.abs(avg[100] - total[100]) <= ROUNDING, `${avg[100]} vs ${total[100]}`);
+});
+
+test('DefaultScale stays on the series, not in its values: the analysis reads seconds, as from a .blg', () => {
+  const disk = '\\\\DEMO-SQL01\\PhysicalDisk(0 C:)\\Avg. Disk sec/Read';
+  assert.equal(info.find((x) => x.path === disk).defaultScale, 3);
+  assert.equal(info.find((x) => x.path === '\\\\DEMO-SQL01\\PhysicalDisk(0 C:)\\Disk Reads/sec').defaultScale, undefined);
+  // The generator's reads take 0.002-0.012 s; the system overview warns from 0.015 s (10 minutes) and is
+  // critical from 0.025 s (5 minutes), so the read latency rules run on both disks and find nothing. Read
+  // at Perfmon's scale (x 10^3: 2-12) the same rules would call every sample of the ten minutes critical.
+  const a = analyze(c);
+  const ran = a.rules.filter((r) => r.rule === 'physical-disk-read-latency-critical');
+  assert.deepEqual(ran.map((r) => [r.series, r.threshold]), [[2, 0.025]]);
+  assert.deepEqual(a.findings.filter((f) => f.path.includes('Avg. Disk sec/')).map((f) => f.message), []);
 });

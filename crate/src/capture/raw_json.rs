@@ -14,7 +14,8 @@
 //! through doubles must write values beyond 2^53 as strings).
 //!
 //! The registration is validated first: any error stops reading. Then every displayable counter of every
-//! instance is cooked (cap100 on, DefaultScale applied, as Perfmon shows a V2 counter set), taking D, F
+//! instance is cooked with cap100 on and without DefaultScale, as relog writes a counter and as a .blg's
+//! series reads (the counter's DefaultScale is kept on the series, for a Perfmon-scale display), taking D, F
 //! and M from where the type says: the PERF_DATA_HEADER times for system and 100 ns timers, the
 //! BaseCounterId counter for fractions and precision timers, PerfTimeId / PerfFreqId for object timers,
 //! MultiId for the MULTI timers.
@@ -312,10 +313,9 @@ fn cook_counter(
             multi: m_idx.and_then(|i| row[i]),
         })
     };
-    let opts = CookOptions {
-        scale: (c.default_scale != 0).then_some(c.default_scale.clamp(-10, 10)),
-        ..CookOptions::default()
-    };
+    // Unscaled, so `Avg. Disk sec/Read` is in seconds as every other reader gives it and the analysis'
+    // thresholds (in the counter's unit) apply; the scale goes on the series, as a .blg's does.
+    let opts = CookOptions::default();
     let two = ty.samples() == 2 || c.ty & PERF_DELTA_COUNTER != 0;
     let values = (0..rows.len())
         .map(|k| {
@@ -342,7 +342,7 @@ fn cook_counter(
         parsed: path::parse(&path).unwrap_or_default(),
         path,
         counter_type: Some(c.ty),
-        scale: None,
+        scale: (c.default_scale != 0).then_some(c.default_scale.clamp(-10, 10)),
         values,
         reference: None,
         raw: None,
@@ -387,5 +387,38 @@ mod tests {
         assert_eq!(sources(&c, &ids), (Source::Counter(2), Source::Counter(1)));
         c.ty = 0x0001_0000; // RAWCOUNT: nothing but N (the timer bits say tick, unused)
         assert_eq!(sources(&c, &ids).0, Source::PerfTime);
+    }
+
+    /// tests/vectors/captures/raw-tiny.json's `Avg Time` (AVERAGE_TIMER, BaseCounterId 4, DefaultScale 3)
+    /// is cooked in seconds, unscaled, and keeps its scale on the series (as a .blg's series does).
+    #[test]
+    fn default_scale_kept_not_applied() {
+        let text = include_str!("../../../tests/vectors/captures/raw-tiny.json");
+        let cap = read(text).unwrap();
+        let s = cap
+            .series
+            .iter()
+            .find(|s| s.path.ends_with("Tiny(a)\\Avg Time"))
+            .unwrap();
+        assert_eq!(s.scale, Some(3));
+        // AVERAGE_TIMER: ((N1 - N0) / F) / (B1 - B0), F = perfFreq 1000.
+        // Sample 2: ((500 - 0) / 1000) / (2 - 0) = 0.25 s (Perfmon's graph: x 10^3 = 250).
+        // Sample 3: ((1500 - 500) / 1000) / (4 - 2) = 0.5 s.
+        assert!(s.values[0].is_nan());
+        assert_eq!(&s.values[1..], &[0.25, 0.5]);
+        // Instance b appears at sample 2 with N 0, B 0; sample 3: ((50 - 0) / 1000) / (1 - 0) = 0.05 s.
+        let b = cap
+            .series
+            .iter()
+            .find(|s| s.path.ends_with("Tiny(b)\\Avg Time"))
+            .unwrap();
+        assert_eq!(b.values[2], 0.05);
+        // A counter with DefaultScale 0 carries none.
+        let rate = cap
+            .series
+            .iter()
+            .find(|s| s.path.ends_with("Tiny(a)\\Rate"))
+            .unwrap();
+        assert_eq!(rate.scale, None);
     }
 }
