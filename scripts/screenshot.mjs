@@ -6,6 +6,11 @@
 import { serve, launch, openPage, repo } from '../tests/browser/harness.mjs';
 
 const server = await serve();
+/** The sample's verdict is in (not "Analysing…"), so every view shows what a user sees once it is done. */
+const verdictDone = (page) => page.waitForFunction(() => {
+  const v = document.querySelector('#verdict');
+  return v && !v.hidden && v.dataset.state && v.dataset.state !== 'running';
+}, null, { timeout: 30000 });
 const browser = await launch();
 
 /** The sample with memory and disk reads added, the disk in a second pane. */
@@ -27,6 +32,7 @@ const { page } = await openPage(browser, server.url);
 await page.emulateMedia({ colorScheme: 'light' });
 await page.setViewportSize({ width: 1440, height: 900 });
 await compose(page);
+await verdictDone(page);
 await page.screenshot({ path: repo + 'docs/img/viewer.png' });
 await page.selectOption('#theme', 'dark');
 await page.mouse.move(0, 0);
@@ -38,6 +44,7 @@ const p = await phone.newPage();
 await p.goto(server.url);
 await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
 await p.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
+await verdictDone(p);
 await p.screenshot({ path: repo + 'docs/img/viewer-phone.png' });
 await p.tap('#series-drawer');
 await p.screenshot({ path: repo + 'docs/img/viewer-phone-drawer.png' });
