@@ -8,8 +8,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use counterlens::analysis::pal::{import_pal, PalImport};
-use counterlens::analysis::{Operator, RuleKind, RulePack, Severity, Threshold};
-use counterlens::capture::PathPattern;
+use counterlens::analysis::{
+    analyze, AnalyzeOptions, Operator, PackRef, RuleKind, RulePack, Severity, SliceLength,
+    Threshold,
+};
+use counterlens::capture::{Capture, PathPattern, Series};
 use std::collections::BTreeMap;
 
 fn read(name: &str) -> String {
@@ -428,4 +431,90 @@ fn translations_are_expression_trees_built_as_pal_means_them() {
         ]
     );
     assert_eq!((imp.translated, imp.total), (93, 97));
+}
+
+/// SQLServer.xml's Target Server Memory DATASOURCE is written `Target Server Memory(KB)`, a name no log has
+/// (SQL Server's counter is `Target Server Memory (KB)`, as the ANALYSIS's PRIMARYDATASOURCE spells it), so
+/// in PAL the Target - Total Server Memory analysis never has values. The import reads the counter as the
+/// PRIMARYDATASOURCE spells it, with a note, and the rule finds what it was written for in a real log.
+#[test]
+fn target_server_memory_is_read_as_sql_server_names_it() {
+    let imp = import(&["SQLServer.xml", SYSTEM, QUICK]);
+    let d = imp
+        .pack
+        .derived
+        .iter()
+        .find(|d| d.id == "difference-of-target-and-total-server-memory-in-megabytes")
+        .unwrap();
+    let inputs: Vec<&str> = d.inputs.iter().map(|i| i.counter.as_str()).collect();
+    assert_eq!(
+        inputs,
+        [
+            "\\*:Memory Manager\\Target Server Memory (KB)",
+            "\\*:Memory Manager\\Total Server Memory (KB)"
+        ]
+    );
+    let notes: Vec<&String> = imp
+        .notes
+        .iter()
+        .filter(|n| n.contains("PRIMARYDATASOURCE"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{:#?}", imp.notes);
+    assert!(notes[0].starts_with("SQLServer.xml: analysis \"SQLServer:Memory Manager Target Server Memory(KB)\" reads DATASOURCE \\SQLServer:Memory Manager\\Target Server Memory(KB) as \\SQLServer:Memory Manager\\Target Server Memory (KB)"), "{}", notes[0]);
+
+    // Two SQL Server instances as SQL Server names their counters, four samples at 15 s, KB.
+    // PAL's series: [int]|[int]([int](Target - Total) / 1024)|, 0 unless both values exceed 1.
+    // Default instance: 8388608 - 7340032 = 1048576 KB / 1024 = 1024 MB each sample: above 500, a warning.
+    // INST1: 4194304 - 4000000 = 194304 / 1024 = 189.75 -> 190 MB: not above 500.
+    let series = |path: &str, v: f64| Series::new(path.to_string(), vec![v; 4]);
+    let cap = Capture {
+        format: None,
+        encoding: None,
+        time_zone: None,
+        timestamps: (0..4)
+            .map(|i| 1_700_000_000_000.0 + f64::from(i) * 15_000.0)
+            .collect(),
+        series: vec![
+            series(
+                "\\\\SQL01\\SQLServer:Memory Manager\\Target Server Memory (KB)",
+                8_388_608.0,
+            ),
+            series(
+                "\\\\SQL01\\SQLServer:Memory Manager\\Total Server Memory (KB)",
+                7_340_032.0,
+            ),
+            series(
+                "\\\\SQL01\\MSSQL$INST1:Memory Manager\\Target Server Memory (KB)",
+                4_194_304.0,
+            ),
+            series(
+                "\\\\SQL01\\MSSQL$INST1:Memory Manager\\Total Server Memory (KB)",
+                4_000_000.0,
+            ),
+        ],
+        notes: Vec::new(),
+    };
+    let a = analyze(
+        &cap,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(imp.pack.clone())]),
+            slice: SliceLength::Ms(60_000.0),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let got: Vec<(&str, f64, f64)> = a
+        .findings
+        .iter()
+        .filter(|f| f.derived.is_some())
+        .map(|f| (f.path.as_str(), f.worst, f.threshold))
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "\\\\SQL01\\PAL Generated(MSSQLSERVER)\\Difference of Target and Total Server Memory In Megabytes",
+            1024.0,
+            500.0
+        )]
+    );
 }

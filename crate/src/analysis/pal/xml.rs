@@ -385,6 +385,16 @@ impl Importer {
                 attr(a, "ENABLED").is_none_or(|e| !e.trim().eq_ignore_ascii_case("false"));
             let mut sources = global.clone();
             sources.extend(data_sources(a));
+            for d in children(a, "DATASOURCE") {
+                if let (Some(written), Some(primary)) = (written_path(d), primary_spelling(a, d)) {
+                    notes.push(format!(
+                        "{file}: analysis {name:?} reads DATASOURCE {written} as {primary}, its \
+                         PRIMARYDATASOURCE, the same name but for white space (PAL matches the \
+                         DATASOURCE as written and finds no values in a log whose counter is spelled \
+                         {primary})"
+                    ));
+                }
+            }
             let category = category(
                 attr(a, "CATEGORY")
                     .map(str::trim)
@@ -596,13 +606,13 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
     children(a, "DATASOURCE")
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
-            let path = attr(d, "EXPRESSIONPATH")
-                .filter(|s| !s.trim().is_empty())
-                .or_else(|| attr(d, "NAME"))?
-                .trim()
-                .to_string();
+            let written = written_path(d)?;
             let generated =
                 attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated"));
+            let path = match primary_spelling(a, d) {
+                Some(primary) => primary.to_string(),
+                None => written.to_string(),
+            };
             // ISCOUNTEROBJECTREGULAREXPRESSION: PAL matches the object with a regular expression,
             // `(MSSQL|SQLServer).*:Access Methods`, so that named SQL Server instances (MSSQL$NAME:)
             // count too. The Perfmon wildcard `*:Access Methods` says the same.
@@ -631,6 +641,37 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
             ))
         })
         .collect()
+}
+
+/// A DATASOURCE's counter path: its EXPRESSIONPATH, or its NAME.
+fn written_path<'a>(d: roxmltree::Node<'a, '_>) -> Option<&'a str> {
+    Some(
+        attr(d, "EXPRESSIONPATH")
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| attr(d, "NAME"))?
+            .trim(),
+    )
+}
+
+/// The ANALYSIS's PRIMARYDATASOURCE, for a counter DATASOURCE of it written the same but for white space:
+/// SQLServer.xml (and the 2008 R2, 2012 and 2014 files) read `\SQLServer:Memory Manager\Target Server
+/// Memory(KB)`, their PRIMARYDATASOURCE `...\Target Server Memory (KB)`, SQL Server's counter name. PAL
+/// matches the DATASOURCE as written, which no log has, so its Target - Total Server Memory analysis
+/// never has values; the import reads the counter the file's author meant, and says so in a note.
+fn primary_spelling<'a>(a: roxmltree::Node<'a, '_>, d: roxmltree::Node<'a, '_>) -> Option<&'a str> {
+    if attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated")) {
+        return None;
+    }
+    let written = written_path(d)?;
+    let primary = attr(a, "PRIMARYDATASOURCE")?.trim();
+    let squashed = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    (!primary.eq_ignore_ascii_case(written) && squashed(primary) == squashed(written))
+        .then_some(primary)
 }
 
 /// `\SQLServer:Access Methods\Full Scans/sec` -> `\*:Access Methods\Full Scans/sec`; a path whose
