@@ -255,8 +255,8 @@ pub fn blocks(html: &str) -> Vec<Block> {
     while let Some(lt) = rest.find('<') {
         b.text(&rest[..lt]);
         let after = &rest[lt + 1..];
-        let end = after.find('>').map_or(after.len(), |e| e + 1);
-        let inner = &after[..end.saturating_sub(1).min(after.len())];
+        // A tag never closed runs to the end of the text (whose last character may be several bytes).
+        let (inner, next) = after.split_once('>').unwrap_or((after, ""));
         let closing = inner.starts_with('/');
         let name: String = inner
             .trim_start_matches('/')
@@ -264,7 +264,7 @@ pub fn blocks(html: &str) -> Vec<Block> {
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect::<String>()
             .to_ascii_lowercase();
-        rest = &after[end.min(after.len())..];
+        rest = next;
         match (name.as_str(), closing) {
             ("script" | "style", false) => {
                 let close = format!("</{name}");
@@ -536,5 +536,33 @@ mod tests {
         assert_eq!(r[0].title, "Guide & more");
         assert_eq!(r[0].url, "http://example.com/a");
         assert_eq!(r[1].url, "http://example.com/b");
+    }
+
+    /// Found by the `pal_import` fuzz target: a tag never closed whose text ends in a character of more
+    /// than one byte (U+FFFD, as a lossy read of a broken file gives) sliced that character in two.
+    #[test]
+    fn a_tag_never_closed_ends_the_text() {
+        assert_eq!(
+            blocks("See <a href=\"https://x.example/\">x.example</\u{FFFD}"),
+            vec![Block::Paragraph(vec![
+                t("See "),
+                Inline::Link {
+                    link: "https://x.example/".into(),
+                    text: "x.example".into()
+                }
+            ])]
+        );
+        assert_eq!(blocks("<\u{FFFD}"), Vec::<Block>::new());
+        assert_eq!(blocks("a <b\u{e9}"), vec![Block::Paragraph(vec![t("a")])]);
+    }
+
+    proptest::proptest! {
+        /// Any text, markup or not, broken anywhere (tags never closed, entities cut, characters of
+        /// two to four bytes at every position), gives blocks and references without panicking.
+        #[test]
+        fn any_text_gives_blocks(html in "(<[/a-zA-Z]{0,4}|[^<]{0,6}|>|&[a-z#0-9]{0,5};?|\\PC){0,40}") {
+            let _ = blocks(&html);
+            let _ = references_in(&html);
+        }
     }
 }
