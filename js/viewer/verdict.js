@@ -5,9 +5,11 @@
 // Everything from the file or a pack is written with textContent.
 import { el } from './dom.js';
 
-/** `2026-07-04 00:30` (seconds when not zero) of ms since the epoch, `offset` minutes east of UTC. */
+/** `2026-07-04 00:30` (seconds when not zero) of ms since the epoch, `offset` minutes east of UTC, to the
+ *  nearest second as the core writes times in findings' messages (a slice edge at 00:29:59.5 is 00:30 in
+ *  both; 23:59:59.5 is the next day's 00:00). */
 export function dateTime(ms, offset) {
-  const s = new Date(ms + offset * 60_000).toISOString();
+  const s = new Date(Math.round((ms + offset * 60_000) / 1000) * 1000).toISOString();
   return s.slice(0, 10) + ' ' + (s.slice(17, 19) === '00' ? s.slice(11, 16) : s.slice(11, 19));
 }
 

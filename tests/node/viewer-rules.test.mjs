@@ -9,6 +9,7 @@ import { matchSeries, describeElsewhere, rangeInside } from '../../js/viewer/url
 import { runsOverlap } from '../../js/viewer/compare.js';
 import { displayName, legendOrder } from '../../js/viewer/legend.js';
 import { hasSeveralMachines } from '../../js/viewer/state.js';
+import { dateTime, clockTime } from '../../js/viewer/verdict.js';
 
 /** A SeriesInfo of `\\machine\object(instance)\counter` at `index`. */
 const s = (index, machine, object, instance, counter, extra = {}) => ({
@@ -93,4 +94,13 @@ test('names: the machine when the log has several, the English beside a localize
   const state = { selected: new Set([1, 3, 5, 7, 9]), rank: [7, 3, 5] };
   assert.deepEqual(legendOrder(state), [7, 3, 5, 1, 9]);
   assert.deepEqual(legendOrder({ selected: new Set([9, 1]), rank: null }), [1, 9]);
+});
+
+test('times in cards and the verdict to the nearest second, as the core writes them in messages', () => {
+  // PST is 480 min west (offset -480). 2026-11-22 09:04:59.500 UTC is 01:04:59.5 local: a slice edge that
+  // the finding's message writes 01:05, so the card does too.
+  assert.equal(dateTime(Date.UTC(2026, 10, 22, 9, 4, 59, 500), -480), '2026-11-22 01:05');
+  assert.equal(clockTime(Date.UTC(2026, 10, 22, 9, 4, 59, 499), -480), '01:04:59');
+  // 23:59:59.5 local is the next day's 00:00 (never 24:00, never the day before's 23:59:59).
+  assert.equal(clockTime(Date.UTC(2026, 10, 23, 7, 59, 59, 500), -480, true), '2026-11-23 00:00');
 });

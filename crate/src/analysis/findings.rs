@@ -677,14 +677,20 @@ impl Clock {
         }
     }
 
+    /// The local day (days since 1970-01-01) and second of the day, to the nearest second: rounded
+    /// before the day is split off, so 23:59:59.5 is the next day's 00:00:00, not 24:00.
+    fn day_and_second(&self, ms: f64) -> (i64, i64) {
+        let local_s = ((ms - self.bias_ms) / 1000.0).round();
+        let days = (local_s / 86_400.0).floor();
+        (days as i64, (local_s - days * 86_400.0) as i64)
+    }
+
     /// `10:40`, or `2026-11-20 10:40` when the range spans days; seconds when they are not zero.
     pub fn time(&self, ms: f64) -> String {
         if !ms.is_finite() {
             return "?".into();
         }
-        let local = ms - self.bias_ms;
-        let days = (local / 86_400_000.0).floor();
-        let secs = ((local - days * 86_400_000.0) / 1000.0).round() as i64;
+        let (days, secs) = self.day_and_second(ms);
         let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
         let mut t = if s == 0 {
             format!("{h:02}:{m:02}")
@@ -692,7 +698,7 @@ impl Clock {
             format!("{h:02}:{m:02}:{s:02}")
         };
         if self.dates {
-            let (y, mo, d) = crate::civil::civil_from_days(days as i64);
+            let (y, mo, d) = crate::civil::civil_from_days(days);
             t = format!("{y:04}-{mo:02}-{d:02} {t}");
         }
         t
@@ -703,10 +709,8 @@ impl Clock {
         if !ms.is_finite() {
             return "?".into();
         }
-        let local = ms - self.bias_ms;
-        let days = (local / 86_400_000.0).floor();
-        let secs = ((local - days * 86_400_000.0) / 1000.0).round() as i64;
-        let (y, mo, d) = crate::civil::civil_from_days(days as i64);
+        let (days, secs) = self.day_and_second(ms);
+        let (y, mo, d) = crate::civil::civil_from_days(days);
         format!(
             "{y:04}-{mo:02}-{d:02} {:02}:{:02}:{:02}",
             secs / 3600,
@@ -774,6 +778,26 @@ fn message(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Times to the nearest second, the carry into the next minute, hour and day included.
+    #[test]
+    fn clock_rounds_to_the_second_across_midnight() {
+        // PST: bias 480 min, so local = UTC - 8 h. 2026-11-22 09:04:59.500 UTC = 01:04:59.5 local.
+        let pst = Clock {
+            bias_ms: 480.0 * 60_000.0,
+            suffix: "",
+            dates: true,
+        };
+        let t = |iso_ms: f64| pst.time(iso_ms);
+        let at =
+            |h: f64, m: f64, s: f64| 1_795_305_600_000.0 + ((h * 60.0 + m) * 60.0 + s) * 1000.0; // 2026-11-22 00:00 UTC
+        assert_eq!(t(at(9.0, 4.0, 59.5)), "2026-11-22 01:05");
+        assert_eq!(t(at(9.0, 4.0, 59.4)), "2026-11-22 01:04:59");
+        // 2026-11-23 07:59:59.5 UTC = 23:59:59.5 local on the 22nd: the 23rd's 00:00, not 24:00.
+        assert_eq!(t(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
+        assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00:00");
+        assert_eq!(pst.date_time(at(31.0, 59.0, 59.49)), "2026-11-22 23:59:59");
+    }
 
     fn f(
         rule: &str,
