@@ -607,8 +607,7 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
         .filter_map(|d| {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
             let written = written_path(d)?;
-            let generated =
-                attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated"));
+            let generated = is_generated(d);
             let path = match primary_spelling(a, d) {
                 Some(primary) => primary.to_string(),
                 None => written.to_string(),
@@ -643,6 +642,11 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
         .collect()
 }
 
+/// A DATASOURCE that PAL computes (TYPE="Generated") rather than reads from the log.
+fn is_generated(d: roxmltree::Node<'_, '_>) -> bool {
+    attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated"))
+}
+
 /// A DATASOURCE's counter path: its EXPRESSIONPATH, or its NAME.
 fn written_path<'a>(d: roxmltree::Node<'a, '_>) -> Option<&'a str> {
     Some(
@@ -659,7 +663,7 @@ fn written_path<'a>(d: roxmltree::Node<'a, '_>) -> Option<&'a str> {
 /// matches the DATASOURCE as written, which no log has, so its Target - Total Server Memory analysis
 /// never has values; the import reads the counter the file's author meant, and says so in a note.
 fn primary_spelling<'a>(a: roxmltree::Node<'a, '_>, d: roxmltree::Node<'a, '_>) -> Option<&'a str> {
-    if attr(d, "TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("generated")) {
+    if is_generated(d) {
         return None;
     }
     let written = written_path(d)?;
