@@ -668,10 +668,11 @@ fn primary_spelling<'a>(a: roxmltree::Node<'a, '_>, d: roxmltree::Node<'a, '_>) 
     }
     let written = written_path(d)?;
     let primary = attr(a, "PRIMARYDATASOURCE")?.trim();
-    let squashed = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
+    // ASCII folding, as every other name comparison of the importer (PAL's paths are ASCII).
+    let squashed = |s: &str| -> Vec<u8> {
+        s.bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .map(|b| b.to_ascii_lowercase())
             .collect()
     };
     (!primary.eq_ignore_ascii_case(written) && squashed(primary) == squashed(written))
