@@ -675,7 +675,14 @@ impl<'a> Parser<'a> {
                 return Err(self.error("expected a size suffix KB, MB, GB, TB or PB"));
             }
         };
-        Ok(n * scale)
+        // A number past the largest double would be infinity, which no threshold means and which has no
+        // text to print back as the same tree (the fuzz target `expression` found `1` and 400 zeros).
+        let v = n * scale;
+        if !v.is_finite() {
+            self.pos = start;
+            return Err(self.error("expected a number below 1.8e308 (with its size suffix)"));
+        }
+        Ok(v)
     }
 
     /// `[A-Za-z0-9_]*` at the position (possibly empty).
@@ -860,6 +867,17 @@ mod tests {
             matches!(&e, AnalysisError::Expression { offset: 3, message, .. } if message.contains("size suffix")),
             "{e:?}"
         );
+        // Past the largest double (about 1.8e308): an error at the number, never infinity.
+        let huge = format!("2 * 1{}", "0".repeat(309));
+        let e = Expr::parse(&huge).unwrap_err();
+        assert!(
+            matches!(&e, AnalysisError::Expression { offset: 4, message, .. } if message.contains("below 1.8e308")),
+            "{e:?}"
+        );
+        // 10^300 fits; times 1 PB (2^50, about 1.1e15) it does not.
+        let big = format!("1{}", "0".repeat(300));
+        assert_eq!(Expr::parse(&big).unwrap().number(), Some(1e300));
+        assert!(Expr::parse(&format!("{big}PB")).is_err());
         assert!(Expr::parse("1 2").is_err());
         assert!(Expr::parse("max(1)").is_err());
         assert!(Expr::parse("1..2").is_err());
