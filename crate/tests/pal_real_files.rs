@@ -53,6 +53,14 @@ fn rule<'a>(imp: &'a PalImport, id: &str) -> &'a counterlens::analysis::Rule {
         .unwrap_or_else(|| panic!("no rule {id}"))
 }
 
+fn derived<'a>(imp: &'a PalImport, id: &str) -> &'a counterlens::analysis::Derived {
+    imp.pack
+        .derived
+        .iter()
+        .find(|d| d.id == id)
+        .unwrap_or_else(|| panic!("no derived series {id}"))
+}
+
 const QUICK: &str = "QuickSystemOverview.xml";
 const SYSTEM: &str = "SystemOverview.xml";
 
@@ -241,12 +249,7 @@ fn hand_checked_translations_of_quick_system_overview() {
     // Disk Overwhelmed, PAL's Generated series over three counters paired by instance: 2 where the
     // queue is at least 1 and a transfer takes more than 25 ms (35 ms for transfers above 64 KB), 1 where
     // it takes more than 15 ms, else 0; the rules compare it with 1 and 2 (`-Operator 'ge'`).
-    let d = imp
-        .pack
-        .derived
-        .iter()
-        .find(|d| d.id == "disk-overwhelmed")
-        .unwrap();
+    let d = derived(&imp, "disk-overwhelmed");
     assert_eq!(d.pair_by, counterlens::analysis::PairBy::Instance);
     assert_eq!(
         d.expression,
@@ -440,12 +443,10 @@ fn translations_are_expression_trees_built_as_pal_means_them() {
 #[test]
 fn target_server_memory_is_read_as_sql_server_names_it() {
     let imp = import(&["SQLServer.xml", SYSTEM, QUICK]);
-    let d = imp
-        .pack
-        .derived
-        .iter()
-        .find(|d| d.id == "difference-of-target-and-total-server-memory-in-megabytes")
-        .unwrap();
+    let d = derived(
+        &imp,
+        "difference-of-target-and-total-server-memory-in-megabytes",
+    );
     let inputs: Vec<&str> = d.inputs.iter().map(|i| i.counter.as_str()).collect();
     assert_eq!(
         inputs,

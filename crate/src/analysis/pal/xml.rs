@@ -608,10 +608,7 @@ fn plain_data_sources(a: roxmltree::Node<'_, '_>) -> Vec<(String, DataSource)> {
             let var = attr(d, "COLLECTIONVARNAME")?.trim();
             let written = written_path(d)?;
             let generated = is_generated(d);
-            let path = match primary_spelling(a, d) {
-                Some(primary) => primary.to_string(),
-                None => written.to_string(),
-            };
+            let path = primary_spelling(a, d).unwrap_or(written).to_string();
             // ISCOUNTEROBJECTREGULAREXPRESSION: PAL matches the object with a regular expression,
             // `(MSSQL|SQLServer).*:Access Methods`, so that named SQL Server instances (MSSQL$NAME:)
             // count too. The Perfmon wildcard `*:Access Methods` says the same.
