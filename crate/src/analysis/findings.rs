@@ -2,6 +2,7 @@
 //! warning and a critical rule counts as critical); consecutive broken slices merged into one finding
 //! with what broke, the worst value and the time range; the message a user reads.
 
+use super::episodes::{episodes, Episode};
 use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
@@ -35,6 +36,15 @@ pub struct Finding {
     /// definition and inputs, so a viewer can compute it (`derived_values`) and explain a point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived: Option<super::derived::DerivedRef>,
+    /// An episode rule's finding: the mean of the episode's samples and the share (0..=1) of them past
+    /// the threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
+    /// Whether its series speaks for the machine or for one part of it (`cards::Scope`).
+    #[serde(default)]
+    pub scope: super::cards::Scope,
 }
 
 /// One slice broken by one rule: which statistics broke and the worst of them.
@@ -401,8 +411,10 @@ pub fn findings(
             let mut broken: Vec<(Severity, Vec<Option<Break>>)> = members
                 .iter()
                 .map(|p| {
-                    let b = match (p.rule.for_seconds, st) {
-                        (None, Some(st)) => breaks(p.rule, p.threshold, st, &sr.values, slicing),
+                    let b = match (p.rule.for_seconds, &p.rule.episode, st) {
+                        (None, None, Some(st)) => {
+                            breaks(p.rule, p.threshold, st, &sr.values, slicing)
+                        }
                         _ => vec![None; slicing.len()],
                     };
                     (p.rule.severity, b)
@@ -417,6 +429,17 @@ pub fn findings(
                     p.rule.for_seconds.map(|f| {
                         sustained_runs(values, times, p.rule.operator, p.threshold, f * 1000.0)
                     })
+                })
+                .collect();
+            // Episode rules: their episodes. PAL's priority does not apply: a warning and a critical
+            // episode of one stretch are one card (`cards`), each kept whole.
+            let found_episodes: Vec<Option<Vec<Episode>>> = members
+                .iter()
+                .map(|p| {
+                    p.rule
+                        .episode
+                        .as_ref()
+                        .map(|e| episodes(values, times, p.rule.operator, p.threshold, e))
                 })
                 .collect();
             let has = |sev| members.iter().any(|p| p.rule.severity == sev);
@@ -479,8 +502,21 @@ pub fn findings(
                 })
             };
             for (k, (p, (_, b))) in members.iter().zip(&broken).enumerate() {
-                let mut found: Vec<(f64, f64, Break)> = Vec::new();
-                if let Some(rs) = &found_runs[k] {
+                let mut found: Vec<(f64, f64, Break, Option<&Episode>)> = Vec::new();
+                if let Some(es) = &found_episodes[k] {
+                    for e in es {
+                        found.push((
+                            times[e.first],
+                            times[e.last],
+                            Break {
+                                stats: bit(Stat::Value),
+                                worst: e.worst,
+                                worst_stat: Stat::Value,
+                            },
+                            Some(e),
+                        ));
+                    }
+                } else if let Some(rs) = &found_runs[k] {
                     for r in rs {
                         found.push((
                             times[r.first],
@@ -490,15 +526,21 @@ pub fn findings(
                                 worst: r.worst,
                                 worst_stat: Stat::Value,
                             },
+                            None,
                         ));
                     }
                 } else {
                     let count = st.map_or(&[][..], |st| &st.count[..]);
                     for (first, last, br) in merge(p.rule.operator, p.threshold, b, count) {
-                        found.push((slicing.slices[first].start, slicing.slices[last].end, br));
+                        found.push((
+                            slicing.slices[first].start,
+                            slicing.slices[last].end,
+                            br,
+                            None,
+                        ));
                     }
                 }
-                for (start, end, br) in found {
+                for (start, end, br, episode) in found {
                     let broke: Vec<Stat> = ORDER
                         .into_iter()
                         .filter(|&x| br.stats & bit(x) != 0)
@@ -519,8 +561,7 @@ pub fn findings(
                             p.threshold,
                             unit(),
                             &br,
-                            start,
-                            end,
+                            (start, end, episode),
                             &clock,
                         ),
                         broke,
@@ -533,6 +574,9 @@ pub fn findings(
                         operator: p.rule.operator,
                         variables: Vec::new(),
                         derived: derived_ref.clone(),
+                        mean: episode.map(|e| e.mean),
+                        share: episode.map(|e| e.share),
+                        scope: Default::default(),
                     });
                 }
             }
@@ -545,84 +589,6 @@ pub fn findings(
             .then_with(|| a.pack.cmp(&b.pack))
             .then_with(|| a.rule.cmp(&b.rule))
             .then(a.series_index.cmp(&b.series_index))
-    });
-    out
-}
-
-/// One card of findings: a rule's findings whose time ranges overlap or touch, on any series ("kernel
-/// time above 20% on 11 of 20 processors, 13:46-13:47, worst 35.9%"), with the list one click away.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FindingGroup {
-    pub pack: String,
-    pub rule: String,
-    pub severity: Severity,
-    /// ms since the epoch, UTC: the union of its findings' ranges.
-    pub start: f64,
-    pub end: f64,
-    /// Indices into `Analysis::findings`, in time order.
-    pub findings: Vec<usize>,
-    /// The index of the finding furthest past the threshold.
-    pub worst: usize,
-    /// How many distinct series it hit.
-    pub series: usize,
-}
-
-/// The findings grouped per pack, rule and severity into runs of overlapping or touching ranges; the
-/// groups ordered worst first: critical before warning, then by how many series they hit, then by start.
-pub fn group(findings: &[Finding]) -> Vec<FindingGroup> {
-    let mut order: Vec<usize> = (0..findings.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (x, y) = (&findings[a], &findings[b]);
-        (x.pack.as_str(), x.rule.as_str(), x.severity)
-            .cmp(&(y.pack.as_str(), y.rule.as_str(), y.severity))
-            .then(x.start.total_cmp(&y.start))
-            .then(a.cmp(&b))
-    });
-    let mut out: Vec<FindingGroup> = Vec::new();
-    for i in order {
-        let f = &findings[i];
-        match out.last_mut() {
-            Some(g)
-                if g.pack == f.pack
-                    && g.rule == f.rule
-                    && g.severity == f.severity
-                    && f.start <= g.end =>
-            {
-                g.end = g.end.max(f.end);
-                g.findings.push(i);
-                let w = &findings[g.worst];
-                if worse(f.operator, f.threshold, f.worst, w.worst) {
-                    g.worst = i;
-                }
-            }
-            _ => out.push(FindingGroup {
-                pack: f.pack.clone(),
-                rule: f.rule.clone(),
-                severity: f.severity,
-                start: f.start,
-                end: f.end,
-                findings: vec![i],
-                worst: i,
-                series: 0,
-            }),
-        }
-    }
-    for g in &mut out {
-        let mut s: Vec<usize> = g
-            .findings
-            .iter()
-            .map(|&i| findings[i].series_index)
-            .collect();
-        s.sort_unstable();
-        s.dedup();
-        g.series = s.len();
-    }
-    out.sort_by(|a, b| {
-        b.severity
-            .cmp(&a.severity)
-            .then(b.series.cmp(&a.series))
-            .then(a.start.total_cmp(&b.start))
     });
     out
 }
@@ -727,7 +693,7 @@ impl Clock {
 
 /// A threshold or a worst value as a message writes it: `units::amount` (sizes with a binary prefix),
 /// and latencies under a second in ms (25 ms rather than 0.025).
-fn message_amount(v: f64, measure: Measure) -> String {
+pub(super) fn message_amount(v: f64, measure: Measure) -> String {
     match measure.unit {
         Unit::Seconds if v.is_finite() && v.abs() < 1.0 && v != 0.0 => {
             format!("{} ms", crate::units::number(v * 1000.0))
@@ -736,15 +702,16 @@ fn message_amount(v: f64, measure: Measure) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The message of a finding: `… above 80 (max 97.3) from 10:40 to 11:10`; a sustained rule's run says
+/// how long; an episode how long, how much of it and its mean: `… above 80% for 2 h 49 min, 88% of the
+/// time (mean 87%, max 99.1%) from 14:21 to 17:10`.
 fn message(
     path: &str,
     rule: &Rule,
     threshold: f64,
     measure: Measure,
     b: &Break,
-    start: f64,
-    end: f64,
+    (start, end, episode): (f64, f64, Option<&Episode>),
     clock: &Clock,
 ) -> String {
     let (what, unit) = if rule.kind == RuleKind::Trend {
@@ -752,17 +719,26 @@ fn message(
     } else {
         ("", "")
     };
-    // A sustained rule's run: how long, and its extreme by the operator's direction.
-    let (lasting, stat) = match (rule.for_seconds, b.worst_stat) {
-        (Some(_), Stat::Value) => (
-            format!(" for {}", duration(end - start)),
-            match rule.operator {
-                Operator::Lt | Operator::Le => "min",
-                Operator::Gt | Operator::Ge => "max",
-                Operator::Eq | Operator::Ne => "value",
-            },
+    let extreme = match rule.operator {
+        Operator::Lt | Operator::Le => "min",
+        Operator::Gt | Operator::Ge => "max",
+        Operator::Eq | Operator::Ne => "value",
+    };
+    // A sustained rule's run or an episode: how long, and its extreme by the operator's direction.
+    let (lasting, stat) = match (rule.for_seconds, episode, b.worst_stat) {
+        (_, Some(e), _) => (
+            format!(
+                " for {}, {} of the time",
+                duration(end - start),
+                percent_of_time(e.share)
+            ),
+            format!("mean {}, {extreme}", message_amount(e.mean, measure)),
         ),
-        _ => (String::new(), b.worst_stat.name()),
+        (Some(_), None, Stat::Value) => (
+            format!(" for {}", duration(end - start)),
+            extreme.to_string(),
+        ),
+        _ => (String::new(), b.worst_stat.name().to_string()),
     };
     format!(
         "{path}{what} {} {}{unit}{lasting} ({stat} {}{unit}) from {} to {}{}",
@@ -773,6 +749,20 @@ fn message(
         clock.time(end),
         clock.suffix(),
     )
+}
+
+/// A share of time as words write it: whole percent, but never "100%" for less than all of it nor
+/// "0%" for more than none (99.6% reads "99%").
+pub fn percent_of_time(share: f64) -> String {
+    let p = (share * 100.0).round();
+    let p = if p >= 100.0 && share < 1.0 {
+        99.0
+    } else if p <= 0.0 && share > 0.0 {
+        1.0
+    } else {
+        p
+    };
+    format!("{p}%")
 }
 
 #[cfg(test)]
@@ -797,59 +787,6 @@ mod tests {
         assert_eq!(t(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
         assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00:00");
         assert_eq!(pst.date_time(at(31.0, 59.0, 59.49)), "2026-11-22 23:59:59");
-    }
-
-    fn f(
-        rule: &str,
-        severity: Severity,
-        series: usize,
-        (start, end): (f64, f64),
-        worst: f64,
-    ) -> Finding {
-        Finding {
-            pack: "p".into(),
-            rule: rule.into(),
-            title: String::new(),
-            category: String::new(),
-            severity,
-            series_index: series,
-            path: String::new(),
-            start,
-            end,
-            broke: Vec::new(),
-            worst,
-            threshold: 20.0,
-            operator: Operator::Gt,
-            message: String::new(),
-            variables: Vec::new(),
-            derived: None,
-        }
-    }
-
-    #[test]
-    fn findings_group_into_cards_per_rule_and_overlapping_range() {
-        use Severity::*;
-        let list = vec![
-            f("priv", Warning, 0, (0.0, 10.0), 25.0),  // 0
-            f("priv", Warning, 1, (5.0, 15.0), 35.9),  // 1: overlaps 0
-            f("priv", Warning, 1, (15.0, 20.0), 30.0), // 2: touches 1's end
-            f("priv", Warning, 2, (40.0, 50.0), 22.0), // 3: later, alone
-            f("cpu", Critical, 3, (0.0, 10.0), 99.0),  // 4: another rule
-        ];
-        let g = group(&list);
-        // Critical first; then the card over 2 series (0-20) before the one over 1 (40-50).
-        assert_eq!(g.len(), 3);
-        assert_eq!(
-            (g[0].rule.as_str(), g[0].findings.clone()),
-            ("cpu", vec![4])
-        );
-        assert_eq!(
-            (g[1].findings.clone(), g[1].start, g[1].end),
-            (vec![0, 1, 2], 0.0, 20.0)
-        );
-        // Worst of "above": the largest, 35.9 (finding 1); two distinct series.
-        assert_eq!((g[1].worst, g[1].series), (1, 2));
-        assert_eq!((g[2].findings.clone(), g[2].series), (vec![3], 1));
     }
 
     #[test]

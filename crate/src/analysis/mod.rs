@@ -6,7 +6,9 @@
 //! describes the semantics and the decisions.
 
 mod builtin;
+pub mod cards;
 pub mod derived;
+pub mod episodes;
 pub mod error;
 pub mod expr;
 pub mod findings;
@@ -17,12 +19,14 @@ pub mod rules;
 pub mod slices;
 pub mod variables;
 
+pub use cards::{FindingGroup, Scope};
 pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
-pub use findings::{Finding, FindingGroup};
+pub use findings::Finding;
 pub use pack::{
-    Block, Derive, Derived, DerivedInput, Inline, Instances, Operator, PairBy, Reference, Rule,
-    RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable, VariableType,
+    Block, Derive, Derived, DerivedInput, EpisodeSpec, Inline, Instances, Operator, PairBy,
+    Reference, Rule, RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable,
+    VariableType,
 };
 pub use report::analysis_report;
 pub use slices::{Slice, SliceLength, SliceStats, Slicing};
@@ -235,13 +239,28 @@ impl LogFacts {
     }
 }
 
+/// A pack an analysis ran, so a verdict can name what produced it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackUsed {
+    pub id: String,
+    pub title: String,
+    /// Where it comes from: "counterlens built-in", a PAL file's name, a team's own.
+    #[serde(default)]
+    pub source: String,
+    pub builtin: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
+    /// The packs analysed, in order.
+    #[serde(default)]
+    pub packs: Vec<PackUsed>,
     pub slices: Vec<Slice>,
     /// Sorted by start, then severity (critical first).
     pub findings: Vec<Finding>,
-    /// The findings as cards: per rule, overlapping ranges together, worst first.
+    /// The findings as cards: one concern over one stretch, ranked by what matters (`cards`).
     #[serde(default)]
     pub groups: Vec<FindingGroup>,
     pub rules: Vec<RuleRun>,
@@ -327,10 +346,13 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             }
         }
     }
-    // Each selected series' statistics, once, however many rules read them (sustained rules read the
-    // samples, not the slices).
+    // Each selected series' statistics, once, however many rules read them (sustained and episode
+    // rules read the samples, not the slices).
     let mut stats: Vec<Option<SliceStats>> = vec![None; all.len()];
-    for p in prepared.iter().filter(|p| p.rule.for_seconds.is_none()) {
+    for p in prepared
+        .iter()
+        .filter(|p| p.rule.for_seconds.is_none() && p.rule.episode.is_none())
+    {
         for &s in &p.series {
             if stats[s].is_none() {
                 stats[s] = Some(SliceStats::compute(&all[s].values, &slicing));
@@ -364,9 +386,25 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 .collect();
         }
     }
+    cards::set_scopes(&mut findings, &prepared, &paths);
+    let facts = LogFacts::of(capture, &from_log);
+    let clock = findings::Clock::of(capture, &slicing.slices);
+    let groups = cards::group(
+        &findings,
+        &cards::Context::new(&prepared, &all, &clock, facts.machines.len()),
+    );
     Ok(Analysis {
+        packs: packs
+            .iter()
+            .map(|p| PackUsed {
+                id: p.id.clone(),
+                title: p.title.clone(),
+                source: p.source.clone(),
+                builtin: p.source == builtin::SOURCE,
+            })
+            .collect(),
         slices: slicing.slices,
-        groups: findings::group(&findings),
+        groups,
         findings,
         rules: prepared
             .iter()
@@ -389,7 +427,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .collect(),
         variables: vars.values,
         variable_sources: vars.sources,
-        log: LogFacts::of(capture, &from_log),
+        log: facts,
     })
 }
 

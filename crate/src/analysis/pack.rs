@@ -136,6 +136,36 @@ pub struct Rule {
     /// least this long (Prometheus' `for:`), independent of slicing.
     #[serde(rename = "for", default, skip_serializing_if = "Option::is_none")]
     pub for_seconds: Option<f64>,
+    /// The rule breaks over episodes: stretches where the condition holds for most of a window
+    /// (`docs/analysis.md`, "Episodes"), independent of slicing and of the sampling interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub episode: Option<EpisodeSpec>,
+}
+
+/// How an episode rule judges a window of samples (`docs/analysis.md`, "Episodes").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EpisodeSpec {
+    /// Seconds: the window judged at each sample (the samples of the last `window` seconds).
+    pub window: f64,
+    /// A window holds when at least this share (0 < share <= 1) of its samples satisfy the comparison.
+    /// Absent: when its mean does (and at least a quarter of its samples do, so that no lone spike
+    /// carries a mean).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
+    /// The fewest samples a window holds (default 5, at least 2): a sparse log's window reaches back to
+    /// this many samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+}
+
+impl EpisodeSpec {
+    /// The fewest samples a window holds when the pack does not say.
+    pub const DEFAULT_SAMPLES: u32 = 5;
+
+    pub fn min_samples(&self) -> usize {
+        self.samples.unwrap_or(Self::DEFAULT_SAMPLES).max(2) as usize
+    }
 }
 
 /// A series computed sample by sample from series of the capture (PAL's `DATASOURCE TYPE="Generated"`).
@@ -550,6 +580,39 @@ impl RulePack {
                     return Err(bad(
                         format!("/rules/{i}/for"),
                         "a rule with `for` compares its samples: kind \"static\", without `stats` or `minDurationPercent`".into(),
+                    ));
+                }
+            }
+            if let Some(e) = &r.episode {
+                let at = |field: &str| format!("/rules/{i}/episode/{field}");
+                if !(e.window.is_finite() && e.window > 0.0) {
+                    return Err(bad(
+                        at("window"),
+                        format!("expected a window in seconds above 0, found {}", e.window),
+                    ));
+                }
+                if let Some(s) = e.share {
+                    if !(s > 0.0 && s <= 1.0) {
+                        return Err(bad(
+                            at("share"),
+                            format!("expected a share above 0 and at most 1, found {s}"),
+                        ));
+                    }
+                }
+                if e.samples.is_some_and(|n| n < 2) {
+                    return Err(bad(
+                        at("samples"),
+                        "expected at least 2 samples in a window".into(),
+                    ));
+                }
+                if r.kind != RuleKind::Static
+                    || r.stats.is_some()
+                    || r.min_duration_percent.is_some()
+                    || r.for_seconds.is_some()
+                {
+                    return Err(bad(
+                        format!("/rules/{i}/episode"),
+                        "an episode rule compares its samples: kind \"static\", without `stats`, `minDurationPercent` or `for`".into(),
                     ));
                 }
             }

@@ -16,8 +16,9 @@
 //! Every string that comes from the capture or a pack is escaped ([`esc`]): a counter named
 //! `<script>` is text in the page.
 
+use super::cards::FindingGroup;
 use super::derived::{derived_values, DerivedRef};
-use super::findings::{Clock, FindingGroup};
+use super::findings::Clock;
 use super::pack::{Block, Inline, Operator, Severity, Text};
 use super::slices::{Slice, SliceStats, Slicing};
 use super::variables::Origin;

@@ -506,6 +506,7 @@ impl Importer {
                                 threshold_max: tmax,
                                 min_duration_percent: None,
                                 for_seconds: None,
+                                episode: None,
                             });
                         }
                         self.translated += 1;

@@ -1,0 +1,550 @@
+//! Cards: the findings a reader takes in at once, ranked by what matters (`docs/analysis.md`, "Cards").
+//!
+//! A card is one concern (a rule's `group`, else the rule) over one stretch of time: a warning and a
+//! critical of the same episode are one card, the critical inside it. The machine first: findings on
+//! series that speak for the machine (a `_Total`, memory, each disk, each adapter) make the cards;
+//! findings on one part of it (a processor, a process) join the machine's card they overlap, and make a
+//! card of their own only where the machine had none. Episode rules' cards are per machine. Cards are
+//! ranked machine before part, then critical before warning, then longest first.
+
+use super::findings::{duration, message_amount, message_measure, percent_of_time, Clock, Finding};
+use super::pack::{Operator, Severity};
+use super::rules::Prepared;
+use crate::capture::names::english_names;
+use crate::capture::path::FoldedPath;
+use crate::units::Unit;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Whether a series speaks for the machine or for one part of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scope {
+    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
+    #[default]
+    Machine,
+    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
+    /// object's `_Total` on that machine.
+    Instance,
+}
+
+/// One card: the findings of one concern over one stretch, with the facts a reader needs first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingGroup {
+    pub pack: String,
+    /// The rule of its lead finding.
+    pub rule: String,
+    /// The worst severity of its findings.
+    pub severity: Severity,
+    /// ms since the epoch, UTC: the union of its lead-scope findings' ranges.
+    pub start: f64,
+    pub end: f64,
+    /// Indices into `Analysis::findings`, in time order.
+    pub findings: Vec<usize>,
+    /// The index of the finding furthest past its threshold among those of the card's severity.
+    pub worst: usize,
+    /// How many distinct series it hit.
+    pub series: usize,
+    /// Its concern: the rules' group, or the rule when it has none.
+    #[serde(default)]
+    pub group: String,
+    /// Its lead rule's category (Processor, Memory, Disk, ...).
+    #[serde(default)]
+    pub category: String,
+    /// The machine of its series; empty when the log names none or the card spans machines.
+    #[serde(default)]
+    pub machine: String,
+    #[serde(default)]
+    pub scope: Scope,
+    /// The index of the finding that leads it: the longest on its scope's series, critical first on
+    /// a tie.
+    #[serde(default)]
+    pub lead: usize,
+    /// `end - start`.
+    #[serde(default)]
+    pub duration_ms: f64,
+    /// Of the lead finding when it is an episode: the mean over it and the share of its samples past
+    /// the threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
+    /// The card in one sentence, in the words and units of the findings' messages.
+    #[serde(default)]
+    pub summary: String,
+}
+
+/// Object names (English, folded) whose instances are parts of a machine.
+const PART_OBJECTS: [&str; 9] = [
+    "processor",
+    "processor information",
+    "process",
+    "process v2",
+    "thread",
+    "job object details",
+    "hyper-v hypervisor logical processor",
+    "hyper-v hypervisor virtual processor",
+    "hyper-v hypervisor root virtual processor",
+];
+
+fn is_aggregate(instance: &str) -> bool {
+    matches!(instance, "_total" | "_global_" | "__total__")
+}
+
+fn english_object(p: &FoldedPath) -> &str {
+    p.english.as_ref().map_or(p.object.as_str(), |(o, _)| o)
+}
+
+/// The scope of series `s` as rule `rule_series` (the series its rule selects) reads it.
+fn scope_of(s: usize, rule_series: &[usize], paths: &[FoldedPath]) -> Scope {
+    let Some(p) = paths.get(s) else {
+        return Scope::Machine;
+    };
+    let Some(instance) = p.instance.as_deref() else {
+        return Scope::Machine;
+    };
+    if is_aggregate(instance) {
+        return Scope::Machine;
+    }
+    let object = english_object(p);
+    if PART_OBJECTS.contains(&object) || object.starts_with(".net clr") {
+        return Scope::Instance;
+    }
+    // An instance whose rule also reads the object's aggregate on that machine is a part of it.
+    let has_aggregate = rule_series.iter().any(|&o| {
+        paths.get(o).is_some_and(|q| {
+            q.machine == p.machine
+                && english_object(q) == object
+                && q.instance.as_deref().is_some_and(is_aggregate)
+        })
+    });
+    if has_aggregate {
+        Scope::Instance
+    } else {
+        Scope::Machine
+    }
+}
+
+/// Sets each finding's scope from the series its rule selects.
+pub fn set_scopes(findings: &mut [Finding], prepared: &[Prepared<'_>], paths: &[FoldedPath]) {
+    for f in findings.iter_mut() {
+        if let Some(p) = prepared
+            .iter()
+            .find(|p| p.pack.id == f.pack && p.rule.id == f.rule)
+        {
+            f.scope = scope_of(f.series_index, &p.series, paths);
+        }
+    }
+}
+
+/// What the cards need beyond the findings: each rule's concern and title, the series' units, the
+/// clock, and whether the log names several machines.
+pub struct Context<'a> {
+    /// (pack, rule) -> (concern, title).
+    pub rules: HashMap<(&'a str, &'a str), (&'a str, &'a str)>,
+    pub series: &'a [&'a crate::capture::Series],
+    pub clock: &'a Clock,
+    pub machines: usize,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(
+        prepared: &'a [Prepared<'a>],
+        series: &'a [&'a crate::capture::Series],
+        clock: &'a Clock,
+        machines: usize,
+    ) -> Context<'a> {
+        let rules = prepared
+            .iter()
+            .map(|p| {
+                (
+                    (p.pack.id.as_str(), p.rule.id.as_str()),
+                    (
+                        p.rule.group.as_deref().unwrap_or(p.rule.id.as_str()),
+                        p.rule.title.as_str(),
+                    ),
+                )
+            })
+            .collect();
+        Context {
+            rules,
+            series,
+            clock,
+            machines,
+        }
+    }
+
+    fn concern(&self, f: &Finding) -> &'a str {
+        self.rules
+            .get(&(f.pack.as_str(), f.rule.as_str()))
+            .map_or("", |r| r.0)
+    }
+
+    fn title(&self, f: &'a Finding) -> &'a str {
+        self.rules
+            .get(&(f.pack.as_str(), f.rule.as_str()))
+            .map_or(f.title.as_str(), |r| r.1)
+    }
+
+    fn machine(&self, f: &Finding) -> &'a str {
+        self.series
+            .get(f.series_index)
+            .map_or("", |s| s.parsed.machine.as_str())
+    }
+}
+
+/// How far past its threshold a value is, relative to the threshold (absolute when it is 0), so
+/// findings of different rules can be compared.
+fn excess(f: &Finding) -> f64 {
+    let d = match f.operator {
+        Operator::Gt | Operator::Ge => f.worst - f.threshold,
+        Operator::Lt | Operator::Le => f.threshold - f.worst,
+        Operator::Eq => 0.0,
+        Operator::Ne => (f.worst - f.threshold).abs(),
+    };
+    if f.threshold != 0.0 {
+        d / f.threshold.abs()
+    } else {
+        d
+    }
+}
+
+/// The findings as cards, ranked (module docs).
+pub fn group(findings: &[Finding], ctx: &Context<'_>) -> Vec<FindingGroup> {
+    // Per concern: episode findings per machine too.
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        let machine = if f.mean.is_some() { ctx.machine(f) } else { "" };
+        let key = (f.pack.as_str(), ctx.concern(f), machine);
+        match keys
+            .iter()
+            .position(|k| k.0 == key.0 && k.1 == key.1 && k.2.eq_ignore_ascii_case(key.2))
+        {
+            Some(k) => members[k].push(i),
+            None => {
+                keys.push(key);
+                members.push(vec![i]);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for list in members {
+        out.extend(cards_of(findings, list, ctx));
+    }
+    out.sort_by(|a, b| {
+        (a.scope as u8)
+            .cmp(&(b.scope as u8))
+            .then(b.severity.cmp(&a.severity))
+            .then(b.duration_ms.total_cmp(&a.duration_ms))
+            .then(a.start.total_cmp(&b.start))
+    });
+    out
+}
+
+/// The cards of one concern: the machine's findings merged where their ranges overlap or touch, the
+/// parts' findings inside the machine card they overlap, the rest of the parts' findings as cards of
+/// their own.
+fn cards_of(findings: &[Finding], mut list: Vec<usize>, ctx: &Context<'_>) -> Vec<FindingGroup> {
+    list.sort_by(|&a, &b| {
+        findings[a]
+            .start
+            .total_cmp(&findings[b].start)
+            .then(a.cmp(&b))
+    });
+    // (scope, start, end, members)
+    let mut spans: Vec<(Scope, f64, f64, Vec<usize>)> = Vec::new();
+    let merge = |spans: &mut Vec<(Scope, f64, f64, Vec<usize>)>, scope: Scope, i: usize| {
+        let f = &findings[i];
+        match spans
+            .iter_mut()
+            .rev()
+            .find(|s| s.0 == scope && f.start <= s.2 && f.end >= s.1)
+        {
+            Some(s) => {
+                s.2 = s.2.max(f.end);
+                s.3.push(i);
+            }
+            None => spans.push((scope, f.start, f.end, vec![i])),
+        }
+    };
+    for &i in list
+        .iter()
+        .filter(|&&i| findings[i].scope == Scope::Machine)
+    {
+        merge(&mut spans, Scope::Machine, i);
+    }
+    for &i in list
+        .iter()
+        .filter(|&&i| findings[i].scope == Scope::Instance)
+    {
+        let f = &findings[i];
+        match spans
+            .iter_mut()
+            .find(|s| s.0 == Scope::Machine && f.start <= s.2 && f.end >= s.1)
+        {
+            Some(s) => s.3.push(i),
+            None => merge(&mut spans, Scope::Instance, i),
+        }
+    }
+    spans
+        .into_iter()
+        .map(|(scope, start, end, mut idx)| {
+            idx.sort_by(|&a, &b| {
+                findings[a]
+                    .start
+                    .total_cmp(&findings[b].start)
+                    .then(a.cmp(&b))
+            });
+            card(findings, scope, start, end, idx, ctx)
+        })
+        .collect()
+}
+
+fn card(
+    findings: &[Finding],
+    scope: Scope,
+    start: f64,
+    end: f64,
+    idx: Vec<usize>,
+    ctx: &Context<'_>,
+) -> FindingGroup {
+    let severity = idx
+        .iter()
+        .map(|&i| findings[i].severity)
+        .max()
+        .unwrap_or(Severity::Warning);
+    let own: Vec<usize> = idx
+        .iter()
+        .copied()
+        .filter(|&i| findings[i].scope == scope)
+        .collect();
+    let longest = |a: usize| {
+        let f = &findings[a];
+        (f.end - f.start, f.severity)
+    };
+    let lead = own
+        .iter()
+        .copied()
+        .reduce(|a, b| {
+            let (da, sa) = longest(a);
+            let (db, sb) = longest(b);
+            if db > da || (db == da && sb > sa) {
+                b
+            } else {
+                a
+            }
+        })
+        .unwrap_or(idx[0]);
+    let worst = idx
+        .iter()
+        .copied()
+        .filter(|&i| findings[i].severity == severity)
+        .reduce(|a, b| {
+            if excess(&findings[b]) > excess(&findings[a]) {
+                b
+            } else {
+                a
+            }
+        })
+        .unwrap_or(lead);
+    let mut series: Vec<usize> = idx.iter().map(|&i| findings[i].series_index).collect();
+    series.sort_unstable();
+    series.dedup();
+    let machine = {
+        let first = ctx.machine(&findings[lead]);
+        if idx
+            .iter()
+            .all(|&i| ctx.machine(&findings[i]).eq_ignore_ascii_case(first))
+        {
+            first.to_string()
+        } else {
+            String::new()
+        }
+    };
+    let l = &findings[lead];
+    let mut g = FindingGroup {
+        pack: l.pack.clone(),
+        rule: l.rule.clone(),
+        severity,
+        start,
+        end,
+        worst,
+        series: series.len(),
+        group: ctx.concern(l).to_string(),
+        category: l.category.clone(),
+        machine,
+        scope,
+        lead,
+        duration_ms: end - start,
+        mean: l.mean,
+        share: l.share,
+        summary: String::new(),
+        findings: idx,
+    };
+    g.summary = summary(findings, &g, ctx);
+    g
+}
+
+/// A value of finding `f`'s series as the card writes it: the message's amount, with `%` on percent.
+fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
+    let Some(s) = ctx.series.get(f.series_index) else {
+        return crate::units::number(v);
+    };
+    let counter = english_names(&s.parsed).map_or(s.parsed.counter.as_str(), |(_, c)| c);
+    let measure = message_measure(s.counter_type, counter);
+    let text = message_amount(v, measure);
+    if measure.unit == Unit::Percent {
+        format!("{text}%")
+    } else {
+        text
+    }
+}
+
+/// The series' path as a card names it: without the machine when the log names one machine.
+fn short_path<'f>(f: &'f Finding, ctx: &Context<'_>) -> &'f str {
+    if ctx.machines > 1 {
+        return &f.path;
+    }
+    match f.path.strip_prefix("\\\\") {
+        Some(rest) => rest.find('\\').map_or(&f.path, |k| &rest[k..]),
+        None => &f.path,
+    }
+}
+
+/// The card in one sentence: its lead finding (an episode: how long, how much of it, mean and worst),
+/// the critical part inside a warning episode, the card's other rules and how many more series.
+fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String {
+    let l = &findings[g.lead];
+    let clock = ctx.clock;
+    let when = format!(
+        "from {} to {}{}",
+        clock.time(g.start),
+        clock.time(g.end),
+        clock.suffix()
+    );
+    let op = l.operator.words();
+    let mut s = match (l.mean, l.share) {
+        (Some(mean), Some(share)) => format!(
+            "{} {op} {} for {} {when}, {} of the time, mean {}, worst {}",
+            short_path(l, ctx),
+            amount_of(l, l.threshold, ctx),
+            duration(l.end - l.start),
+            percent_of_time(share),
+            amount_of(l, mean, ctx),
+            amount_of(l, l.worst, ctx),
+        ),
+        _ => {
+            let w = &findings[g.worst];
+            let on = if g.series == 1 {
+                short_path(l, ctx).to_string()
+            } else {
+                format!("{} series", g.series)
+            };
+            format!(
+                "{} on {on} {when}, worst {} ({op} {})",
+                ctx.title(l),
+                amount_of(w, w.worst, ctx),
+                amount_of(w, w.threshold, ctx),
+            )
+        }
+    };
+    // The critical part of a warning episode.
+    if g.severity == Severity::Critical && l.severity != Severity::Critical {
+        if let Some(c) = g
+            .findings
+            .iter()
+            .map(|&i| &findings[i])
+            .filter(|f| f.severity == Severity::Critical)
+            .max_by(|a, b| (a.end - a.start).total_cmp(&(b.end - b.start)))
+        {
+            let part = if c.series_index == l.series_index && c.operator == l.operator {
+                format!(
+                    "{} {} for {} of it",
+                    c.operator.words(),
+                    amount_of(c, c.threshold, ctx),
+                    duration(c.end - c.start)
+                )
+            } else {
+                format!(
+                    "critical: {} {} {} for {}",
+                    short_path(c, ctx),
+                    c.operator.words(),
+                    amount_of(c, c.threshold, ctx),
+                    duration(c.end - c.start)
+                )
+            };
+            s.push_str("; ");
+            s.push_str(&part);
+        }
+    }
+    // The card's other series of its own scope (another counter of the concern: the queue beside the
+    // processor time), at most two, each by its worst.
+    let mut seen = vec![l.series_index];
+    let mut others = 0;
+    for &i in &g.findings {
+        let f = &findings[i];
+        if f.scope != g.scope || seen.contains(&f.series_index) {
+            continue;
+        }
+        seen.push(f.series_index);
+        if others < 2 {
+            s.push_str(&format!(
+                "; {} {} {} (worst {})",
+                short_path(f, ctx),
+                f.operator.words(),
+                amount_of(f, f.threshold, ctx),
+                amount_of(f, f.worst, ctx)
+            ));
+        }
+        others += 1;
+    }
+    let parts: Vec<usize> = {
+        let mut p: Vec<usize> = g
+            .findings
+            .iter()
+            .map(|&i| &findings[i])
+            .filter(|f| f.scope == Scope::Instance && g.scope == Scope::Machine)
+            .map(|f| f.series_index)
+            .collect();
+        p.sort_unstable();
+        p.dedup();
+        p
+    };
+    if others > 2 {
+        s.push_str(&format!("; {} more series", others - 2));
+    }
+    if !parts.is_empty() {
+        s.push_str(&format!("; also on {}", parts_named(findings, g, ctx)));
+    }
+    s
+}
+
+/// The parts inside a machine card by object and instance as written, at most three named:
+/// `Processor(0), Processor(3), Processor(5) and 4 more`.
+fn parts_named(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for &i in &g.findings {
+        let f = &findings[i];
+        if f.scope != Scope::Instance {
+            continue;
+        }
+        let Some(s) = ctx.series.get(f.series_index) else {
+            continue;
+        };
+        let name = match (&s.parsed.instance, &s.parsed.object) {
+            (Some(inst), object) => format!("{object}({inst})"),
+            (None, object) => object.clone(),
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let n = names.len();
+    if n > 3 {
+        format!("{} and {} more", names[..3].join(", "), n - 3)
+    } else {
+        names.join(", ")
+    }
+}

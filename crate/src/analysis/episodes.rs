@@ -1,0 +1,356 @@
+//! Episodes: the stretches where a rule's condition holds for most of a window of samples, so that the
+//! same trouble is the same episode whether a log was written every second or every minute, a short dip
+//! does not split it, and a spike or a few seconds never make one (`docs/analysis.md`, "Episodes").
+//!
+//! At each sample the window is the samples of the last `window` seconds (at least `samples` of them);
+//! it is judged once the log has run for the whole window. It holds when its mean satisfies the
+//! comparison and at least a quarter of its samples do, or, with `share`, when at least that share of
+//! its samples do. The held windows' spans, merged where closer together than the window, trimmed to
+//! their first and last sample that satisfies the comparison, are the episodes.
+
+use super::pack::{EpisodeSpec, Operator};
+
+/// In mean mode a window also needs this share of its samples past the threshold: a lone spike can
+/// carry a mean past it, never a quarter of the samples.
+const MEAN_MODE_MIN_SHARE: f64 = 0.25;
+
+/// One episode of one series: indices into the values given (samples with a value).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Episode {
+    /// The first and last sample that satisfy the comparison.
+    pub first: usize,
+    pub last: usize,
+    /// The value furthest past the threshold.
+    pub worst: f64,
+    /// The mean of the samples with a value from `first` to `last`.
+    pub mean: f64,
+    /// The share (0..=1) of those samples that satisfy the comparison.
+    pub share: f64,
+    /// How many samples with a value it spans.
+    pub samples: usize,
+}
+
+/// Whether `a` is further past `threshold` than `b` for `op` (for `ne`, further from it).
+fn further(op: Operator, threshold: f64, a: f64, b: f64) -> bool {
+    match op {
+        Operator::Gt | Operator::Ge => a > b,
+        Operator::Lt | Operator::Le => a < b,
+        Operator::Eq => false,
+        Operator::Ne => (a - threshold).abs() > (b - threshold).abs(),
+    }
+}
+
+/// The episodes of `values` (at `times`, ms, ascending) for `op threshold` judged as `spec` says. NaN
+/// values are missing samples: they neither hold nor break a window, and a window reaches back over
+/// them to its `samples`.
+///
+/// One pass with two pointers over the samples with a value and prefix sums for the windows' sums and
+/// counts: O(n) whatever the window.
+pub fn episodes(
+    values: &[f64],
+    times: &[f64],
+    op: Operator,
+    threshold: f64,
+    spec: &EpisodeSpec,
+) -> Vec<Episode> {
+    let valid: Vec<usize> = (0..values.len().min(times.len()))
+        .filter(|&i| !values[i].is_nan())
+        .collect();
+    let m = valid.len();
+    let window_ms = spec.window * 1000.0;
+    let min_samples = spec.min_samples();
+    let mut sum = Vec::with_capacity(m + 1);
+    let mut held = Vec::with_capacity(m + 1);
+    sum.push(0.0f64);
+    held.push(0usize);
+    for &i in &valid {
+        sum.push(sum.last().copied().unwrap_or(0.0) + values[i]);
+        held.push(held.last().copied().unwrap_or(0) + usize::from(op.holds(values[i], threshold)));
+    }
+    let t = |k: usize| times[valid[k]];
+    // Merged spans of held windows, as indices into `valid`.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut a = 0usize;
+    for k in 0..m {
+        // The samples of the last `window` seconds: t > t_k - window.
+        while a < k && t(a) <= t(k) - window_ms {
+            a += 1;
+        }
+        // At least `min_samples` of them, reaching back over a sparse log's or a gap's samples.
+        let start = a.min((k + 1).saturating_sub(min_samples));
+        // Judged once the log has run for the whole window: a sample before the window exists.
+        if start == 0 {
+            continue;
+        }
+        let count = k + 1 - start;
+        let over = held[k + 1] - held[start];
+        let holds = match spec.share {
+            Some(share) => over as f64 >= share * count as f64,
+            None => {
+                let mean = (sum[k + 1] - sum[start]) / count as f64;
+                op.holds(mean, threshold) && over as f64 >= MEAN_MODE_MIN_SHARE * count as f64
+            }
+        };
+        if !holds {
+            continue;
+        }
+        match spans.last_mut() {
+            // Closer together than the window: one episode.
+            Some(last) if t(start) - t(last.1) < window_ms => last.1 = k,
+            _ => spans.push((start, k)),
+        }
+    }
+    spans
+        .into_iter()
+        .filter_map(|(s, e)| {
+            let holds = |k: &usize| op.holds(values[valid[*k]], threshold);
+            let first = (s..=e).find(holds)?;
+            let last = (s..=e).rev().find(holds)?;
+            let mut total = 0.0;
+            let mut over = 0usize;
+            let mut worst = values[valid[first]];
+            for k in first..=last {
+                let v = values[valid[k]];
+                total += v;
+                if op.holds(v, threshold) {
+                    over += 1;
+                    if further(op, threshold, v, worst) {
+                        worst = v;
+                    }
+                }
+            }
+            let n = last - first + 1;
+            Some(Episode {
+                first: valid[first],
+                last: valid[last],
+                worst,
+                mean: total / n as f64,
+                share: over as f64 / n as f64,
+                samples: n,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(window: f64, share: Option<f64>) -> EpisodeSpec {
+        EpisodeSpec {
+            window,
+            share,
+            samples: None,
+        }
+    }
+
+    fn times(n: usize, step_s: f64) -> Vec<f64> {
+        (0..n).map(|i| i as f64 * step_s * 1000.0).collect()
+    }
+
+    /// An hour at 92% whose every tenth sample dips to 55%, between calm half hours at 20%, at 1 s,
+    /// 15 s and 60 s: one episode spanning the hour, whatever the interval.
+    #[test]
+    fn an_hour_with_dips_is_one_episode_at_every_interval() {
+        for step in [1.0, 15.0, 60.0] {
+            let per_hour = (3600.0 / step) as usize;
+            let calm = per_hour / 2;
+            let mut v = vec![20.0; calm];
+            v.extend((0..per_hour).map(|i| if i % 10 == 9 { 55.0 } else { 92.0 }));
+            v.extend(vec![20.0; calm]);
+            let t = times(v.len(), step);
+            let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(900.0, None));
+            assert_eq!(e.len(), 1, "step {step}");
+            // From the hour's first sample to its last above 80 (the hour's last sample is a dip when
+            // the count is a multiple of 10, so the last 92 is the one before it).
+            assert_eq!(e[0].first, calm, "step {step}");
+            assert_eq!(e[0].last, calm + per_hour - 2, "step {step}");
+            // Mean over the episode: 9 of every 10 samples at 92 and 1 at 55, less the last dip:
+            // (n - 1) samples with (n / 10 - 1) dips. At 60 s: 59 samples, 5 dips:
+            // (54 * 92 + 5 * 55) / 59 = (4968 + 275) / 59 = 88.864...
+            let n = per_hour - 1;
+            let dips = per_hour / 10 - 1;
+            let mean = ((n - dips) as f64 * 92.0 + dips as f64 * 55.0) / n as f64;
+            assert!((e[0].mean - mean).abs() < 1e-9, "step {step}");
+            assert_eq!(e[0].worst, 92.0);
+            assert!((e[0].share - (n - dips) as f64 / n as f64).abs() < 1e-12);
+        }
+    }
+
+    /// A single spike, or a few seconds at 100%, never make an episode; nor does a log shorter than
+    /// the window.
+    #[test]
+    fn spikes_and_short_logs_make_none() {
+        let mut v = vec![10.0; 600];
+        v[300] = 100.0;
+        v[301..306].iter_mut().for_each(|x| *x = 100.0);
+        let t = times(600, 1.0);
+        // 6 s at 100 in a 300 s window: mean (294 * 10 + 6 * 100) / 300 = 11.8, 2% past 80.
+        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
+        // 60 samples at 1 s, all at 100: the log never runs for a 300 s window.
+        let v = vec![100.0; 60];
+        assert!(episodes(&v, &times(60, 1.0), Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
+    }
+
+    /// Mean mode needs a quarter of the window past the threshold: at 60 s, a 5-sample window with one
+    /// sample at 500 has mean (4 * 10 + 500) / 5 = 108 > 80 but only 1 of 5 (20%) past it.
+    #[test]
+    fn a_lone_spike_cannot_carry_a_mean() {
+        let mut v = vec![10.0; 20];
+        v[10] = 500.0;
+        let t = times(20, 60.0);
+        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
+        // Two such samples in five (40%): (3 * 10 + 2 * 500) / 5 = 206 > 80, an episode from the
+        // first to the second spike, mean (500 + 500) / 2 = 500 (nothing in between).
+        v[11] = 500.0;
+        let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            (e[0].first, e[0].last, e[0].mean, e[0].samples),
+            (10, 11, 500.0, 2)
+        );
+    }
+
+    /// Share mode: at least 40% of a 30-minute window past 95%, at 60 s: four bursts of 15 min at 100%
+    /// every 30 min are one episode from the first burst's first sample to the last burst's last. The
+    /// first window with 12 of 30 samples at 100 ends at sample 71; the last at 181 (164 - 29 <= 152).
+    #[test]
+    fn bursts_are_one_episode_in_share_mode() {
+        let mut v = vec![5.0; 60];
+        for burst in 0..4 {
+            let s = 60 + burst * 30;
+            v.extend(vec![100.0; 15]);
+            v.extend(vec![10.0; 15]);
+            assert_eq!(v.len(), s + 30);
+        }
+        v.extend(vec![5.0; 60]);
+        let t = times(v.len(), 60.0);
+        let e = episodes(&v, &t, Operator::Gt, 95.0, &spec(1800.0, Some(0.4)));
+        assert_eq!(e.len(), 1);
+        // First burst 60..75, last burst 150..165: first 60, last 164.
+        assert_eq!((e[0].first, e[0].last), (60, 164));
+        // 60 of the 105 samples from 60 to 164 are at 100: share 60 / 105.
+        assert!((e[0].share - 60.0 / 105.0).abs() < 1e-12);
+        // The same values in mean mode at 80: (15 * 100 + 15 * 10) / 30 = 55 < 80, nothing.
+        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(1800.0, None)).is_empty());
+    }
+
+    /// Episodes closer together than the window merge; further apart they stay two.
+    #[test]
+    fn episodes_merge_when_closer_than_the_window() {
+        // At 60 s, window 300 s: 10 min at 90, a gap of g minutes at 10, 10 min at 90.
+        let run = |gap: usize| {
+            let mut v = vec![10.0; 20];
+            v.extend(vec![90.0; 10]);
+            v.extend(vec![10.0; gap]);
+            v.extend(vec![90.0; 10]);
+            v.extend(vec![10.0; 20]);
+            episodes(
+                &v,
+                &times(v.len(), 60.0),
+                Operator::Gt,
+                80.0,
+                &spec(300.0, None),
+            )
+        };
+        // A window is 5 samples (t > t_k - 300 s). Gap of 3 min (samples 30-32 at 10): the windows
+        // ending at 24..=29 hold (all 90), those ending at 30..=36 do not ((4 * 90 + 10) / 5 = 74 at
+        // best), those ending at 37..=42 hold again from sample 33. t(33) - t(29) = 4 min < 5: one.
+        let one = run(3);
+        assert_eq!(one.len(), 1);
+        assert_eq!((one[0].first, one[0].last), (20, 42));
+        // Gap of 10 min: the second run's first held window starts at sample 40; 40 - 29 = 11 min >= 5.
+        let two = run(10);
+        assert_eq!(two.len(), 2);
+        assert_eq!(
+            (two[0].first, two[0].last, two[1].first, two[1].last),
+            (20, 29, 40, 49)
+        );
+    }
+
+    /// A sparse log: windows reach back to 5 samples, so a 5-minute window on a log written every
+    /// 10 minutes judges 5 samples (40 minutes of log).
+    #[test]
+    fn sparse_logs_reach_back_to_five_samples() {
+        let v = [10.0, 10.0, 90.0, 90.0, 90.0, 90.0, 10.0, 10.0, 10.0, 10.0];
+        let t = times(v.len(), 600.0);
+        // Window ending at 5: samples 1..=5, (10 + 4 * 90) / 5 = 74: no. At 6: 2..=6, (4 * 90 + 10) / 5
+        // = 74: no. Below 80 everywhere: none.
+        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
+        // At 70: 74 > 70 with 4 of 5 past it: held at 5 and 6; trimmed to the samples above 70, 2..=5.
+        let e = episodes(&v, &t, Operator::Gt, 70.0, &spec(300.0, None));
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].first, e[0].last, e[0].mean), (2, 5, 90.0));
+    }
+
+    /// Missing samples neither hold nor break a window: the same values with NaN between them give
+    /// the same episode (indices into the values with the NaN).
+    #[test]
+    fn missing_samples_are_skipped() {
+        let mut v = vec![10.0; 10];
+        v.extend(vec![90.0; 10]);
+        v.extend(vec![10.0; 10]);
+        let t = times(v.len(), 60.0);
+        let plain = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
+        assert_eq!(plain.len(), 1);
+        assert_eq!((plain[0].first, plain[0].last), (10, 19));
+        let mut gappy = v.clone();
+        gappy[12] = f64::NAN;
+        let e = episodes(&gappy, &t, Operator::Gt, 80.0, &spec(300.0, None));
+        assert_eq!((e[0].first, e[0].last, e[0].samples), (10, 19, 9));
+    }
+
+    /// Below a threshold (Available MBytes under 5% of 16 GB = 819.2 MB) works the same way, its worst
+    /// the smallest.
+    #[test]
+    fn below_a_threshold() {
+        let mut v = vec![4000.0; 10];
+        v.extend([700.0, 650.0, 900.0, 600.0, 700.0, 750.0]);
+        v.extend(vec![4000.0; 10]);
+        let t = times(v.len(), 60.0);
+        let e = episodes(&v, &t, Operator::Lt, 819.2, &spec(300.0, None));
+        assert_eq!(e.len(), 1);
+        // 10..=15 with 900 inside: mean (700 + 650 + 900 + 600 + 700 + 750) / 6 = 4300 / 6 = 716.67,
+        // 5 of 6 below, worst 600.
+        assert_eq!((e[0].first, e[0].last, e[0].worst), (10, 15, 600.0));
+        assert!((e[0].mean - 4300.0 / 6.0).abs() < 1e-9);
+        assert!((e[0].share - 5.0 / 6.0).abs() < 1e-12);
+    }
+
+    proptest::proptest! {
+        /// Invariants on random values with gaps: episodes are in order and apart by at least the
+        /// window, each starts and ends on a sample past the threshold, its share and mean are those of
+        /// its samples, and a series that never passes the threshold has none.
+        #[test]
+        fn episode_invariants(
+            values in proptest::collection::vec(
+                proptest::prop_oneof![6 => 0.0f64..100.0, 1 => proptest::strategy::Just(f64::NAN)],
+                0..600,
+            ),
+            steps in proptest::collection::vec(500.0f64..90_000.0, 600),
+            threshold in 0.0f64..100.0,
+            window in 1.0f64..3600.0,
+            share in proptest::option::of(0.05f64..1.0),
+        ) {
+            let mut acc = 0.0;
+            let t: Vec<f64> = steps[..values.len()].iter().map(|s| { acc += s; acc }).collect();
+            let spec = EpisodeSpec { window, share, samples: None };
+            let e = episodes(&values, &t, Operator::Gt, threshold, &spec);
+            for w in e.windows(2) {
+                proptest::prop_assert!(w[0].last < w[1].first);
+            }
+            for x in &e {
+                proptest::prop_assert!(values[x.first] > threshold && values[x.last] > threshold);
+                let inside: Vec<f64> = values[x.first..=x.last].iter().copied().filter(|v| !v.is_nan()).collect();
+                proptest::prop_assert_eq!(inside.len(), x.samples);
+                let over = inside.iter().filter(|&&v| v > threshold).count();
+                proptest::prop_assert!((x.share - over as f64 / inside.len() as f64).abs() < 1e-12);
+                let max = inside.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                proptest::prop_assert_eq!(x.worst, max);
+            }
+            if values.iter().all(|v| v.is_nan() || *v <= threshold) {
+                proptest::prop_assert!(e.is_empty());
+            }
+        }
+    }
+}
