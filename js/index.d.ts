@@ -524,8 +524,16 @@ export interface Finding {
   variables?: { name: string; value: number | string; origin: "user" | "capture" | "pack" }[];
   /** On a derived series (then seriesIndex is at or past the capture's series count): its definition. */
   derived?: DerivedRef;
+  /** Over the finding's range (episode rules): the mean value, and the share 0..1 of its samples past
+   *  the threshold. */
+  mean?: number; share?: number;
+  /** "machine": _Total, memory, a disk, an adapter; "instance": one processor, one process. */
+  scope?: "machine" | "instance";
 }
-/** A card of findings: one rule's findings whose ranges overlap or touch, on any series. */
+/** A card of findings: one episode of trouble (issue #36; before it, one rule's findings whose ranges
+ *  overlap or touch, on any series). A card may hold findings of several rules (a warning and a critical
+ *  of one episode); `severity` is the worst of them. The fields marked optional here are given by cores
+ *  that find episodes. */
 export interface FindingGroup {
   pack: string; rule: string; severity: Severity;
   /** The union of its findings' ranges, ms since the epoch (UTC). */
@@ -534,6 +542,22 @@ export interface FindingGroup {
   findings: number[]; worst: number;
   /** Distinct series hit. */
   series: number;
+  /** Its concern: "Processor", "Memory", "Disk", ... */
+  category?: string;
+  /** The machine, or "" when the log names none or the card spans machines. */
+  machine?: string;
+  /** "machine": machine-level (_Total, memory, each disk, each adapter); "instance": one processor, one
+   *  process alone. */
+  scope?: "machine" | "instance";
+  /** Index into `findings` of the finding that leads the card: the machine-level series. */
+  lead?: number;
+  durationMs?: number;
+  /** Over the episode on the lead series (episode rules only): the mean value, and the share 0..1 of its
+   *  samples past the lead rule's threshold. */
+  mean?: number; share?: number;
+  /** The card in one sentence: "Processor busy more than 80% of the time: above 80% for 2 h 49 min, 88%
+   *  of the time, mean 87%, worst 99.1%". */
+  summary?: string;
 }
 export interface RuleRun {
   pack: string; rule: string; title: string; category?: string; severity: Severity;
@@ -548,10 +572,13 @@ export interface RuleRun {
   skipped?: string;
 }
 export interface Analysis {
+  /** The packs that produced it, in order (given by cores that find episodes). */
+  packs?: { id: string; title: string; source: string; builtin: boolean }[];
   slices: { start: number; end: number }[];
   /** Sorted by start time, then severity (critical first). */
   findings: Finding[];
-  /** The findings as cards, worst first: critical before warning, then by series hit, then by start. */
+  /** The findings as cards, ranked: by impact where the core finds episodes; before that, critical
+   *  before warning, then by series hit, then by start. */
   groups: FindingGroup[];
   /** What ran (on how many series), what did not and why. */
   rules: RuleRun[];

@@ -1,11 +1,14 @@
-// Finding cards: one per rule and time range (analyze's `groups`: a rule's findings whose ranges overlap,
-// on any series), worst first. Each card: severity, when (date and time in the log's zone, duration), the
-// series (named as the legend names it: with the machine when the log has several, the English name beside
-// a localized one; a derived series by its path), the worst value and the threshold in the counter's
-// unit, the rule's description (why it matters, what to check next) and its references as links, the
-// answers its threshold rests on (a default marked as an answer to confirm), the instances one click
-// away, and Show (the chart in context). Everything from the file or a pack is written with textContent;
-// a reference becomes a link only when it is http(s).
+// Finding cards: one per episode of trouble (analyze's `groups`), in the order the core gives them (ranked
+// by impact). Each card: severity, its concern (category) and scope (the machine, or one processor or
+// process) when the core says, when (date and time in the log's zone, duration), the series (the
+// machine-level lead series first, named as the legend names it: with the machine when the log has
+// several, the English name beside a localized one; a derived series by its path), the episode (how much
+// of it was past the threshold, its mean) when the core measured it, the worst value and the
+// threshold(s) in the counter's unit, the rule's description (why it matters, what to check next) and its
+// references as links, the answers its threshold rests on (a default marked as an answer to confirm),
+// its findings one click away (by rule when it holds several), and Show (the chart in context).
+// Everything from the file or a pack is written with textContent; a reference becomes a link only when
+// it is http(s).
 import { el } from './dom.js';
 import { formatInUnit } from '../core.js';
 import { clockTime, dateTime, duration } from './verdict.js';
@@ -35,13 +38,88 @@ export function seriesName(analysis, f, info) {
   return multi ? f.path : f.path.replace(/^\\\\[^\\]+/, '');
 }
 
-/** Where the series are, in words: the name of one, "11 of 20 series" of several. */
-function where(analysis, g, info) {
+/** What a card's instances are called: "processors", "processes", "disks", "adapters", or "series". */
+export function instanceNoun(object, n = 2) {
+  const o = String(object ?? '').toLowerCase();
+  const [one, many] = o === 'processor' || o === 'processor information' ? ['processor', 'processors']
+    : o === 'process' ? ['process', 'processes']
+      : o === 'logicaldisk' || o === 'physicaldisk' ? ['disk', 'disks']
+        : o === 'network interface' || o === 'network adapter' ? ['adapter', 'adapters']
+          : ['series', 'series'];
+  return n === 1 ? one : many;
+}
+
+/** The English object and counter of finding `f`'s series (its path's, for a derived series). */
+function objectOf(f, info) {
+  const s = info?.[f.seriesIndex];
+  if (s && s.path === f.path) return { object: s.englishObject ?? s.object, counter: s.englishCounter ?? s.counter };
+  const m = /\\([^\\(]+)(?:\(.*\))?\\([^\\]+)$/.exec(f.path ?? '');
+  return m ? { object: m[1], counter: m[2] } : { object: '', counter: '' };
+}
+
+/** The distinct series of a card, each as its first finding, in the card's order. */
+function seriesOfCard(analysis, g) {
+  const seen = new Set();
+  return g.findings.map((i) => analysis.findings[i]).filter((f) => f && !seen.has(f.seriesIndex) && seen.add(f.seriesIndex));
+}
+
+/**
+ * Where a card's series are, in words: the lead series first when the core names one
+ * ("Processor(_Total)\% Processor Time and 7 of 8 processors"); otherwise the name of one, "11 of 20
+ * series" of several.
+ */
+export function where(analysis, g, info) {
+  const lead = Number.isInteger(g.lead) ? analysis.findings[g.lead] : null;
+  if (lead) {
+    const others = seriesOfCard(analysis, g).filter((f) => f.seriesIndex !== lead.seriesIndex);
+    const name = seriesName(analysis, lead, info);
+    if (!others.length) return name;
+    const mine = objectOf(lead, info);
+    const same = others.every((f) => { const o = objectOf(f, info); return o.object === mine.object && o.counter === mine.counter; });
+    if (!same) return `${name} and ${others.length} other series`;
+    // The rule ran on the lead (an instance such as _Total) and the instances: "of" counts the instances.
+    const ran = runOf(analysis, others[0])?.series;
+    const of = ran ? ran - 1 : 0;
+    return `${name} and ${others.length}${of >= others.length ? ` of ${of}` : ''} ${instanceNoun(mine.object, of >= others.length ? of : others.length)}`;
+  }
   const f = analysis.findings[g.worst];
   if (g.series === 1) return seriesName(analysis, f, info);
   const of = runOf(analysis, g)?.series;
   return `${g.series}${of ? ` of ${of}` : ''} series`;
 }
+
+/** A card's concern and scope: "Processor · the whole machine", "Process · one process", with the machine
+ *  when the log has several (the category is its worst finding's when the core gives the card none). */
+export function concern(analysis, g, info) {
+  const parts = [];
+  const category = g.category || analysis.findings[g.worst]?.category;
+  if (category) parts.push(category);
+  if ((analysis.log?.machines?.length ?? 0) > 1 && g.machine) parts.push(g.machine);
+  if (g.scope === 'machine') parts.push('the whole machine');
+  else if (g.scope === 'instance') {
+    const lead = analysis.findings[Number.isInteger(g.lead) ? g.lead : g.worst];
+    const noun = instanceNoun(lead ? objectOf(lead, info).object : '', 1);
+    parts.push(`one ${noun === 'series' ? 'instance' : noun}`);
+  }
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** A share 0..1 as a whole percentage: "88%". */
+const percent = (x) => `${Math.round(x * 100)}%`;
+
+/** The episode on the lead series, when the core measured it: "88% of the time above 80%, mean 87%". */
+export function episode(analysis, g, info) {
+  const lead = analysis.findings[Number.isInteger(g.lead) ? g.lead : g.worst];
+  if (!lead || (!Number.isFinite(g.share) && !Number.isFinite(g.mean))) return null;
+  const s = info?.[lead.seriesIndex];
+  const parts = [];
+  if (Number.isFinite(g.share)) parts.push(`${percent(g.share)} of the time ${OPERATOR[lead.operator] ?? lead.operator} ${inUnit(s, lead.threshold)}`);
+  if (Number.isFinite(g.mean)) parts.push(`mean ${inUnit(s, g.mean)}`);
+  return parts.join(', ');
+}
+
+/** How long a card lasted: the episode's duration when the core gives it, its range's otherwise. */
+const lasted = (g) => (Number.isFinite(g.durationMs) ? g.durationMs : g.end - g.start);
 
 /**
  * A card in one sentence: "Critical: Processor busy more than 95% of the time on 4 of 4 series,
@@ -56,7 +134,14 @@ export function sentence(analysis, g, ctx) {
     `${dateTime(g.start, ctx.offset)} – ${clockTime(g.end, ctx.offset)}, worst ${inUnit(s, f.worst, trend)} (${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)})`;
 }
 
-/** The links of a rule's references: http(s) only; anything else stays text. */
+/** A card as the verdict lists it: the core's summary when it gives one ("Critical: Processor busy more
+ *  than 80% of the time: above 80% for 2 h 49 min, ..., from 2026-07-04 00:30"), `sentence` otherwise. */
+export function headline(analysis, g, ctx) {
+  if (!g.summary) return sentence(analysis, g, ctx);
+  const machine = (analysis.log?.machines?.length ?? 0) > 1 && g.machine ? ` on ${g.machine}` : '';
+  return `${g.severity === 'critical' ? 'Critical' : 'Warning'}${machine}: ${g.summary.replace(/\.$/, '')}, from ${dateTime(g.start, ctx.offset)}`;
+}
+
 /** A link's element when it goes to an http(s) address; its text otherwise. */
 function link(href, text) {
   let url = null;
@@ -105,57 +190,109 @@ function references(list) {
   return p;
 }
 
+/** The card's rules (pack and rule) in the order their findings come, each with its findings. */
+function rulesOfCard(analysis, g) {
+  const by = new Map();
+  for (const i of g.findings) {
+    const f = analysis.findings[i];
+    const key = `${f.pack}\u0000${f.rule}`;
+    if (!by.has(key)) by.set(key, { pack: f.pack, rule: f.rule, first: f, findings: [] });
+    by.get(key).findings.push(i);
+  }
+  return [...by.values()];
+}
+
+/** The threshold(s) in words: the worst finding's; with the card's other rules on the same counter (a
+ *  warning and a critical of one episode), each with its severity. */
+function thresholdText(analysis, g, info, trend) {
+  const f = analysis.findings[g.worst];
+  const s = info[f.seriesIndex];
+  const mine = objectOf(f, info);
+  const rules = rulesOfCard(analysis, g).filter((r) => { const o = objectOf(r.first, info); return o.object === mine.object && o.counter === mine.counter; });
+  if (rules.length < 2) return `${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)}`;
+  return rules.map((r) => `${OPERATOR[r.first.operator] ?? r.first.operator} ${inUnit(s, r.first.threshold, trend)} (${r.first.severity})`).join(', ');
+}
+
+/** When, where, the episode, worst and threshold. */
+function facts(analysis, g, ctx, trend) {
+  const f = analysis.findings[g.worst];
+  const s = ctx.info[f.seriesIndex];
+  const dl = el('dl', null, { class: 'card-facts' });
+  const fact = (k, v, part) => { dl.append(el('dt', k), el('dd', v, part ? { 'data-part': part } : {})); };
+  const otherDay = dateTime(g.start, ctx.offset).slice(0, 10) !== dateTime(g.end, ctx.offset).slice(0, 10);
+  fact('When', `${dateTime(g.start, ctx.offset)} – ${clockTime(g.end, ctx.offset, otherDay)} ${ctx.zoneName} (${duration(lasted(g))})`, 'card-when');
+  fact('Where', where(analysis, g, ctx.info), 'card-where');
+  const ep = episode(analysis, g, ctx.info);
+  if (ep) fact('Episode', ep, 'card-episode');
+  fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
+  fact('Threshold', thresholdText(analysis, g, ctx.info, trend), 'card-threshold');
+  return dl;
+}
+
+/** The answers the card's thresholds rest on (the worst finding's first), a default with a button to its
+ *  question. */
+function answersOf(analysis, g) {
+  const seen = new Map();
+  for (const i of [g.worst, ...g.findings]) for (const v of analysis.findings[i].variables ?? []) if (!seen.has(v.name)) seen.set(v.name, v);
+  if (!seen.size) return null;
+  const answers = el('p', 'Rests on: ', { class: 'card-answers', 'data-part': 'card-answers' });
+  [...seen.values()].forEach((v, j) => {
+    if (j) answers.append(', ');
+    answers.append(el('span', `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin }));
+    if (v.origin === 'pack') answers.append(' ', el('button', 'Answer', { type: 'button', 'data-answer': v.name, class: 'card-answer' }));
+  });
+  return answers;
+}
+
+/** Every finding of the card, one click away; by rule when the card holds several. */
+function findingsList(analysis, g, ctx, trend) {
+  const rules = rulesOfCard(analysis, g);
+  const all = el('details', null, { class: 'card-list', 'data-part': 'card-list' });
+  all.append(el('summary', `All ${g.findings.length} findings on ${g.series} series${rules.length > 1 ? `, by rule (${rules.length})` : ''}`));
+  for (const r of rules) {
+    if (rules.length > 1) {
+      const title = runOf(analysis, r)?.title || r.first.title;
+      all.append(el('p', `${title} (${r.first.severity}): ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`, { class: 'card-list-rule', 'data-part': 'card-list-rule' }));
+    }
+    const ul = el('ul');
+    for (const i of r.findings) {
+      const x = analysis.findings[i];
+      ul.append(el('li', `${seriesName(analysis, x, ctx.info)}: ${clockTime(x.start, ctx.offset)} – ${clockTime(x.end, ctx.offset)}, ${x.broke.at(-1) ?? ''} ${inUnit(ctx.info[x.seriesIndex], x.worst, trend)}`));
+    }
+    all.append(ul);
+  }
+  return all;
+}
+
+/** Card `k` of the analysis. */
+function card(analysis, g, k, ctx) {
+  const f = analysis.findings[g.worst];
+  const run = runOf(analysis, g);
+  const trend = Boolean(run?.trend);
+  // No document ids: two viewers in one page must not collide.
+  const box = el('article', null, { class: `card ${g.severity}`, 'data-part': 'card', 'data-group': String(k), 'aria-label': `${g.severity}: ${run?.title || f.title}` });
+  const head = el('header');
+  head.append(el('span', g.severity === 'critical' ? 'Critical' : 'Warning', { class: `badge ${g.severity}` }), ' ', el('h4', run?.title || f.title));
+  const about = concern(analysis, g, ctx.info);
+  if (about) head.append(el('span', about, { class: 'card-concern muted', 'data-part': 'card-concern' }));
+  box.append(head, facts(analysis, g, ctx, trend));
+  if (run?.description?.length) box.append(description(run.description));
+  if (run?.references?.length) box.append(references(run.references));
+  const answers = answersOf(analysis, g);
+  if (answers) box.append(answers);
+  const actions = el('p', null, { class: 'card-actions' });
+  actions.append(el('button', 'Show in context', { type: 'button', 'data-show': String(k), class: 'card-show', 'data-part': 'card-show' }));
+  box.append(actions);
+  if (g.findings.length > 1) box.append(findingsList(analysis, g, ctx, trend));
+  return box;
+}
+
 /**
- * Renders the cards of `analysis` into `list`.
+ * Renders the cards of `analysis` into `list`, in the order the core gives them.
  * @param {HTMLElement} list
  * @param {object} analysis
  * @param {{ info: object[], offset: number, zoneName: string }} ctx
  */
 export function renderCards(list, analysis, ctx) {
-  list.replaceChildren(...analysis.groups.map((g, k) => {
-    const f = analysis.findings[g.worst];
-    const run = runOf(analysis, g);
-    const s = ctx.info[f.seriesIndex];
-    const trend = Boolean(run?.trend);
-    // No document ids: two viewers in one page must not collide.
-    const card = el('article', null, { class: `card ${g.severity}`, 'data-part': 'card', 'data-group': String(k), 'aria-label': `${g.severity}: ${run?.title || f.title}` });
-    const head = el('header');
-    head.append(el('span', g.severity === 'critical' ? 'Critical' : 'Warning', { class: `badge ${g.severity}` }), ' ',
-      el('h4', run?.title || f.title));
-    card.append(head);
-    const facts = el('dl', null, { class: 'card-facts' });
-    const fact = (k2, v, part) => { facts.append(el('dt', k2), el('dd', v, part ? { 'data-part': part } : {})); };
-    fact('When', `${dateTime(g.start, ctx.offset)} – ${clockTime(g.end, ctx.offset, dateTime(g.start, ctx.offset).slice(0, 10) !== dateTime(g.end, ctx.offset).slice(0, 10))} ${ctx.zoneName} (${duration(g.end - g.start)})`, 'card-when');
-    fact('Where', where(analysis, g, ctx.info), 'card-where');
-    fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
-    fact('Threshold', `${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)}`, 'card-threshold');
-    card.append(facts);
-    if (run?.description?.length) card.append(description(run.description));
-    if (run?.references?.length) card.append(references(run.references));
-    if (f.variables?.length) {
-      const answers = el('p', 'Rests on: ', { class: 'card-answers', 'data-part': 'card-answers' });
-      f.variables.forEach((v, j) => {
-        if (j) answers.append(', ');
-        const item = el('span', `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin });
-        answers.append(item);
-        if (v.origin === 'pack') answers.append(' ', el('button', 'Answer', { type: 'button', 'data-answer': v.name, class: 'card-answer' }));
-      });
-      card.append(answers);
-    }
-    const actions = el('p', null, { class: 'card-actions' });
-    actions.append(el('button', 'Show in context', { type: 'button', 'data-show': String(k), class: 'card-show', 'data-part': 'card-show' }));
-    card.append(actions);
-    if (g.findings.length > 1) {
-      const all = el('details', null, { class: 'card-list' });
-      all.append(el('summary', `All ${g.findings.length} findings on ${g.series} series`));
-      const ul = el('ul');
-      for (const i of g.findings) {
-        const x = analysis.findings[i];
-        ul.append(el('li', `${seriesName(analysis, x, ctx.info)}: ${clockTime(x.start, ctx.offset)} – ${clockTime(x.end, ctx.offset)}, ${x.broke.at(-1) ?? ''} ${inUnit(ctx.info[x.seriesIndex], x.worst, trend)}`));
-      }
-      all.append(ul);
-      card.append(all);
-    }
-    return card;
-  }));
+  list.replaceChildren(...analysis.groups.map((g, k) => card(analysis, g, k, ctx)));
 }
