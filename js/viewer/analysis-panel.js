@@ -6,13 +6,18 @@
 // the viewer's state.marks); Back restores the user's own selection and range. The panel also picks
 // packs (built-in, a pack JSON file, PAL threshold XML picked or dropped), asks their questions (each
 // saying where its value came from: the log, a default, an answer) and downloads analysisReport's
-// self-contained HTML. Everything from a file (counter paths, pack and PAL text) is written with
-// textContent.
+// self-contained HTML. A PAL import applies to the log it was imported on (pack-scope.js): the verdict
+// says which rules produced it, with the way back to the built-in rules and the choice to keep the file
+// for the next logs, and, while a PAL file is in play, the built-in analysis is run beside it in the
+// Worker so the verdict can say where the two judge a counter differently. Everything from a file
+// (counter paths, pack and PAL text) is written with textContent.
 import { rulePacks, importPalThresholds } from '../core.js';
 import { el } from './dom.js';
 import { offsetMinutes } from './state.js';
 import { createVerdict } from './verdict.js';
-import { renderCards, sentence, runOf } from './cards.js';
+import { renderCards, sentence, headline, runOf } from './cards.js';
+import { createPackScope, rulesLine, disagreeLine } from './pack-scope.js';
+import { sameFile } from './url-state.js';
 import { createDerivedChart } from './derived.js';
 
 /** How an analysis error reads, with where it was (a pack's JSON pointer or line, a variable, a file). */
@@ -48,10 +53,11 @@ const SHOW_MAX = 8;
 export function mountAnalysisPanel(root, hooks) {
   const { state } = hooks;
   const builtins = rulePacks();
-  let custom = []; // [{ label, pack, kind: 'json'|'pal' }]
+  const scope = createPackScope(); // the pack files and PAL imports, and which of them this log uses
+  let source; // the file identity (state.source) of the log the scope is for; undefined before the first
   let running = null; // the Worker while an analysis runs
   let analyst = null; // { worker, capture }: the Worker holding the capture analysed, kept between runs
-  let last = null; // { analysis, packs } of the last run
+  let last = null; // { analysis, packs, builtin } of the last run (builtin: the built-in packs' run beside a PAL import)
   let saved = null; // the user's view before Show: { selected, slots, hidden, paneOf, range }
   let rerun = 0; // the timer of a re-run after a change
   const cleanups = [];
@@ -126,22 +132,30 @@ export function mountAnalysisPanel(root, hooks) {
     return derivedChart;
   };
 
-  const verdict = hooks.verdict ? createVerdict(hooks.verdict, { show: (k) => showGroup(k), cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('h2')?.focus({ preventScroll: true }); } }) : null;
+  const verdict = hooks.verdict ? createVerdict(hooks.verdict, {
+    show: (k) => showGroup(k),
+    cards: () => { root.scrollIntoView({ block: 'start' }); root.querySelector('h2')?.focus({ preventScroll: true }); },
+    useBuiltin: () => { scope.useBuiltin(); showCustom(); onRun(); },
+    reapply: () => usePal(),
+    keep: (on) => { scope.keep(on); showCustom(); },
+  }) : null;
 
   // ---- packs and questions ----
   const ticked = () => [...packList.querySelectorAll('input[data-pack]:checked')].map((i) => i.value);
   /** What analyze gets as `packs`: undefined for its default (nothing ticked, no file). */
   function chosenPacks() {
     const ids = ticked();
-    if (!ids.length && !custom.length) return undefined;
-    return [...ids, ...custom.map((c) => c.pack)];
+    const active = scope.active();
+    if (!ids.length && !active.length) return undefined;
+    return [...ids, ...active.map((c) => c.pack)];
   }
 
   /** The questions of the packs in play, one input each; each says where its value comes from. */
   function showQuestions() {
     const asked = new Map();
     const ids = ticked();
-    const from = [...(ids.length || custom.length ? builtins.filter((p) => ids.includes(p.id)) : builtins), ...custom.map((c) => c.pack)];
+    const active = scope.active();
+    const from = [...(ids.length || active.length ? builtins.filter((p) => ids.includes(p.id)) : builtins), ...active.map((c) => c.pack)];
     for (const p of from) for (const v of p.variables ?? []) if (!asked.has(v.name)) asked.set(v.name, v);
     const previous = new Map([...questions.querySelectorAll('input[data-variable]')].map((i) => [i.dataset.variable, i]));
     questions.replaceChildren(el('legend', asked.size ? 'Questions (an answer given here wins; emptied, the log or the default applies)' : 'No questions'));
@@ -172,14 +186,26 @@ export function mountAnalysisPanel(root, hooks) {
     return out;
   }
 
+  /** The pack files and PAL imports: in use on this log (and whether kept for the next), or set aside
+   *  with a way to use them here. */
   function showCustom() {
-    customList.replaceChildren(...custom.map((c, k) => {
-      const li = el('li', `${c.kind === 'pal' ? 'PAL import' : 'Pack file'}: ${c.label} (${c.pack.rules?.length ?? 0} rules) `);
+    customList.replaceChildren(...scope.entries.map((c, k) => {
+      const now = c.off ? 'set aside: not used on this log' : c.kind !== 'pal' ? 'used on every log' : c.keep ? 'used on this log, kept for the next logs' : 'used on this log only';
+      const li = el('li', `${c.kind === 'pal' ? 'PAL import' : 'Pack file'}: ${c.label} (${c.pack.rules?.length ?? 0} rules): ${now} `);
+      if (c.off) li.append(el('button', 'Use for this log', { type: 'button', 'data-reapply': String(k) }), ' ');
       li.append(el('button', 'Remove', { type: 'button', 'data-remove': String(k) }));
       return li;
     }));
-    autoNote.hidden = custom.length > 0 || ticked().length > 0;
+    autoNote.hidden = scope.active().length > 0 || ticked().length > 0;
     showQuestions();
+  }
+
+  /** A PAL import set aside (the latest, or entry `k`) analyses this log again, alone as when imported. */
+  function usePal(k) {
+    if (!scope.reapply(k)) return;
+    for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = false;
+    showCustom();
+    scheduleRun();
   }
 
   async function onPackFile() {
@@ -189,7 +215,7 @@ export function mountAnalysisPanel(root, hooks) {
     try {
       const pack = JSON.parse(text);
       if (!pack || typeof pack !== 'object' || Array.isArray(pack)) throw new Error('a rule pack is a JSON object');
-      custom.push({ label: f.name, pack, kind: 'json' });
+      scope.add({ label: f.name, pack, kind: 'json' });
       status.textContent = '';
       showCustom();
       scheduleRun();
@@ -207,7 +233,9 @@ export function mountAnalysisPanel(root, hooks) {
     for (const f of files) texts[f.name] = await f.text();
     try {
       const result = importPalThresholds(texts);
-      custom.push({ label: files.map((f) => f.name).join(', '), pack: result.pack, kind: 'pal' });
+      // For this log, alone (the built-in packs set aside: the verdict offers them back and compares).
+      scope.add({ label: files.map((f) => f.name).join(', '), pack: result.pack, kind: 'pal' });
+      for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = false;
       const head = el('p', `PAL import of ${files.map((f) => f.name).join(', ')}: ${result.translated} of ${result.total} thresholds translated` +
         (result.missingFiles.length ? `; inherited files not given: ${result.missingFiles.join(', ')}` : '') + '.', { 'data-part': 'analysis-pal-summary' });
       const why = el('details');
@@ -244,10 +272,13 @@ export function mountAnalysisPanel(root, hooks) {
     const packs = chosenPacks();
     if (packs) options.packs = packs;
     if (rangeOnly.checked && state.range) [options.from, options.to] = state.range;
+    // With a PAL import in play, the built-in packs' analysis too (about 20 ms), for the verdict to say
+    // where the two disagree.
+    const builtinJob = scope.pal().length ? { variables: options.variables, ...(options.from !== undefined ? { from: options.from, to: options.to } : {}) } : null;
     // The worker keeps the capture between runs: its columns are copied over once per capture, and a
     // run on the same capture (other packs, other answers) sends its options alone.
     if (analyst?.capture !== capture) endAnalyst();
-    const job = { options };
+    const job = { options, ...(builtinJob ? { builtin: builtinJob } : {}) };
     let transfer = [];
     if (!analyst) {
       analyst = { worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), capture };
@@ -260,7 +291,7 @@ export function mountAnalysisPanel(root, hooks) {
     root.dataset.transfers = String(Number(root.dataset.transfers ?? 0) + (job.parts ? 1 : 0));
     const text = `Analysing ${capture.seriesCount.toLocaleString('en-US')} series with ${packs ? `${packs.length} pack${packs.length === 1 ? '' : 's'}` : 'every built-in pack that applies'}…`;
     setRunning(true, text);
-    verdict?.running(text);
+    verdict?.running(text, rulesLine(scope, null, builtins));
     const started = performance.now();
     worker.onmessage = ({ data }) => {
       if (running !== worker || data.report !== undefined) return;
@@ -268,10 +299,10 @@ export function mountAnalysisPanel(root, hooks) {
       setRunning(false);
       if (data.error) {
         status.textContent = describeAnalysisError(data.error);
-        verdict?.error(status.textContent);
+        verdict?.error(status.textContent, rulesLine(scope, null, builtins));
         return;
       }
-      last = { analysis: data.analysis, packs, took: Math.round(performance.now() - started) };
+      last = { analysis: data.analysis, packs, builtin: data.builtin ?? null, took: Math.round(performance.now() - started) };
       status.textContent = `Done in ${last.took} ms.`;
       root.dataset.took = String(last.took);
       showResults();
@@ -312,9 +343,9 @@ export function mountAnalysisPanel(root, hooks) {
       : 'No rule ran: no built-in pack knows these counters.';
     // The default ran: tick the packs it chose, so the next run (and its questions) are the same.
     if (!last.packs) for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = ran.has(i.value);
-    autoNote.hidden = ticked().length > 0 || custom.length > 0;
+    autoNote.hidden = ticked().length > 0 || scope.active().length > 0;
     renderCards(cards, analysis, ctx);
-    verdict?.show(analysis, { ...ctx, sentence: (g) => sentence(analysis, g, ctx) });
+    verdict?.show(analysis, { ...ctx, sentence: (g) => headline(analysis, g, ctx), rules: rulesLine(scope, analysis, builtins), disagree: disagreeLine(scope, analysis, last.builtin, state.info) });
     const skip = analysis.rules.filter((r) => r.skipped);
     skipped.replaceChildren(el('summary', `Rules that did not run: ${skip.length} of ${analysis.rules.length}`), el('ul'));
     skipped.lastChild.append(...skip.map((r) => el('li', `${r.pack} / ${r.title || r.rule}: ${r.skipped}`)));
@@ -424,7 +455,11 @@ export function mountAnalysisPanel(root, hooks) {
   on(rangeOnly, 'change', scheduleRun);
   on(packFile, 'change', onPackFile);
   on(palFiles, 'change', () => importPal(palFiles.files));
-  on(customList, 'click', (e) => { const k = Number(e.target.dataset?.remove); if (Number.isInteger(k)) { custom.splice(k, 1); showCustom(); scheduleRun(); } });
+  on(customList, 'click', (e) => {
+    const { remove, reapply } = e.target.dataset ?? {};
+    if (reapply !== undefined) usePal(Number(reapply));
+    else if (remove !== undefined) { scope.remove(Number(remove)); showCustom(); scheduleRun(); }
+  });
   on(root, 'dragover', (e) => e.preventDefault());
   on(root, 'drop', (e) => { if (e.dataTransfer?.files.length) { e.preventDefault(); importPal(e.dataTransfer.files); } });
   on(run, 'click', onRun);
@@ -449,14 +484,18 @@ export function mountAnalysisPanel(root, hooks) {
       status.textContent = '';
       download.hidden = true;
       for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = false;
+      // Another log (not the same file read again for other series): a PAL import stays with the log it
+      // was imported on unless the user chose to keep it.
+      if (source !== undefined && !sameFile(source, state.source)) scope.nextLog();
+      source = state.source ?? null;
       showCustom();
       onRun();
     },
-    /** The visible range changed: a run again when the analysis follows it. */
     /** The theme changed: the derived chart is drawn again in it. */
     redraw() {
       derivedChart?.draw();
     },
+    /** The visible range changed: a run again when the analysis follows it. */
     rangeChanged() {
       if (rangeOnly.checked && !saved) scheduleRun();
     },

@@ -68,12 +68,13 @@ async function readCatalogue(blob) {
 
 // ---- Analysis (analysis-panel.js): the capture's parts come in transferred with the first run and the
 // capture is kept here, so the next runs on it (other packs, other answers) send only their options; the
-// findings go back, and the report's HTML when asked for (of the last analysis). Errors go back as plain
-// data, with where the pack or variable was wrong. The page ends this worker when it cancels a run or
-// another capture opens.
+// findings go back, and the report's HTML when asked for (of the last analysis). With `builtin` (options
+// of the built-in packs' run, asked for beside a PAL import), that run too, its findings and rules
+// only, for the page to compare. Errors go back as plain data, with where the pack or variable was
+// wrong. The page ends this worker when it cancels a run or another capture opens.
 let held = null;
 let analysed = null;
-function analyzeParts({ parts, options }) {
+function analyzeParts({ parts, options, builtin }) {
   try {
     if (parts) {
       held?.free();
@@ -82,9 +83,22 @@ function analyzeParts({ parts, options }) {
     }
     if (!held) throw new Error('no capture to analyse: the page sends its parts with the first run');
     analysed = analyze(held, options);
-    return { analysis: analysed };
+    return { analysis: analysed, ...(builtin ? { builtin: builtinRun(builtin) } : {}) };
   } catch (e) {
     return { error: errorToData(e) };
+  }
+}
+/** The built-in packs' findings and rules (what ran on how many series) on the capture held, or null
+ *  when that run fails (the comparison is left out, not the analysis). */
+function builtinRun(options) {
+  try {
+    const a = analyze(held, options);
+    return {
+      findings: a.findings.map(({ pack, rule, severity, seriesIndex, path }) => ({ pack, rule, severity, seriesIndex, path })),
+      rules: a.rules.map(({ pack, rule, series, skipped }) => ({ pack, rule, series, ...(skipped ? { skipped } : {}) })),
+    };
+  } catch {
+    return null;
   }
 }
 function writeReport({ title }) {

@@ -162,11 +162,12 @@ test('PAL threshold files dropped on the panel import (translated / total, reaso
   assert.match(reasons[0], /^Processor Time \/ Something PowerShell computes: ./);
   // The capture stayed open (the drop was the panel's, not a capture to read).
   assert.match(await page.textContent('#chart-status'), /^pegged\.csv:/);
-  assert.match(await page.textContent(part('analysis-custom')), /^PAL import: Ours\.xml \(1 rules\)/);
-  // The imported pack alone: the system overview, ticked after the first run, unticked.
-  await openSetup(page);
-  await page.uncheck(`${part('analysis-packs')} input[value="system-overview"]`);
+  assert.match(await page.textContent(part('analysis-custom')), /^PAL import: Ours\.xml \(1 rules\): used on this log only/);
+  // The imported pack alone, for this log: the system overview (ticked after the first run) unticked by the
+  // import, and the verdict says so.
   await page.waitForFunction(() => /from 1 rules of (?!system-overview)/.test(document.querySelector('[data-part="analysis-summary"]').textContent), null, { timeout: 30000 });
+  assert.deepEqual(await page.$$eval(`${part('analysis-packs')} input:checked`, (l) => l.map((i) => i.value)), []);
+  assert.equal(await page.textContent('#verdict [data-part="verdict-pal-text"]'), 'Analysed with PAL file Ours.xml (imported for this log)');
   const cards = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
   assert.equal(cards.length, 1, cards.join('\n'));
   assert.match(cards[0], /^Critical/);

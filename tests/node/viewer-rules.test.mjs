@@ -1,7 +1,8 @@
 // The viewer's rules as plain functions (no page): what a top N leaves out, what the default selection of a
 // log of several machines (or in Spanish) is and says, how a share link matches series across machines and
 // when it keeps its range, when two runs overlap, how a series is named and in what order the legend lists
-// them. Expectations written out by hand from the inputs.
+// them, what a PAL import carries to the next log and where it disagrees with the built-in rules.
+// Expectations written out by hand from the inputs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { topSeries, isAggregate, defaultSelection, describeDefault } from '../../js/viewer/series-tree.js';
@@ -10,6 +11,7 @@ import { runsOverlap } from '../../js/viewer/compare.js';
 import { displayName, legendOrder } from '../../js/viewer/legend.js';
 import { hasSeveralMachines } from '../../js/viewer/state.js';
 import { dateTime, clockTime } from '../../js/viewer/verdict.js';
+import { createPackScope, describePacks, disagreements, disagreementText } from '../../js/viewer/pack-scope.js';
 
 /** A SeriesInfo of `\\machine\object(instance)\counter` at `index`. */
 const s = (index, machine, object, instance, counter, extra = {}) => ({
@@ -103,4 +105,62 @@ test('times in cards and the verdict to the nearest second, as the core writes t
   assert.equal(clockTime(Date.UTC(2026, 10, 22, 9, 4, 59, 499), -480), '01:04:59');
   // 23:59:59.5 local is the next day's 00:00 (never 24:00, never the day before's 23:59:59).
   assert.equal(clockTime(Date.UTC(2026, 10, 23, 7, 59, 59, 500), -480, true), '2026-11-23 00:00');
+});
+
+test('a PAL import stays with its log unless kept; the verdict names the packs', () => {
+  const scope = createPackScope();
+  const builtins = [{ id: 'system-overview', title: 'System overview' }, { id: 'sql-server', title: 'SQL Server' }];
+  const ran = (...packs) => ({ rules: packs.map((pack) => ({ pack, rule: 'r' })) });
+  assert.equal(describePacks(ran('system-overview', 'sql-server'), scope, builtins).text, 'Analysed with the built-in rules (System overview, SQL Server)');
+  // The core's own list wins over the rules' pack ids.
+  assert.equal(describePacks({ ...ran('x'), packs: [{ id: 'sql-server', title: 'SQL Server', source: '', builtin: true }] }, scope, builtins).text, 'Analysed with the built-in rules (SQL Server)');
+  scope.add({ kind: 'pal', label: 'Quick.xml', pack: { id: 'pal-quick' } });
+  assert.equal(describePacks(ran('pal-quick'), scope, builtins).text, 'Analysed with PAL file Quick.xml (imported for this log)');
+  // Another log: set aside, offered back once, then forgotten by the verdict (still listed in the panel).
+  scope.nextLog();
+  assert.deepEqual(scope.active(), []);
+  assert.equal(scope.aside().off, 'previous-log');
+  scope.nextLog();
+  assert.equal(scope.aside(), null);
+  assert.equal(scope.entries.length, 1);
+  // Used again, kept: the next log has it, said as kept.
+  assert.ok(scope.reapply(0));
+  scope.keep(true);
+  scope.nextLog();
+  assert.equal(describePacks(ran('pal-quick', 'system-overview'), scope, builtins).text,
+    'Analysed with PAL file Quick.xml (kept from the previous log) and the built-in rules (System overview)');
+  // The way back; a new import replaces the one set aside.
+  scope.useBuiltin();
+  assert.equal(scope.aside().off, 'built-in');
+  scope.add({ kind: 'pal', label: 'A.xml, B.xml', pack: { id: 'pal-a' } });
+  assert.deepEqual(scope.entries.map((e) => e.label), ['A.xml, B.xml']);
+  assert.equal(describePacks(ran('pal-a'), scope, builtins).text, 'Analysed with PAL files A.xml, B.xml (imported for this log)');
+});
+
+test('where the built-in rules and a PAL file disagree: per English counter, both sides covering it', () => {
+  const info = [s(0, 'H', 'Procesador', '_Total', '% de tiempo de procesador', { englishObject: 'Processor', englishCounter: '% Processor Time' }),
+    s(1, 'H', 'Memory', undefined, 'Available MBytes'), s(2, 'H', 'System', undefined, 'Processor Queue Length'),
+    s(3, 'H', 'LogicalDisk', 'C:', 'Avg. Disk sec/Read')];
+  const counters = { 'pal:cpu': '\\Processor(*)\\% Processor Time', 'pal:mem': '\\Memory\\Available MBytes', 'pal:queue': '\\System\\Processor Queue Length',
+    'pal:disk': '\\LogicalDisk(*)\\Avg. Disk sec/Read', 'b:cpu': '\\Processor(*)\\% Processor Time', 'b:mem': '\\Memory\\Available MBytes',
+    'b:disk': '\\LogicalDisk(*)\\Avg. Disk sec/Read' };
+  const counterOf = (pack, rule) => counters[`${pack}:${rule}`];
+  const f = (pack, rule, seriesIndex, severity) => ({ pack, rule, seriesIndex, severity, path: info[seriesIndex].path });
+  const pal = {
+    rules: ['cpu', 'mem', 'queue', 'disk'].map((rule) => ({ pack: 'pal', rule, series: 1 })),
+    findings: [f('pal', 'cpu', 0, 'warning'), f('pal', 'cpu', 0, 'critical'), f('pal', 'mem', 1, 'warning'), f('pal', 'queue', 2, 'warning'), f('pal', 'disk', 3, 'critical')],
+  };
+  const builtin = {
+    rules: [{ pack: 'b', rule: 'cpu', series: 1 }, { pack: 'b', rule: 'mem', series: 1 }, { pack: 'b', rule: 'disk', series: 1 }],
+    findings: [f('b', 'mem', 1, 'critical'), f('b', 'disk', 3, 'critical')],
+  };
+  // CPU: critical vs no card (the biggest gap, first); memory: warning vs critical; the queue has no
+  // built-in rule (not compared); the disk agrees.
+  const d = disagreements(pal, builtin, { info, palIds: ['pal'], counterOf });
+  assert.deepEqual(d, [{ counter: '\\Processor(*)\\% Processor Time', pal: 'critical', builtin: null },
+    { counter: '\\Memory\\Available MBytes', pal: 'warning', builtin: 'critical' }]);
+  assert.match(disagreementText(d), /^The built-in rules differ on 2 counters: \\Processor\(\*\)\\% Processor Time \(PAL: critical, built-in: no card\) and \\Memory\\Available MBytes \(PAL: warning, built-in: critical\)\. PAL's file/);
+  const many = Array.from({ length: 5 }, (_, k) => ({ counter: `\\C${k}`, pal: 'warning', builtin: null }));
+  assert.match(disagreementText(many), /: \\C0 \(PAL: warning, built-in: no card\), \\C1 .*, \\C2 .* and 2 more\. /);
+  assert.equal(disagreementText([]), '');
 });
