@@ -15,8 +15,8 @@ import { rulePacks, importPalThresholds } from '../core.js';
 import { el } from './dom.js';
 import { offsetMinutes } from './state.js';
 import { createVerdict } from './verdict.js';
-import { renderCards, sentence, headline, runOf } from './cards.js';
-import { createPackScope, rulesLine, disagreeLine } from './pack-scope.js';
+import { renderCards, sentence, headline, cardThresholds } from './cards.js';
+import { createPackScope, rulesLine, disagreeLine, ruleCounter } from './pack-scope.js';
 import { sameFile } from './url-state.js';
 import { createDerivedChart } from './derived.js';
 
@@ -355,15 +355,6 @@ export function mountAnalysisPanel(root, hooks) {
     showQuestions();
   }
 
-  /** The thresholds of a card: its rule's and its group partners' (warning and critical) as the analysis
-   *  evaluated them; none for a trend rule (its threshold is a slope). */
-  function thresholdsOf(analysis, g) {
-    const me = runOf(analysis, g);
-    if (!me || me.trend) return [];
-    return analysis.rules.filter((r) => r.pack === g.pack && !r.trend && Number.isFinite(r.threshold) && (r.rule === g.rule || (me.group && r.group === me.group)))
-      .map((r) => ({ severity: r.severity, operator: r.operator ?? analysis.findings[g.worst].operator, value: r.threshold }));
-  }
-
   /** Show in context: card `k`'s series (the worst first), around its range, with its thresholds. */
   function showGroup(k) {
     const analysis = last?.analysis;
@@ -379,7 +370,7 @@ export function mountAnalysisPanel(root, hooks) {
     const worstFinding = analysis.findings[g.worst];
     const worst = shown(worstFinding);
     const indices = [...new Set([...worst, ...g.findings.flatMap((i) => shown(analysis.findings[i]))])].slice(0, SHOW_MAX);
-    const thresholds = thresholdsOf(analysis, g);
+    const thresholds = cardThresholds(analysis, g, state.info, (p, r) => ruleCounter(scope, p, r));
     const range = contextRange([g.start, g.end], analysis.log.intervalMs);
     let derivedError = null;
     if (worstFinding.derived) {

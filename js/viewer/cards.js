@@ -13,6 +13,7 @@ import { el } from './dom.js';
 import { formatInUnit } from '../core.js';
 import { clockTime, dateTime, duration } from './verdict.js';
 import { displayName } from './legend.js';
+import { counterKey } from './pack-scope.js';
 
 /** The rule run (analysis.rules) of a group or finding. */
 export const runOf = (analysis, x) => analysis.rules.find((r) => r.pack === x.pack && r.rule === x.rule);
@@ -118,6 +119,38 @@ export function episode(analysis, g, info) {
   return parts.join(', ');
 }
 
+/**
+ * The thresholds Show in context draws for card `g`, as the analysis evaluated them: on the worst
+ * finding's counter (in English), one per severity: its own rule's first, then a rule with findings in
+ * the card, then its rules' group partners (the warning beside a critical), a rule over every instance
+ * before one over a single instance. None for a trend rule (its threshold is a slope).
+ * `counterOf(pack, rule)` gives a rule's counter pattern.
+ */
+export function cardThresholds(analysis, g, info, counterOf) {
+  const worst = analysis.findings[g.worst];
+  const me = runOf(analysis, g);
+  if (!worst || !me || me.trend) return [];
+  const id = (x) => `${x.pack}\u0000${x.rule}`;
+  const english = (o) => o && `${o.object}\\${o.counter}`.toLowerCase();
+  const want = english(objectOf(worst, info));
+  const found = new Map();
+  for (const i of [g.worst, ...g.findings]) if (!found.has(id(analysis.findings[i]))) found.set(id(analysis.findings[i]), analysis.findings[i]);
+  const groups = new Set([...found.values()].map((f) => runOf(analysis, f)?.group).filter(Boolean));
+  const chosen = new Map();
+  analysis.rules
+    .filter((r) => r.pack === g.pack && !r.trend && !r.skipped && Number.isFinite(r.threshold) && (found.has(id(r)) || (r.group && groups.has(r.group))))
+    .map((r) => {
+      const f = found.get(id(r));
+      const pattern = f ? null : counterOf?.(r.pack, r.rule);
+      const rank = r.rule === worst.rule ? 0 : f ? 1 : /\(\*\)/.test(pattern ?? '') ? 2 : 3;
+      return { r, f, rank, on: f ? english(objectOf(f, info)) : english(counterKey(pattern)) };
+    })
+    .filter((c) => c.on === want)
+    .sort((a, b) => a.rank - b.rank)
+    .forEach((c) => { if (!chosen.has(c.r.severity)) chosen.set(c.r.severity, c); });
+  return [...chosen.values()].map(({ r, f }) => ({ severity: r.severity, operator: r.operator ?? (f ?? worst).operator, value: r.threshold }));
+}
+
 /** How long a card lasted: the episode's duration when the core gives it, its range's otherwise. */
 const lasted = (g) => (Number.isFinite(g.durationMs) ? g.durationMs : g.end - g.start);
 
@@ -134,12 +167,20 @@ export function sentence(analysis, g, ctx) {
     `${dateTime(g.start, ctx.offset)} – ${clockTime(g.end, ctx.offset)}, worst ${inUnit(s, f.worst, trend)} (${OPERATOR[f.operator] ?? f.operator} ${inUnit(s, f.threshold, trend)})`;
 }
 
-/** A card as the verdict lists it: the core's summary when it gives one ("Critical: Processor busy more
- *  than 80% of the time: above 80% for 2 h 49 min, ..., from 2026-07-04 00:30"), `sentence` otherwise. */
+/**
+ * A card as the verdict lists it: the core's summary when it gives one, `sentence` otherwise. The summary
+ * gets its start ("Critical: Processor busy more than 80% of the time: above 80% for 2 h 49 min, ...,
+ * from 2026-07-04 00:30") unless it says its times itself; then its date only when the log spans days.
+ */
 export function headline(analysis, g, ctx) {
   if (!g.summary) return sentence(analysis, g, ctx);
   const machine = (analysis.log?.machines?.length ?? 0) > 1 && g.machine ? ` on ${g.machine}` : '';
-  return `${g.severity === 'critical' ? 'Critical' : 'Warning'}${machine}: ${g.summary.replace(/\.$/, '')}, from ${dateTime(g.start, ctx.offset)}`;
+  const text = g.summary.replace(/\.$/, '');
+  const severity = g.severity === 'critical' ? 'Critical' : 'Warning';
+  if (!/\b\d{1,2}:\d\d\b/.test(text)) return `${severity}${machine}: ${text}, from ${dateTime(g.start, ctx.offset)}`;
+  const { first, last } = analysis.log ?? {};
+  const days = Number.isFinite(first) && Number.isFinite(last) && dateTime(first, ctx.offset).slice(0, 10) !== dateTime(last, ctx.offset).slice(0, 10);
+  return `${severity}${machine}${days ? ` (${dateTime(g.start, ctx.offset).slice(0, 10)})` : ''}: ${text}`;
 }
 
 /** A link's element when it goes to an http(s) address; its text otherwise. */

@@ -105,8 +105,9 @@ export function describePacks(analysis, scope, builtins = []) {
 
 const RANK = { critical: 2, warning: 1 };
 
-/** `\Processor(*)\% Processor Time` of a counter pattern or path (the machine left out), or null. */
-function counterKey(path) {
+/** The object and counter of a counter pattern or path (the machine left out; `instances`: it names
+ *  some), or null for a wildcard object or counter. */
+export function counterKey(path) {
   const p = String(path ?? '').replace(/^\\\\[^\\]*/, '');
   const cut = p.lastIndexOf('\\');
   if (!p.startsWith('\\') || cut <= 0) return null;
@@ -195,16 +196,24 @@ export function rulesLine(scope, analysis, builtins) {
 /** Built-in packs whole (rulePack), for their rules' counters; read once each. */
 const builtinPacks = new Map();
 
+/** The counter pattern of rule `rule` of pack `pack`: a pack of the scope's (a file, a PAL import) or a
+ *  built-in one; null when neither has it. */
+export function ruleCounter(scope, pack, rule) {
+  const own = scope.entries.find((e) => e.pack?.id === pack)?.pack;
+  if (!own && !builtinPacks.has(pack)) {
+    let whole = null;
+    try { whole = rulePack(pack); } catch { /* not a built-in pack */ }
+    builtinPacks.set(pack, whole);
+  }
+  return (own ?? builtinPacks.get(pack))?.rules?.find((r) => r.id === rule)?.counter ?? null;
+}
+
 /** Where the built-in rules (`builtin`: their run beside the analysis) judge otherwise than the PAL
  *  import in play, in one line; '' when they agree or no PAL import is in play. */
 export function disagreeLine(scope, analysis, builtin, info) {
   const pal = scope.pal();
   if (!builtin || !pal.length) return '';
   const palIds = pal.map((e) => e.pack.id);
-  const counterOf = (pack, rule) => {
-    const own = pal.find((e) => e.pack.id === pack)?.pack;
-    if (!own && !builtinPacks.has(pack)) builtinPacks.set(pack, rulePack(pack));
-    return (own ?? builtinPacks.get(pack))?.rules?.find((r) => r.id === rule)?.counter ?? null;
-  };
+  const counterOf = (pack, rule) => ruleCounter(scope, pack, rule);
   return disagreementText(disagreements(analysis, builtin, { info, palIds, counterOf }));
 }

@@ -57,7 +57,8 @@ test('the analysis runs on open, finds the pegged CPUs, shows a card in context 
   const cards = await page.$$eval(`${part('analysis-cards')} [data-part="card"]`, (l) => l.map((c) => c.textContent));
   assert.equal(cards.length, 1, cards.join('\n'));
   assert.match(cards[0], /^Critical/);
-  assert.match(cards[0], /4 of 4 series/);
+  // Four series: "4 of 4 series", or led by the machine-level series where the core names one.
+  assert.match(cards[0], /4 of 4 series|Processor\(_Total\)\\% Processor Time and 3 of 3 processors/);
   // The hostile instance is shown as text (in the card's list), never run or parsed as markup.
   assert.ok(cards[0].includes(HOSTILE), cards[0]);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
@@ -85,7 +86,7 @@ test('the analysis runs on open, finds the pegged CPUs, shows a card in context 
   assert.ok(y.critical < y.warning && y.critical > chart.top && y.warning < chart.top + chart.height, JSON.stringify(y));
   const [a, b] = marks.find((m) => m[0] === 'range').slice(2).map(Number);
   assert.ok(a > chart.left + chart.width * 0.2 && b < chart.left + chart.width * 0.8, JSON.stringify({ a, b, chart }));
-  assert.match(await page.textContent(part('analysis-focus')), /^Showing: Critical: Processor busy more than 95% of the time on 4 of 4 series, 2026-07-04 00:3/);
+  assert.match(await page.textContent(part('analysis-focus')), /^Showing: Critical: Processor busy more than 95% of the time on (4 of 4 series|Processor\(_Total\)\\% Processor Time and 3 of 3 processors), 2026-07-04 00:3/);
   await page.screenshot({ path: artifacts + 'viewer-analysis.png', fullPage: true });
 
   // The report: one HTML file, saved from a Blob, self-contained.

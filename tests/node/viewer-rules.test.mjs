@@ -12,6 +12,7 @@ import { displayName, legendOrder } from '../../js/viewer/legend.js';
 import { hasSeveralMachines } from '../../js/viewer/state.js';
 import { dateTime, clockTime } from '../../js/viewer/verdict.js';
 import { createPackScope, describePacks, disagreements, disagreementText } from '../../js/viewer/pack-scope.js';
+import { cardThresholds } from '../../js/viewer/cards.js';
 
 /** A SeriesInfo of `\\machine\object(instance)\counter` at `index`. */
 const s = (index, machine, object, instance, counter, extra = {}) => ({
@@ -163,4 +164,27 @@ test('where the built-in rules and a PAL file disagree: per English counter, bot
   const many = Array.from({ length: 5 }, (_, k) => ({ counter: `\\C${k}`, pal: 'warning', builtin: null }));
   assert.match(disagreementText(many), /: \\C0 \(PAL: warning, built-in: no card\), \\C1 .*, \\C2 .* and 2 more\. /);
   assert.equal(disagreementText([]), '');
+});
+
+test("Show in context draws a card's thresholds on its worst counter only, one per severity", () => {
+  // A processor card (the pack's group "processor" also holds kernel time and the queue): a critical
+  // finding on CPU 0, a warning on _Total; the long critical rule over _Total alone has no finding here.
+  const info = [s(0, 'H', 'Processor', '0', '% Processor Time'), s(1, 'H', 'Processor', '_Total', '% Processor Time')];
+  const f = (rule, seriesIndex, severity, threshold) => ({ pack: 'p', rule, seriesIndex, severity, threshold, operator: 'gt', path: info[seriesIndex].path });
+  const rule = (id, severity, threshold) => ({ pack: 'p', rule: id, severity, threshold, operator: 'gt', group: 'processor', series: 2 });
+  const analysis = {
+    findings: [f('cpu-critical', 0, 'critical', 95), f('cpu-warning', 1, 'warning', 80)],
+    rules: [rule('cpu-warning', 'warning', 80), rule('cpu-critical', 'critical', 95), rule('cpu-long-critical', 'critical', 80),
+      rule('kernel-warning', 'warning', 20), rule('queue-critical', 'critical', 40), { ...rule('cpu-trend', 'warning', 5), trend: true }],
+  };
+  const counters = { 'cpu-warning': '\\Processor(*)\\% Processor Time', 'cpu-critical': '\\Processor(*)\\% Processor Time',
+    'cpu-long-critical': '\\Processor(_Total)\\% Processor Time', 'kernel-warning': '\\Processor(*)\\% Privileged Time', 'queue-critical': '\\System\\Processor Queue Length' };
+  const g = { pack: 'p', rule: 'cpu-critical', severity: 'critical', findings: [0, 1], worst: 0, series: 2 };
+  assert.deepEqual(cardThresholds(analysis, g, info, (p, r) => counters[r]), [
+    { severity: 'critical', operator: 'gt', value: 95 }, { severity: 'warning', operator: 'gt', value: 80 }]);
+  // A critical card alone: its warning partner on the same counter is drawn beside it, not the queue's.
+  assert.deepEqual(cardThresholds(analysis, { ...g, findings: [0] }, info, (p, r) => counters[r]), [
+    { severity: 'critical', operator: 'gt', value: 95 }, { severity: 'warning', operator: 'gt', value: 80 }]);
+  // A trend card: none.
+  assert.deepEqual(cardThresholds({ ...analysis, findings: [f('cpu-trend', 0, 'warning', 5)] }, { ...g, rule: 'cpu-trend', findings: [0] }, info, (p, r) => counters[r]), []);
 });
