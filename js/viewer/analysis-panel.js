@@ -40,6 +40,19 @@ export function contextRange([start, end], interval) {
   return [start - pad, end + pad];
 }
 
+/** What a PAL import translated (of how many, the inherited files not given), what it left out and why,
+ *  and its notes: the panel's elements. */
+function palImportReport(names, result) {
+  const head = el('p', `PAL import of ${names.join(', ')}: ${result.translated} of ${result.total} thresholds translated` +
+    (result.missingFiles.length ? `; inherited files not given: ${result.missingFiles.join(', ')}` : '') + '.', { 'data-part': 'analysis-pal-summary' });
+  const why = el('details');
+  why.append(el('summary', `${result.untranslated.length} thresholds left out, and why`));
+  const list = el('ul', null, { 'data-part': 'analysis-pal-untranslated' });
+  list.append(...result.untranslated.map((u) => el('li', `${u.analysis} / ${u.threshold}: ${u.reason}`)));
+  why.append(list);
+  return [head, why, ...result.notes.map((n) => el('p', n, { class: 'muted' }))];
+}
+
 /** Series shown at most by Show (the worst first). */
 const SHOW_MAX = 8;
 
@@ -236,14 +249,7 @@ export function mountAnalysisPanel(root, hooks) {
       // For this log, alone (the built-in packs set aside: the verdict offers them back and compares).
       scope.add({ label: files.map((f) => f.name).join(', '), pack: result.pack, kind: 'pal' });
       for (const i of packList.querySelectorAll('input[data-pack]')) i.checked = false;
-      const head = el('p', `PAL import of ${files.map((f) => f.name).join(', ')}: ${result.translated} of ${result.total} thresholds translated` +
-        (result.missingFiles.length ? `; inherited files not given: ${result.missingFiles.join(', ')}` : '') + '.', { 'data-part': 'analysis-pal-summary' });
-      const why = el('details');
-      why.append(el('summary', `${result.untranslated.length} thresholds left out, and why`));
-      const list = el('ul', null, { 'data-part': 'analysis-pal-untranslated' });
-      list.append(...result.untranslated.map((u) => el('li', `${u.analysis} / ${u.threshold}: ${u.reason}`)));
-      why.append(list);
-      palReport.replaceChildren(head, why, ...result.notes.map((n) => el('p', n, { class: 'muted' })));
+      palReport.replaceChildren(...palImportReport(files.map((f) => f.name), result));
       status.textContent = '';
       setup.open = true;
       showCustom();

@@ -23,7 +23,7 @@ const part = (name) => `#verdict [data-part="${name}"]`;
 /** Opens a log of tests/vectors/captures and waits for its verdict. */
 async function openLog(page, name) {
   await page.setInputFiles('#capture-file', { name, mimeType: 'application/octet-stream', buffer: readFileSync(`${repo}tests/vectors/captures/${name}`) });
-  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name, { timeout: 30000 });
+  await page.waitForFunction((n) => document.querySelector('#chart-status').textContent.startsWith(`${n}:`), name, { timeout: 60000 });
   await settled(page, name);
 }
 /** The verdict of the log `name` is in (not "Analysing…"). */
@@ -31,11 +31,11 @@ const settled = (page, name) => page.waitForFunction((n) => {
   const v = document.querySelector('#verdict');
   return v && !v.hidden && v.dataset.state && v.dataset.state !== 'running' && document.querySelector('#chart-status').textContent.startsWith(`${n}:`) &&
     /^Done in/.test(document.querySelector('[data-part="analysis-status"]').textContent);
-}, name, { timeout: 30000 });
+}, name, { timeout: 60000 });
 /** Imports the PAL file through the panel's file input and waits for the analysis with it. */
 async function importPal(page) {
   await page.setInputFiles('[data-part="analysis-pal-files"]', { name: PAL, mimeType: 'text/xml', buffer: readFileSync(`${repo}tests/vectors/pal/${PAL}`) });
-  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 30000 });
+  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 60000 });
 }
 /** axe-core's serious or critical violations inside `selector`. */
 async function axe(page, selector) {
@@ -83,7 +83,7 @@ test('a PAL import applies to its log: the next log is analysed with the built-i
 
   // Used on B after all, from the verdict: the chip again, imported for this log.
   await page.click(part('verdict-reapply'));
-  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 30000 });
+  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 60000 });
   assert.equal(await page.textContent(part('verdict-pal-text')), `Analysed with PAL file ${PAL} (imported for this log)`);
   assert.equal(await page.getAttribute('#verdict', 'data-state'), 'critical');
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
@@ -126,7 +126,7 @@ test('"Keep for the next logs" carries it, said on the next log; "Use the built-
   // The way back, by keyboard: the built-in pack again, and the focus on the way to the PAL file again.
   await page.focus(part('verdict-builtin'));
   await page.keyboard.press('Enter');
-  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-reapply'), { timeout: 30000 });
+  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-reapply'), { timeout: 60000 });
   assert.equal(await page.$(part('verdict-pal')), null);
   assert.equal(await page.textContent(part('verdict-packs-text')), 'Analysed with the built-in rules (System overview).');
   assert.equal(await page.textContent(part('verdict-aside')), `PAL file ${PAL} set aside.`);
@@ -134,7 +134,7 @@ test('"Keep for the next logs" carries it, said on the next log; "Use the built-
   assert.equal(await page.getAttribute('#verdict', 'data-state'), 'clean');
   // And forward again from there (Enter on the focused button).
   await page.keyboard.press('Enter');
-  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 30000 });
+  await page.waitForFunction((sel) => document.querySelector(sel) && document.querySelector('#verdict').dataset.state !== 'running', part('verdict-pal'), { timeout: 60000 });
   assert.equal(await page.evaluate(() => document.activeElement.dataset.part), 'verdict-builtin');
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
