@@ -68,7 +68,7 @@ mod tests {
             .collect();
         // The counts docs/rule-packs.md states.
         let want = [
-            ("system-overview", 40),
+            ("system-overview", 44),
             ("sql-server", 10),
             ("iis-aspnet", 10),
             ("dotnet-clr", 7),
@@ -146,15 +146,50 @@ mod tests {
             rule("processor-time-critical").threshold,
             Threshold::Number(95.0)
         );
-        // Sustained, sample by sample: 95% for 5 minutes, 80% for 15; disk latency on PhysicalDisk too.
-        assert_eq!(rule("processor-time-critical").for_seconds, Some(300.0));
-        assert_eq!(rule("processor-time-warning").for_seconds, Some(900.0));
+        // Episodes: 95% for most of 5 minutes, 80% for most of 15, 80% over two hours on _Total
+        // (critical by how long), saturated a tenth of every two hours (bursts); disk latency on
+        // PhysicalDisk too.
+        let window = |id: &str| rule(id).episode.as_ref().map(|e| (e.window, e.share));
+        assert_eq!(window("processor-time-critical"), Some((300.0, None)));
+        assert_eq!(window("processor-time-warning"), Some((900.0, None)));
+        assert_eq!(window("processor-time-long-critical"), Some((7200.0, None)));
+        assert_eq!(
+            window("processor-bursts-warning"),
+            Some((7200.0, Some(0.1)))
+        );
         assert_eq!(rule("processor-time-critical").stats, None);
         let phys = rule("physical-disk-read-latency-critical");
         assert_eq!(phys.counter, "\\PhysicalDisk(*)\\Avg. Disk sec/Read");
         assert_eq!(
-            (phys.threshold.clone(), phys.for_seconds),
+            (
+                phys.threshold.clone(),
+                phys.episode.as_ref().map(|e| e.window)
+            ),
             (Threshold::Number(0.025), Some(300.0))
+        );
+        // Every static rule of every built-in pack judges episodes: no slice of a few seconds decides
+        // a built-in verdict (trend rules read slopes per hour, over an hour at least).
+        for p in &packs {
+            for r in &p.rules {
+                assert_eq!(
+                    r.episode.is_some(),
+                    r.kind == RuleKind::Static,
+                    "{}/{}",
+                    p.id,
+                    r.id
+                );
+                assert!(r.for_seconds.is_none() && r.min_duration_percent.is_none());
+            }
+        }
+        // The paging file (its _Total too), 70% and 90% as PAL.
+        let pf = rule("paging-file-usage-critical");
+        assert_eq!(
+            (
+                pf.counter.as_str(),
+                pf.threshold.clone(),
+                pf.instances.is_none()
+            ),
+            ("\\Paging File(*)\\% Usage", Threshold::Number(90.0), true)
         );
         for id in [
             "available-memory-critical",
@@ -166,7 +201,11 @@ mod tests {
             "physical-disk-write-latency-critical",
             "physical-disk-queue-critical",
         ] {
-            assert_eq!(rule(id).for_seconds, Some(300.0), "{id}");
+            assert_eq!(
+                rule(id).episode.as_ref().map(|e| e.window),
+                Some(300.0),
+                "{id}"
+            );
         }
         // Per logical processor, derived from the capture.
         assert_eq!(

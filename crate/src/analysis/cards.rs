@@ -141,8 +141,10 @@ pub fn set_scopes(findings: &mut [Finding], prepared: &[Prepared<'_>], paths: &[
 /// What the cards need beyond the findings: each rule's concern and title, the series' units, the
 /// clock, and whether the log names several machines.
 pub struct Context<'a> {
-    /// (pack, rule) -> (concern, title).
-    pub rules: HashMap<(&'a str, &'a str), (&'a str, &'a str)>,
+    prepared: &'a [Prepared<'a>],
+    /// (pack, rule) -> index into `prepared` (the map type `findings` uses: no second instance of it in
+    /// the module).
+    rules: HashMap<(&'a str, &'a str), usize>,
     pub series: &'a [&'a crate::capture::Series],
     pub clock: &'a Clock,
     pub machines: usize,
@@ -155,19 +157,12 @@ impl<'a> Context<'a> {
         clock: &'a Clock,
         machines: usize,
     ) -> Context<'a> {
-        let rules = prepared
-            .iter()
-            .map(|p| {
-                (
-                    (p.pack.id.as_str(), p.rule.id.as_str()),
-                    (
-                        p.rule.group.as_deref().unwrap_or(p.rule.id.as_str()),
-                        p.rule.title.as_str(),
-                    ),
-                )
-            })
-            .collect();
+        let mut rules = HashMap::default();
+        for (i, p) in prepared.iter().enumerate() {
+            rules.insert((p.pack.id.as_str(), p.rule.id.as_str()), i);
+        }
         Context {
+            prepared,
             rules,
             series,
             clock,
@@ -175,16 +170,21 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn concern(&self, f: &Finding) -> &'a str {
-        self.rules
-            .get(&(f.pack.as_str(), f.rule.as_str()))
-            .map_or("", |r| r.0)
+    fn rule(&self, f: &Finding) -> Option<&'a super::pack::Rule> {
+        let i = *self.rules.get(&(f.pack.as_str(), f.rule.as_str()))?;
+        Some(self.prepared[i].rule)
     }
 
-    fn title(&self, f: &'a Finding) -> &'a str {
-        self.rules
-            .get(&(f.pack.as_str(), f.rule.as_str()))
-            .map_or(f.title.as_str(), |r| r.1)
+    fn concern(&self, f: &Finding) -> &'a str {
+        self.rule(f)
+            .map_or("", |r| r.group.as_deref().unwrap_or(r.id.as_str()))
+    }
+
+    fn title<'f>(&self, f: &'f Finding) -> &'f str
+    where
+        'a: 'f,
+    {
+        self.rule(f).map_or(f.title.as_str(), |r| r.title.as_str())
     }
 
     fn machine(&self, f: &Finding) -> &'a str {

@@ -3,16 +3,16 @@
 //! does not split it, and a spike or a few seconds never make one (`docs/analysis.md`, "Episodes").
 //!
 //! At each sample the window is the samples of the last `window` seconds (at least `samples` of them);
-//! it is judged once the log has run for the whole window. It holds when its mean satisfies the
-//! comparison and at least a quarter of its samples do, or, with `share`, when at least that share of
-//! its samples do. The held windows' spans, merged where closer together than the window, trimmed to
-//! their first and last sample that satisfies the comparison, are the episodes.
+//! it is judged once the log has run for the whole window. It holds when most of it is past the
+//! threshold: at least `share` of its samples (default one half), or its mean with at least a quarter of
+//! its samples. The held windows' spans, merged where closer together than the window, trimmed to their
+//! first and last sample that satisfies the comparison, are the episodes.
 
 use super::pack::{EpisodeSpec, Operator};
 
-/// In mean mode a window also needs this share of its samples past the threshold: a lone spike can
-/// carry a mean past it, never a quarter of the samples.
-const MEAN_MODE_MIN_SHARE: f64 = 0.25;
+/// A window whose mean is past the threshold also needs this share of its samples past it: a lone
+/// spike can carry a mean, never a quarter of the samples.
+const MEAN_MIN_SHARE: f64 = 0.25;
 
 /// One episode of one series: indices into the values given (samples with a value).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,13 +84,9 @@ pub fn episodes(
         }
         let count = k + 1 - start;
         let over = held[k + 1] - held[start];
-        let holds = match spec.share {
-            Some(share) => over as f64 >= share * count as f64,
-            None => {
-                let mean = (sum[k + 1] - sum[start]) / count as f64;
-                op.holds(mean, threshold) && over as f64 >= MEAN_MODE_MIN_SHARE * count as f64
-            }
-        };
+        let mean = (sum[k + 1] - sum[start]) / count as f64;
+        let holds = over as f64 >= spec.share() * count as f64
+            || (op.holds(mean, threshold) && over as f64 >= MEAN_MIN_SHARE * count as f64);
         if !holds {
             continue;
         }
@@ -192,16 +188,16 @@ mod tests {
         assert!(episodes(&v, &times(60, 1.0), Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
     }
 
-    /// Mean mode needs a quarter of the window past the threshold: at 60 s, a 5-sample window with one
-    /// sample at 500 has mean (4 * 10 + 500) / 5 = 108 > 80 but only 1 of 5 (20%) past it.
+    /// A mean past the threshold needs a quarter of the window past it too: at 60 s, a 5-sample window
+    /// with one sample at 500 has mean (4 * 10 + 500) / 5 = 108 > 80 but only 1 of 5 (20%) past it.
     #[test]
     fn a_lone_spike_cannot_carry_a_mean() {
         let mut v = vec![10.0; 20];
         v[10] = 500.0;
         let t = times(20, 60.0);
         assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
-        // Two such samples in five (40%): (3 * 10 + 2 * 500) / 5 = 206 > 80, an episode from the
-        // first to the second spike, mean (500 + 500) / 2 = 500 (nothing in between).
+        // Two such samples in five (40%, not half): by the mean, (3 * 10 + 2 * 500) / 5 = 206 > 80, an
+        // episode from the first to the second spike, mean (500 + 500) / 2 = 500 (nothing in between).
         v[11] = 500.0;
         let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
         assert_eq!(e.len(), 1);
@@ -231,8 +227,17 @@ mod tests {
         assert_eq!((e[0].first, e[0].last), (60, 164));
         // 60 of the 105 samples from 60 to 164 are at 100: share 60 / 105.
         assert!((e[0].share - 60.0 / 105.0).abs() < 1e-12);
-        // The same values in mean mode at 80: (15 * 100 + 15 * 10) / 30 = 55 < 80, nothing.
-        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(1800.0, None)).is_empty());
+        // At 80 with the default share, half: 15 of 30 samples at 100 is half of every window inside
+        // the bursts (their mean, (15 * 100 + 15 * 10) / 30 = 55, is not): the same episode.
+        let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(1800.0, None));
+        assert_eq!((e.len(), e[0].first, e[0].last), (1, 60, 164));
+        // With a window of 5 minutes and 60% of it: a window of 5 holds with 3 at 100 (its mean with
+        // 2, (2 * 100 + 3 * 10) / 5 = 46, is not past 60). A burst at s holds the windows ending at
+        // s + 2 ..= s + 16, from s - 2 ..= s + 12; the next burst's first starts at s + 28, 12 minutes
+        // after (>= 5): four episodes, each its burst's 15 samples.
+        let e = episodes(&v, &t, Operator::Gt, 60.0, &spec(300.0, Some(0.6)));
+        let spans: Vec<(usize, usize)> = e.iter().map(|e| (e.first, e.last)).collect();
+        assert_eq!(spans, vec![(60, 74), (90, 104), (120, 134), (150, 164)]);
     }
 
     /// Episodes closer together than the window merge; further apart they stay two.
@@ -253,13 +258,14 @@ mod tests {
                 &spec(300.0, None),
             )
         };
-        // A window is 5 samples (t > t_k - 300 s). Gap of 3 min (samples 30-32 at 10): the windows
-        // ending at 24..=29 hold (all 90), those ending at 30..=36 do not ((4 * 90 + 10) / 5 = 74 at
-        // best), those ending at 37..=42 hold again from sample 33. t(33) - t(29) = 4 min < 5: one.
+        // A window is 5 samples (t > t_k - 300 s); it holds with 3 of 5 at 90 (half or more). Gap of
+        // 3 min (samples 30-32 at 10): windows hold up to the one ending at 31 (27..=31: 3 at 90), and
+        // again from the one ending at 35 (31..=35: 33, 34, 35 at 90), which overlaps: one episode.
         let one = run(3);
         assert_eq!(one.len(), 1);
         assert_eq!((one[0].first, one[0].last), (20, 42));
-        // Gap of 10 min: the second run's first held window starts at sample 40; 40 - 29 = 11 min >= 5.
+        // Gap of 10 min (30-39): held windows end at 31 (from 27), start again at 38 (38..=42: 40, 41,
+        // 42 at 90); t(38) - t(31) = 7 min >= 5: two.
         let two = run(10);
         assert_eq!(two.len(), 2);
         assert_eq!(
@@ -274,13 +280,14 @@ mod tests {
     fn sparse_logs_reach_back_to_five_samples() {
         let v = [10.0, 10.0, 90.0, 90.0, 90.0, 90.0, 10.0, 10.0, 10.0, 10.0];
         let t = times(v.len(), 600.0);
-        // Window ending at 5: samples 1..=5, (10 + 4 * 90) / 5 = 74: no. At 6: 2..=6, (4 * 90 + 10) / 5
-        // = 74: no. Below 80 everywhere: none.
-        assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
-        // At 70: 74 > 70 with 4 of 5 past it: held at 5 and 6; trimmed to the samples above 70, 2..=5.
-        let e = episodes(&v, &t, Operator::Gt, 70.0, &spec(300.0, None));
+        // Windows of 5 samples from the one ending at 5 (1..=5: 4 of 5 above 80, held), 6 (2..=6: 4 of
+        // 5), 7 (3..=7: 3 of 5); at 8, 2 of 5 and mean (2 * 90 + 3 * 10) / 5 = 42: no. Held 1..=7,
+        // trimmed to the samples above 80: 2..=5, mean 90.
+        let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
         assert_eq!(e.len(), 1);
         assert_eq!((e[0].first, e[0].last, e[0].mean), (2, 5, 90.0));
+        // Above 95: no sample, no episode.
+        assert!(episodes(&v, &t, Operator::Gt, 95.0, &spec(300.0, None)).is_empty());
     }
 
     /// Missing samples neither hold nor break a window: the same values with NaN between them give

@@ -169,6 +169,12 @@ pub struct RuleRun {
     /// The variables its threshold expression reads.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variables: Vec<String>,
+    /// The counter path it selects (so a chart draws a group's thresholds only on that counter).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub counter: String,
+    /// An episode rule: its window and share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub episode: Option<EpisodeSpec>,
     /// How many series it ran on.
     pub series: usize,
     /// The threshold it compared with: the number, or the expression evaluated with the variables and
@@ -420,6 +426,8 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 trend: p.rule.kind == RuleKind::Trend,
                 operator: Some(p.rule.operator),
                 variables: reads(p),
+                counter: p.rule.counter.clone(),
+                episode: p.rule.episode.clone(),
                 series: p.series.len(),
                 threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),

@@ -148,9 +148,9 @@ pub struct Rule {
 pub struct EpisodeSpec {
     /// Seconds: the window judged at each sample (the samples of the last `window` seconds).
     pub window: f64,
-    /// A window holds when at least this share (0 < share <= 1) of its samples satisfy the comparison.
-    /// Absent: when its mean does (and at least a quarter of its samples do, so that no lone spike
-    /// carries a mean).
+    /// A window holds when at least this share (0 < share <= 1; default one half: "most of it") of its
+    /// samples satisfy the comparison, or when its mean does and at least a quarter of its samples do
+    /// (so that no lone spike carries a mean).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<f64>,
     /// The fewest samples a window holds (default 5, at least 2): a sparse log's window reaches back to
@@ -162,6 +162,13 @@ pub struct EpisodeSpec {
 impl EpisodeSpec {
     /// The fewest samples a window holds when the pack does not say.
     pub const DEFAULT_SAMPLES: u32 = 5;
+
+    /// The share when the pack does not say: most of the window.
+    pub const DEFAULT_SHARE: f64 = 0.5;
+
+    pub fn share(&self) -> f64 {
+        self.share.unwrap_or(Self::DEFAULT_SHARE)
+    }
 
     pub fn min_samples(&self) -> usize {
         self.samples.unwrap_or(Self::DEFAULT_SAMPLES).max(2) as usize

@@ -230,7 +230,8 @@ fn thresholds_of(analysis: &Analysis, pack: &str, rule: &str) -> Vec<(f64, Sever
     for r in analysis.rules.iter().filter(|r| {
         r.pack == pack
             && !r.trend
-            && (r.rule == rule || (me.group.is_some() && r.group == me.group))
+            && (r.rule == rule
+                || (me.group.is_some() && r.group == me.group && r.counter == me.counter))
     }) {
         let op = analysis
             .findings

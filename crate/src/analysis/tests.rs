@@ -103,6 +103,8 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
             trend: false,
             operator: Some(Operator::Gt),
             variables: Vec::new(),
+            counter: r"\Processor(*)\% Processor Time".into(),
+            episode: None,
             series: 1,
             threshold: Some(80.0),
             skipped: None
