@@ -483,6 +483,11 @@ export interface Rule {
   /** Seconds: break where the samples satisfy the comparison without interruption for at least this
    *  long (Prometheus' for:), whatever the slice length. */
   for?: number;
+  /** Break over episodes (docs/analysis.md, "Episodes"): at each sample, the samples of the last
+   *  `window` seconds (at least `samples`, default 5) hold when at least `share` of them (default 0.5)
+   *  satisfy the comparison, or their mean does with a quarter of them; windows closer together than
+   *  `window` are one episode. The built-in packs' static rules all use it. */
+  episode?: { window: number; share?: number; samples?: number };
 }
 
 export interface RulePackInfo {
@@ -530,10 +535,10 @@ export interface Finding {
   /** "machine": _Total, memory, a disk, an adapter; "instance": one processor, one process. */
   scope?: "machine" | "instance";
 }
-/** A card of findings: one episode of trouble (issue #36; before it, one rule's findings whose ranges
- *  overlap or touch, on any series). A card may hold findings of several rules (a warning and a critical
- *  of one episode); `severity` is the worst of them. The fields marked optional here are given by cores
- *  that find episodes. */
+/** A card of findings: one concern (its rules' group) over one stretch of time. A card may hold findings
+ *  of several rules (a warning and a critical of one episode, the processor queue beside the processor
+ *  time); `severity` is the worst of them. Per-instance findings (one processor) sit inside the machine's
+ *  card they overlap (docs/analysis.md, "Cards"). */
 export interface FindingGroup {
   pack: string; rule: string; severity: Severity;
   /** The union of its findings' ranges, ms since the epoch (UTC). */
@@ -542,7 +547,9 @@ export interface FindingGroup {
   findings: number[]; worst: number;
   /** Distinct series hit. */
   series: number;
-  /** Its concern: "Processor", "Memory", "Disk", ... */
+  /** Its concern: the rules' group ("processor", "memory", "disk"), or the rule when it has none. */
+  group?: string;
+  /** Its lead rule's category: "Processor", "Memory", "Disk", ... */
   category?: string;
   /** The machine, or "" when the log names none or the card spans machines. */
   machine?: string;
@@ -555,8 +562,8 @@ export interface FindingGroup {
   /** Over the episode on the lead series (episode rules only): the mean value, and the share 0..1 of its
    *  samples past the lead rule's threshold. */
   mean?: number; share?: number;
-  /** The card in one sentence: "Processor busy more than 80% of the time: above 80% for 2 h 49 min, 88%
-   *  of the time, mean 87%, worst 99.1%". */
+  /** The card in one sentence: "\\Processor(_Total)\\% Processor Time above 80% for 58 min from 10:30
+   *  to 11:28 UTC, 92% of the time, mean 88.9%, worst 92%; also on Processor(0), Processor(1)". */
   summary?: string;
 }
 export interface RuleRun {
@@ -566,19 +573,22 @@ export interface RuleRun {
   group?: string; trend?: boolean; operator?: Operator;
   /** The variables its threshold expression reads. */
   variables?: string[];
+  /** The counter path it selects; an episode rule's window and share. */
+  counter?: string;
+  episode?: { window: number; share?: number; samples?: number };
   series: number;
   /** The value compared with (an expression evaluated with the variables, then clamped); absent when skipped. */
   threshold?: number;
   skipped?: string;
 }
 export interface Analysis {
-  /** The packs that produced it, in order (given by cores that find episodes). */
+  /** The packs that produced it, in order. */
   packs?: { id: string; title: string; source: string; builtin: boolean }[];
   slices: { start: number; end: number }[];
   /** Sorted by start time, then severity (critical first). */
   findings: Finding[];
-  /** The findings as cards, ranked: by impact where the core finds episodes; before that, critical
-   *  before warning, then by series hit, then by start. */
+  /** The findings as cards, ranked by impact: machine before part, critical before warning, then the
+   *  longest first, then by start (docs/analysis.md, "Cards"). */
   groups: FindingGroup[];
   /** What ran (on how many series), what did not and why. */
   rules: RuleRun[];

@@ -1,6 +1,6 @@
 //! Sustained trouble is never missed and a single spike never alarms, whatever the slice length: the
-//! built-in packs' `for` rules on a two-day log at 15 s, PhysicalDisk latency, and no hourly trend from
-//! a log of 82 seconds.
+//! built-in packs' episode rules on a two-day log at 15 s, PhysicalDisk latency, and no hourly trend
+//! from a log of 82 seconds.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -44,19 +44,31 @@ fn two_days(peak: f64, range: std::ops::Range<usize>) -> Capture {
 
 #[test]
 fn twenty_minutes_at_98_percent_in_two_days_is_critical() {
-    // 20 minutes = 80 samples, 5000..5080: the run lasts from sample 5000 to 5079, 79 * 15 s = 1185 s,
-    // past the critical rule's 300 s (and the warning's 900 s, but its samples are all critical).
+    // 20 minutes = 80 samples, 5000..5080, from sample 5000 to 5079, 79 * 15 s = 1185 s: most of every
+    // 5-minute window (21 samples) above 95 is the critical episode, most of every 15-minute one
+    // (61) above 80 the warning's, and 20 minutes is more than a tenth of two hours above 95 (the
+    // bursts rule), over the same samples: three findings, one card.
     let cap = two_days(98.0, 5000..5080);
     // Auto slices are 1.6 h (48 h / 30): the slice average is about 30 + 68 * 80 / 384 = 44%, far
-    // below 95; the sustained rule sees the samples.
+    // below 95; the episode rules see the samples.
     let a = analyze(&cap, &AnalyzeOptions::default()).unwrap();
     let cpu: Vec<_> = a
         .findings
         .iter()
         .filter(|f| f.pack == "system-overview")
         .collect();
-    assert_eq!(cpu.len(), 1, "{:#?}", a.findings);
-    let f = cpu[0];
+    assert_eq!(cpu.len(), 3, "{:#?}", a.findings);
+    assert_eq!(a.groups.len(), 1);
+    assert_eq!(a.groups[0].severity, Severity::Critical);
+    let f = cpu
+        .iter()
+        .find(|f| f.rule == "processor-time-critical")
+        .unwrap();
+    let w = cpu
+        .iter()
+        .find(|f| f.rule == "processor-time-warning")
+        .unwrap();
+    assert_eq!((w.start, w.end), (f.start, f.end));
     assert_eq!(f.rule, "processor-time-critical");
     assert_eq!(f.severity, Severity::Critical);
     assert_eq!(f.broke, vec![Stat::Value]);
@@ -66,7 +78,7 @@ fn twenty_minutes_at_98_percent_in_two_days_is_critical() {
     // 5000 * 15 s = 20 h 50 min; 5079 * 15 s = 21 h 9 min 45 s; 1185 s rounds to 20 min.
     assert_eq!(
         f.message,
-        "\\\\SRV\\Processor(_Total)\\% Processor Time above 95 for 20 min (max 98) from 2025-11-20 20:50 to 2025-11-20 21:09:45 UTC"
+        "\\\\SRV\\Processor(_Total)\\% Processor Time above 95 for 20 min, 100% of the time (mean 98, max 98) from 2025-11-20 20:50 to 2025-11-20 21:09:45 UTC"
     );
     // The same with slices of one hour, or of 10 s: the same finding.
     for slice in [3_600_000.0, 10_000.0] {
@@ -85,7 +97,11 @@ fn twenty_minutes_at_98_percent_in_two_days_is_critical() {
             .collect();
         assert_eq!(
             got,
-            vec![("processor-time-critical", f.start, f.end)],
+            vec![
+                ("processor-time-critical", f.start, f.end),
+                ("processor-bursts-warning", f.start, f.end),
+                ("processor-time-warning", f.start, f.end)
+            ],
             "slice {slice}"
         );
     }
@@ -96,10 +112,17 @@ fn a_single_sample_at_100_percent_is_no_finding() {
     let cap = two_days(100.0, 7000..7001);
     let a = analyze(&cap, &AnalyzeOptions::default()).unwrap();
     assert!(a.findings.is_empty(), "{:#?}", a.findings);
-    // Nor four minutes of it (16 samples, 225 s < 300 s).
-    let cap = two_days(100.0, 7000..7016);
+    // Nor two minutes of it: 8 samples of a 5-minute window's 21 (38%, not most of it), its mean
+    // (8 * 100 + 13 * 30) / 21 = 56.7 below 95.
+    let cap = two_days(100.0, 7000..7008);
     let a = analyze(&cap, &AnalyzeOptions::default()).unwrap();
     assert!(a.findings.is_empty(), "{:#?}", a.findings);
+    // Three minutes (12 of 21 samples, most of a window) is an episode of the critical rule: the line
+    // between a spike and saturation is "most of the window".
+    let cap = two_days(100.0, 7000..7012);
+    let a = analyze(&cap, &AnalyzeOptions::default()).unwrap();
+    let rules: Vec<&str> = a.findings.iter().map(|f| f.rule.as_str()).collect();
+    assert_eq!(rules, vec!["processor-time-critical"]);
 }
 
 #[test]
@@ -115,22 +138,31 @@ fn a_long_warning_around_a_short_critical_is_both_once() {
         .iter()
         .map(|f| (f.rule.as_str(), (f.start - T0) / STEP, (f.end - T0) / STEP))
         .collect();
-    // Critical: 1100..=1139 (39 * 15 = 585 s >= 300). The warning run 1000..=1199 without the
-    // critical samples leaves 1000..=1099 (99 * 15 = 1485 s >= 900) and 1140..=1199 (59 * 15 = 885 s
-    // < 900, dropped).
+    // Critical: 1100..=1139 (most of every 5-minute window around it). The warning episode is the
+    // whole stretch above 80, 1000..=1199, kept whole (episodes take no samples out of each other): one
+    // card, critical, spanning the 50 minutes.
     assert_eq!(
         got,
         vec![
-            ("processor-time-warning", 1000.0, 1099.0),
+            ("processor-time-warning", 1000.0, 1199.0),
             ("processor-time-critical", 1100.0, 1139.0),
         ]
+    );
+    assert_eq!(a.groups.len(), 1);
+    assert_eq!(
+        (
+            a.groups[0].severity,
+            (a.groups[0].start - T0) / STEP,
+            (a.groups[0].end - T0) / STEP
+        ),
+        (Severity::Critical, 1000.0, 1199.0)
     );
 }
 
 #[test]
 fn forty_ms_physical_disk_reads_for_ten_minutes_are_found() {
     // Two hours at 15 s (481 samples); reads at 4 ms, 40 ms from sample 100 to 139 (40 samples, ten
-    // minutes: 39 * 15 = 585 s >= 300).
+    // minutes).
     const N: usize = 481;
     let mut reads = vec![0.004; N];
     for v in &mut reads[100..140] {
@@ -150,16 +182,18 @@ fn forty_ms_physical_disk_reads_for_ten_minutes_are_found() {
         .iter()
         .map(|f| (f.rule.as_str(), f.start, f.end, f.worst))
         .collect();
-    // The warning (15 ms for 600 s) would need 585 s more than... its run is the same 585 s < 600 s.
+    // Critical: most of 5-minute windows (21 samples) above 25 ms. Warning: a 10-minute window holds 41
+    // samples, of which 40 are at 40 ms (most of it): the same samples. Both, one card.
+    let (s, e) = (T0 + 100.0 * STEP, T0 + 139.0 * STEP);
     assert_eq!(
         got,
-        vec![(
-            "physical-disk-read-latency-critical",
-            T0 + 100.0 * STEP,
-            T0 + 139.0 * STEP,
-            0.040
-        )]
+        vec![
+            ("physical-disk-read-latency-critical", s, e, 0.040),
+            ("physical-disk-read-latency-warning", s, e, 0.040)
+        ]
     );
+    assert_eq!(a.groups.len(), 1);
+    assert_eq!(a.groups[0].severity, Severity::Critical);
 }
 
 #[test]

@@ -146,13 +146,16 @@ mod tests {
             rule("processor-time-critical").threshold,
             Threshold::Number(95.0)
         );
-        // Episodes: 95% for most of 5 minutes, 80% for most of 15, 80% over two hours on _Total
-        // (critical by how long), saturated a tenth of every two hours (bursts); disk latency on
+        // Episodes: 95% for most of 5 minutes, 80% for most of 15, 80% for 3/4 of two hours on _Total
+        // (critical by how long, for three quarters of the window), saturated a tenth of every two hours (bursts); disk latency on
         // PhysicalDisk too.
         let window = |id: &str| rule(id).episode.as_ref().map(|e| (e.window, e.share));
         assert_eq!(window("processor-time-critical"), Some((300.0, None)));
         assert_eq!(window("processor-time-warning"), Some((900.0, None)));
-        assert_eq!(window("processor-time-long-critical"), Some((7200.0, None)));
+        assert_eq!(
+            window("processor-time-long-critical"),
+            Some((7200.0, Some(0.75)))
+        );
         assert_eq!(
             window("processor-bursts-warning"),
             Some((7200.0, Some(0.1)))

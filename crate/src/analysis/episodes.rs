@@ -2,8 +2,8 @@
 //! same trouble is the same episode whether a log was written every second or every minute, a short dip
 //! does not split it, and a spike or a few seconds never make one (`docs/analysis.md`, "Episodes").
 //!
-//! At each sample the window is the samples of the last `window` seconds (at least `samples` of them);
-//! it is judged once the log has run for the whole window. It holds when most of it is past the
+//! At each sample the window is the samples of the last `window` seconds, `t >= t_k - window` (at least
+//! `samples` of them); it is judged once it spans the whole window, `t_k - t_first >= window`. It holds when most of it is past the
 //! threshold: at least `share` of its samples (default one half), or its mean with at least a quarter of
 //! its samples. The held windows' spans, merged where closer together than the window, trimmed to their
 //! first and last sample that satisfies the comparison, are the episodes.
@@ -72,14 +72,17 @@ pub fn episodes(
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut a = 0usize;
     for k in 0..m {
-        // The samples of the last `window` seconds: t > t_k - window.
-        while a < k && t(a) <= t(k) - window_ms {
+        // The samples of the last `window` seconds: t >= t_k - window.
+        while a < k && t(a) < t(k) - window_ms {
             a += 1;
         }
         // At least `min_samples` of them, reaching back over a sparse log's or a gap's samples.
-        let start = a.min((k + 1).saturating_sub(min_samples));
-        // Judged once the log has run for the whole window: a sample before the window exists.
-        if start == 0 {
+        if k + 1 < min_samples {
+            continue;
+        }
+        let start = a.min(k + 1 - min_samples);
+        // Judged once the log has run for the whole window.
+        if t(k) - t(start) < window_ms {
             continue;
         }
         let count = k + 1 - start;
@@ -188,15 +191,16 @@ mod tests {
         assert!(episodes(&v, &times(60, 1.0), Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
     }
 
-    /// A mean past the threshold needs a quarter of the window past it too: at 60 s, a 5-sample window
-    /// with one sample at 500 has mean (4 * 10 + 500) / 5 = 108 > 80 but only 1 of 5 (20%) past it.
+    /// A mean past the threshold needs a quarter of the window past it too: at 60 s, a 5-minute window
+    /// holds 6 samples (t >= t_k - 300 s); with one at 500 its mean is (5 * 10 + 500) / 6 = 91.7 > 80
+    /// but only 1 of 6 (17%) is past it.
     #[test]
     fn a_lone_spike_cannot_carry_a_mean() {
         let mut v = vec![10.0; 20];
         v[10] = 500.0;
         let t = times(20, 60.0);
         assert!(episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None)).is_empty());
-        // Two such samples in five (40%, not half): by the mean, (3 * 10 + 2 * 500) / 5 = 206 > 80, an
+        // Two such samples in six (33%, not half): by the mean, (4 * 10 + 2 * 500) / 6 = 173 > 80, an
         // episode from the first to the second spike, mean (500 + 500) / 2 = 500 (nothing in between).
         v[11] = 500.0;
         let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
@@ -209,7 +213,8 @@ mod tests {
 
     /// Share mode: at least 40% of a 30-minute window past 95%, at 60 s: four bursts of 15 min at 100%
     /// every 30 min are one episode from the first burst's first sample to the last burst's last. The
-    /// first window with 12 of 30 samples at 100 ends at sample 71; the last at 181 (164 - 29 <= 152).
+    /// window is 31 samples; the first with 13 (40% of 31 = 12.4) at 100 ends at sample 72, the last at
+    /// 182 (182 - 30 = 152: 152..=164).
     #[test]
     fn bursts_are_one_episode_in_share_mode() {
         let mut v = vec![5.0; 60];
@@ -227,14 +232,15 @@ mod tests {
         assert_eq!((e[0].first, e[0].last), (60, 164));
         // 60 of the 105 samples from 60 to 164 are at 100: share 60 / 105.
         assert!((e[0].share - 60.0 / 105.0).abs() < 1e-12);
-        // At 80 with the default share, half: 15 of 30 samples at 100 is half of every window inside
-        // the bursts (their mean, (15 * 100 + 15 * 10) / 30 = 55, is not): the same episode.
+        // At 80 with the default share, half (15.5 of 31): a window inside the bursts holds 15 or 16
+        // samples at 100, and those with 16 (from the one ending at 90, 60..=90) hold; their mean,
+        // about 55, does not. Held windows are never a window apart: the same episode.
         let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(1800.0, None));
         assert_eq!((e.len(), e[0].first, e[0].last), (1, 60, 164));
-        // With a window of 5 minutes and 60% of it: a window of 5 holds with 3 at 100 (its mean with
-        // 2, (2 * 100 + 3 * 10) / 5 = 46, is not past 60). A burst at s holds the windows ending at
-        // s + 2 ..= s + 16, from s - 2 ..= s + 12; the next burst's first starts at s + 28, 12 minutes
-        // after (>= 5): four episodes, each its burst's 15 samples.
+        // With a window of 5 minutes (6 samples) and 60% of it (3.6): a window holds with 4 at 100 (its
+        // mean with 3, (3 * 100 + 3 * 10) / 6 = 55, is not past 60). A burst at s holds the windows
+        // ending at s + 3 ..= s + 16, from s - 2 ..= s + 11; the next burst's first starts at s + 28,
+        // 12 minutes after the last ends (>= 5): four episodes, each its burst's 15 samples.
         let e = episodes(&v, &t, Operator::Gt, 60.0, &spec(300.0, Some(0.6)));
         let spans: Vec<(usize, usize)> = e.iter().map(|e| (e.first, e.last)).collect();
         assert_eq!(spans, vec![(60, 74), (90, 104), (120, 134), (150, 164)]);
@@ -258,14 +264,14 @@ mod tests {
                 &spec(300.0, None),
             )
         };
-        // A window is 5 samples (t > t_k - 300 s); it holds with 3 of 5 at 90 (half or more). Gap of
-        // 3 min (samples 30-32 at 10): windows hold up to the one ending at 31 (27..=31: 3 at 90), and
-        // again from the one ending at 35 (31..=35: 33, 34, 35 at 90), which overlaps: one episode.
+        // A window is 6 samples (t >= t_k - 300 s); it holds with 3 of 6 at 90 (half). Gap of 3 min
+        // (samples 30-32 at 10): the windows ending at 30..=35 all hold 3 or more at 90 (27, 28, 29 or
+        // 33, 34, 35): one episode.
         let one = run(3);
         assert_eq!(one.len(), 1);
         assert_eq!((one[0].first, one[0].last), (20, 42));
-        // Gap of 10 min (30-39): held windows end at 31 (from 27), start again at 38 (38..=42: 40, 41,
-        // 42 at 90); t(38) - t(31) = 7 min >= 5: two.
+        // Gap of 10 min (30-39): held windows end at 32 (27..=32), start again at 37 (37..=42: 40, 41,
+        // 42 at 90); t(37) - t(32) = 5 min, not closer than the window: two.
         let two = run(10);
         assert_eq!(two.len(), 2);
         assert_eq!(
@@ -275,13 +281,13 @@ mod tests {
     }
 
     /// A sparse log: windows reach back to 5 samples, so a 5-minute window on a log written every
-    /// 10 minutes judges 5 samples (40 minutes of log).
+    /// 10 minutes judges 5 samples (40 minutes of log, which spans the window).
     #[test]
     fn sparse_logs_reach_back_to_five_samples() {
         let v = [10.0, 10.0, 90.0, 90.0, 90.0, 90.0, 10.0, 10.0, 10.0, 10.0];
         let t = times(v.len(), 600.0);
-        // Windows of 5 samples from the one ending at 5 (1..=5: 4 of 5 above 80, held), 6 (2..=6: 4 of
-        // 5), 7 (3..=7: 3 of 5); at 8, 2 of 5 and mean (2 * 90 + 3 * 10) / 5 = 42: no. Held 1..=7,
+        // Windows of 5 samples from the one ending at 4 (0..=4: 3 of 5 above 80, held), 5 (4 of 5), 6
+        // (4 of 5), 7 (3 of 5); at 8, 2 of 5 and mean (2 * 90 + 3 * 10) / 5 = 42: no. Held 0..=7,
         // trimmed to the samples above 80: 2..=5, mean 90.
         let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(300.0, None));
         assert_eq!(e.len(), 1);

@@ -441,3 +441,5 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod verdict_tests;

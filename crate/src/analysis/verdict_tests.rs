@@ -1,0 +1,306 @@
+//! The verdict with the built-in packs on logs whose trouble is known by construction (issue #36's
+//! "done when"): episodes at 1 s, 15 s and 60 s, one card per episode, nothing on an idle machine or a
+//! one-minute log, the paging file, the ranking, and the packs named. Expectations computed by hand.
+
+use super::*;
+use crate::capture::Series;
+
+/// 2026-11-20 10:00:00 UTC: days_from_civil(2026, 11, 20) = 20412; 20412 * 86400000 + 10 * 3600000.
+const T0: f64 = 20412.0 * 86_400_000.0 + 10.0 * 3_600_000.0;
+
+fn log(step_s: f64, series: Vec<(&str, Vec<f64>)>) -> Capture {
+    let n = series.first().map_or(0, |s| s.1.len());
+    Capture {
+        format: Some(crate::capture::Format::PdhCsv),
+        encoding: None,
+        time_zone: None,
+        timestamps: (0..n).map(|i| T0 + i as f64 * step_s * 1000.0).collect(),
+        series: series
+            .into_iter()
+            .map(|(p, v)| Series::new(p.to_string(), v))
+            .collect(),
+        notes: Vec::new(),
+    }
+}
+
+fn builtin(c: &Capture) -> Analysis {
+    analyze(c, &AnalyzeOptions::default()).unwrap()
+}
+
+/// Calm machine-wide series of `n` samples beside the trouble: 8 GB available of the default 16 GB.
+fn calm(n: usize) -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        (r"\\SRV\Memory\Available MBytes", vec![8000.0; n]),
+        (r"\\SRV\Memory\% Committed Bytes In Use", vec![40.0; n]),
+        (r"\\SRV\System\Processor Queue Length", vec![1.0; n]),
+    ]
+}
+
+/// An hour at 92% whose every tenth sample dips to 55%, between half hours at 20%, on _Total and two
+/// processors: one warning card spanning the hour, ranked first, at 1 s, 15 s and 60 s.
+#[test]
+fn an_hour_at_92_with_dips_is_one_card_at_every_interval() {
+    for step in [1.0, 15.0, 60.0] {
+        let per_hour = (3600.0 / step) as usize;
+        let half = per_hour / 2;
+        let mut cpu = vec![20.0; half];
+        cpu.extend((0..per_hour).map(|i| if i % 10 == 9 { 55.0 } else { 92.0 }));
+        cpu.extend(vec![20.0; half]);
+        let n = cpu.len();
+        let mut s = calm(n);
+        s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu.clone()));
+        s.push((r"\\SRV\Processor(0)\% Processor Time", cpu.clone()));
+        s.push((r"\\SRV\Processor(1)\% Processor Time", cpu));
+        let a = builtin(&log(step, s));
+        assert_eq!(a.groups.len(), 1, "step {step}: {:?}", a.groups);
+        let g = &a.groups[0];
+        // 92 > 80 for 9 samples in 10: the warning; 95 and the two-hour rule never hold.
+        assert_eq!(
+            (g.severity, g.scope, g.group.as_str()),
+            (Severity::Warning, Scope::Machine, "processor")
+        );
+        // From 10:30 (sample `half`) to the hour's last 92 (the hour's last sample is a dip).
+        let t = |k: usize| T0 + k as f64 * step * 1000.0;
+        assert_eq!(
+            (g.start, g.end),
+            (t(half), t(half + per_hour - 2)),
+            "{step}"
+        );
+        // _Total leads; the two processors are inside it.
+        assert_eq!(
+            a.findings[g.lead].path,
+            r"\\SRV\Processor(_Total)\% Processor Time"
+        );
+        assert_eq!(g.series, 3);
+        // Share and mean over its n = per_hour - 1 samples with per_hour / 10 - 1 dips.
+        let (n, dips) = ((per_hour - 1) as f64, (per_hour / 10 - 1) as f64);
+        assert!((g.share.unwrap() - (n - dips) / n).abs() < 1e-12);
+        assert!((g.mean.unwrap() - ((n - dips) * 92.0 + dips * 55.0) / n).abs() < 1e-9);
+        if step == 60.0 {
+            // 59 samples, 5 dips: share 54 / 59 = 91.5% -> 92%; mean (54 * 92 + 5 * 55) / 59 =
+            // 5243 / 59 = 88.86 -> 88.9; 10:30 to 11:28 = 58 min.
+            assert_eq!(
+                g.summary,
+                r"\Processor(_Total)\% Processor Time above 80% for 58 min from 10:30 to 11:28 UTC, 92% of the time, mean 88.9%, worst 92%; also on Processor(0), Processor(1)"
+            );
+        }
+    }
+}
+
+/// 28 minutes at about 81% in a 1 s log: cycles of 200 s busy (81, 82, 80.5, 83, 79 repeated: 4 of 5
+/// above 80) and 40 s at 35. No unbroken run above 80 lasts 5 s, and the mean of any 15 minutes is
+/// about 74, yet most of every window is above 80: one warning card.
+#[test]
+fn thirty_minutes_at_81_with_breaks_is_a_warning_card() {
+    let pattern = [81.0, 82.0, 80.5, 83.0, 79.0];
+    let mut cpu = vec![20.0; 900];
+    for _ in 0..7 {
+        cpu.extend((0..200).map(|i| pattern[i % 5]));
+        cpu.extend(vec![35.0; 40]);
+    }
+    cpu.extend(vec![20.0; 900]);
+    let mut s = calm(cpu.len());
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu));
+    let a = builtin(&log(1.0, s));
+    assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
+    let g = &a.groups[0];
+    assert_eq!(g.severity, Severity::Warning);
+    // From the first busy sample (900) to the last above 80: cycle 6's busy index 198 (198 % 5 = 3,
+    // 83; 199 is a 79): 900 + 6 * 240 + 198 = 2538. 1639 samples; above 80: 6 cycles of 160 and 160
+    // in the last part (0..=198: 39 patterns of 4 and 195..=198) = 1120: share 1120 / 1639 = 0.6833.
+    // Sum: a cycle 40 * 405.5 + 40 * 35 = 17620, six = 105720, then 39 * 405.5 + 326.5 = 16141:
+    // mean 121861 / 1639 = 74.35.
+    let t = |k: usize| T0 + k as f64 * 1000.0;
+    assert_eq!((g.start, g.end), (t(900), t(2538)));
+    assert!((g.share.unwrap() - 1120.0 / 1639.0).abs() < 1e-12);
+    assert!((g.mean.unwrap() - 121_861.0 / 1639.0).abs() < 1e-9);
+    assert!(
+        g.summary.contains("for 27 min") && g.summary.contains("68% of the time, mean 74.4%"),
+        "{}",
+        g.summary
+    );
+}
+
+/// An idle 16-processor machine logged every second for 20 minutes: each processor at 5% (2% kernel),
+/// and every 30 s one processor at 100% (60% kernel) for 2 to 6 s. No card, no finding.
+#[test]
+fn an_idle_16_processor_log_with_spikes_gives_no_card() {
+    let n = 1200;
+    let names: Vec<String> = (0..16)
+        .flat_map(|p| {
+            [
+                format!(r"\\DESK\Processor({p})\% Processor Time"),
+                format!(r"\\DESK\Processor({p})\% Privileged Time"),
+            ]
+        })
+        .collect();
+    let mut s: Vec<(&str, Vec<f64>)> = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let (p, kernel) = (k / 2, k % 2 == 1);
+        let mut v = vec![if kernel { 2.0 } else { 5.0 }; n];
+        for spike in 0..n / 30 {
+            if spike % 16 == p {
+                let len = 2 + spike % 5; // 2 to 6 s
+                for x in v.iter_mut().skip(spike * 30).take(len) {
+                    *x = if kernel { 60.0 } else { 100.0 };
+                }
+            }
+        }
+        s.push((name.as_str(), v));
+    }
+    s.push((r"\\DESK\Processor(_Total)\% Processor Time", vec![11.0; n]));
+    let a = builtin(&log(1.0, s));
+    assert!(a.findings.is_empty(), "{:?}", a.findings);
+    assert!(a.groups.is_empty());
+}
+
+/// A one-minute log (61 samples at 1 s) at 99% with 50% kernel time: no episode can be judged (no
+/// window of 5 minutes fits) and no built-in rule reads slices of 2 s: no card.
+#[test]
+fn a_one_minute_log_gives_no_slice_based_card() {
+    let mut s = calm(61);
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", vec![99.0; 61]));
+    s.push((r"\\SRV\Processor(_Total)\% Privileged Time", vec![50.0; 61]));
+    let a = builtin(&log(1.0, s));
+    assert!(a.findings.is_empty(), "{:?}", a.findings);
+    // Every static rule that ran is an episode rule (trend rules are skipped: less than an hour).
+    assert!(a
+        .rules
+        .iter()
+        .filter(|r| r.skipped.is_none())
+        .all(|r| r.episode.is_some()));
+}
+
+/// A paging file at 93% for three hours of a four-hour 60 s log: one critical card (above 90 for most of
+/// 15 minutes), on _Total, with the file inside it; a log with _Total alone gives the same card.
+#[test]
+fn a_paging_file_at_93_for_hours_is_a_card() {
+    let mut usage = vec![40.0; 30];
+    usage.extend(vec![93.0; 180]);
+    usage.extend(vec![40.0; 30]);
+    for with_file in [true, false] {
+        let mut s = calm(usage.len());
+        s.push((r"\\SRV\Paging File(_Total)\% Usage", usage.clone()));
+        if with_file {
+            s.push((
+                r"\\SRV\Paging File(\??\C:\pagefile.sys)\% Usage",
+                usage.clone(),
+            ));
+        }
+        let a = builtin(&log(60.0, s));
+        assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
+        let g = &a.groups[0];
+        assert_eq!(
+            (g.severity, g.scope, g.group.as_str()),
+            (Severity::Critical, Scope::Machine, "paging-file")
+        );
+        assert_eq!(
+            a.findings[g.lead].path,
+            r"\\SRV\Paging File(_Total)\% Usage"
+        );
+        // From 10:30 (sample 30) to 13:29 (sample 209): 179 min = 2 h 59 min, all of it at 93.
+        assert_eq!(
+            (g.start, g.end),
+            (T0 + 30.0 * 60_000.0, T0 + 209.0 * 60_000.0)
+        );
+        assert_eq!(g.series, if with_file { 2 } else { 1 });
+        assert!(g.summary.contains("for 2 h 59 min"), "{}", g.summary);
+    }
+}
+
+/// The ranking: machine before part, then critical before warning, then longest first. An hour at 85%
+/// on _Total (warning), ten minutes of 40 ms reads on D: (critical), and 30 minutes of 40% kernel time
+/// on processor 3 alone while _Total's is 10% (a part's own, critical): disk, processor, processor 3.
+/// Kernel time on every processor and _Total at once is one machine card, not one per processor.
+#[test]
+fn cards_rank_machine_first_then_severity_then_length() {
+    let n = 240; // 4 h at 60 s
+    let mut cpu = vec![30.0; n];
+    cpu[60..120].iter_mut().for_each(|v| *v = 85.0);
+    let mut disk = vec![0.004; n];
+    disk[150..160].iter_mut().for_each(|v| *v = 0.040);
+    let mut kernel3 = vec![5.0; n];
+    kernel3[180..210].iter_mut().for_each(|v| *v = 40.0);
+    let mut s = calm(n);
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu));
+    s.push((r"\\SRV\LogicalDisk(D:)\Avg. Disk sec/Read", disk));
+    s.push((r"\\SRV\Processor(_Total)\% Privileged Time", vec![10.0; n]));
+    s.push((r"\\SRV\Processor(3)\% Privileged Time", kernel3));
+    let a = builtin(&log(60.0, s));
+    let order: Vec<(&str, Severity, Scope)> = a
+        .groups
+        .iter()
+        .map(|g| (g.group.as_str(), g.severity, g.scope))
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            ("disk", Severity::Critical, Scope::Machine),
+            ("processor", Severity::Warning, Scope::Machine),
+            ("processor", Severity::Critical, Scope::Instance),
+        ]
+    );
+    // 40 ms is above 25 ms for the ten minutes 12:30 to 12:39.
+    assert!(a.groups[0].summary.starts_with(
+        r"\LogicalDisk(D:)\Avg. Disk sec/Read above 25 ms for 9 min from 12:30 to 12:39 UTC, 100% of the time, mean 40 ms"
+    ), "{}", a.groups[0].summary);
+
+    // Kernel time at 40% on four processors and on _Total for 30 minutes: one card (critical, 30% for
+    // most of 15 minutes), led by _Total, the four processors inside it.
+    let mut k = vec![5.0; 120];
+    k[30..60].iter_mut().for_each(|v| *v = 40.0);
+    let mut s = calm(120);
+    s.push((r"\\SRV\Processor(_Total)\% Privileged Time", k.clone()));
+    let names: Vec<String> = (0..4)
+        .map(|p| format!(r"\\SRV\Processor({p})\% Privileged Time"))
+        .collect();
+    for name in &names {
+        s.push((name.as_str(), k.clone()));
+    }
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
+    let g = &a.groups[0];
+    assert_eq!(
+        (g.severity, g.scope, g.series),
+        (Severity::Critical, Scope::Machine, 5)
+    );
+    assert_eq!(
+        a.findings[g.lead].path,
+        r"\\SRV\Processor(_Total)\% Privileged Time"
+    );
+}
+
+/// The analysis names the packs that produced it: the built-in one by its id, a given pack by its own.
+#[test]
+fn the_analysis_names_its_packs() {
+    let c = log(60.0, calm(30));
+    let a = builtin(&c);
+    assert_eq!(
+        a.packs
+            .iter()
+            .map(|p| (p.id.as_str(), p.builtin))
+            .collect::<Vec<_>>(),
+        vec![("system-overview", true)]
+    );
+    let own = RulePack::from_json(
+        r#"{ "id": "pal-qso", "title": "QuickSystemOverview.xml", "source": "PAL", "rules": [] }"#,
+    )
+    .unwrap();
+    let a = analyze(
+        &c,
+        &AnalyzeOptions {
+            packs: Some(vec![PackRef::Pack(own)]),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        a.packs,
+        vec![PackUsed {
+            id: "pal-qso".into(),
+            title: "QuickSystemOverview.xml".into(),
+            source: "PAL".into(),
+            builtin: false
+        }]
+    );
+}
