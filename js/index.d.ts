@@ -484,7 +484,7 @@ export interface Rule {
    *  long (Prometheus' for:), whatever the slice length. */
   for?: number;
   /** Break over episodes (docs/analysis.md, "Episodes"): at each sample, the samples of the last
-   *  `window` seconds (at least `samples`, default 5) hold when at least `share` of them (default 0.5)
+   *  `window` seconds (at least `samples`, default 5) hold when more than `share` of them (default 0.5)
    *  satisfy the comparison, or their mean does with a quarter of them; windows closer together than
    *  `window` are one episode. The built-in packs' static rules all use it. */
   episode?: { window: number; share?: number; samples?: number };

@@ -3,10 +3,11 @@
 //! does not split it, and a spike or a few seconds never make one (`docs/analysis.md`, "Episodes").
 //!
 //! At each sample the window is the samples of the last `window` seconds, `t >= t_k - window` (at least
-//! `samples` of them); it is judged once it spans the whole window, `t_k - t_first >= window`. It holds when most of it is past the
-//! threshold: at least `share` of its samples (default one half), or its mean with at least a quarter of
-//! its samples. The held windows' spans, merged where closer together than the window, trimmed to their
-//! first and last sample that satisfies the comparison, are the episodes.
+//! `samples` of them); it is judged once the log has run for the whole window (a sample before it, or
+//! the log's first at its start). It holds when most of it is past the threshold: more than `share` of
+//! its samples (default one half), or its mean with at least a quarter of its samples. The held
+//! windows' spans, merged where closer together than the window, trimmed to their first and last
+//! sample that satisfies the comparison, are the episodes.
 
 use super::pack::{EpisodeSpec, Operator};
 
@@ -81,14 +82,15 @@ pub fn episodes(
             continue;
         }
         let start = a.min(k + 1 - min_samples);
-        // Judged once the log has run for the whole window.
-        if t(k) - t(start) < window_ms {
+        // Judged once the log has run for the whole window: a sample before it, or one exactly at its
+        // start (a log's first).
+        if start == 0 && t(k) - t(0) < window_ms {
             continue;
         }
         let count = k + 1 - start;
         let over = held[k + 1] - held[start];
         let mean = (sum[k + 1] - sum[start]) / count as f64;
-        let holds = over as f64 >= spec.share() * count as f64
+        let holds = over as f64 > spec.share() * count as f64
             || (op.holds(mean, threshold) && over as f64 >= MEAN_MIN_SHARE * count as f64);
         if !holds {
             continue;
@@ -176,6 +178,32 @@ mod tests {
         }
     }
 
+    /// Real logs' clocks jitter (15.003 s, 14.998 s): the same hour with every time stamp off by up to
+    /// 40 ms is the same episode at 1 s, 15 s and 60 s.
+    #[test]
+    fn jittered_time_stamps_give_the_same_episode() {
+        for step in [1.0, 15.0, 60.0] {
+            let per_hour = (3600.0 / step) as usize;
+            let half = per_hour / 2;
+            let mut v = vec![20.0; half];
+            v.extend((0..per_hour).map(|i| if i % 10 == 9 { 55.0 } else { 92.0 }));
+            v.extend(vec![20.0; half]);
+            // +-40 ms, the same pattern every 7 samples.
+            let t: Vec<f64> = (0..v.len())
+                .map(|i| {
+                    i as f64 * step * 1000.0 + [0.0, 40.0, -40.0, 13.0, -27.0, 31.0, -8.0][i % 7]
+                })
+                .collect();
+            let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(900.0, None));
+            assert_eq!(e.len(), 1, "step {step}");
+            assert_eq!(
+                (e[0].first, e[0].last),
+                (half, half + per_hour - 2),
+                "step {step}"
+            );
+        }
+    }
+
     /// A single spike, or a few seconds at 100%, never make an episode; nor does a log shorter than
     /// the window.
     #[test]
@@ -232,7 +260,7 @@ mod tests {
         assert_eq!((e[0].first, e[0].last), (60, 164));
         // 60 of the 105 samples from 60 to 164 are at 100: share 60 / 105.
         assert!((e[0].share - 60.0 / 105.0).abs() < 1e-12);
-        // At 80 with the default share, half (15.5 of 31): a window inside the bursts holds 15 or 16
+        // At 80 with the default share, more than half (15.5 of 31): a window inside the bursts holds 15 or 16
         // samples at 100, and those with 16 (from the one ending at 90, 60..=90) hold; their mean,
         // about 55, does not. Held windows are never a window apart: the same episode.
         let e = episodes(&v, &t, Operator::Gt, 80.0, &spec(1800.0, None));
@@ -264,14 +292,15 @@ mod tests {
                 &spec(300.0, None),
             )
         };
-        // A window is 6 samples (t >= t_k - 300 s); it holds with 3 of 6 at 90 (half). Gap of 3 min
-        // (samples 30-32 at 10): the windows ending at 30..=35 all hold 3 or more at 90 (27, 28, 29 or
-        // 33, 34, 35): one episode.
+        // A window is 6 samples (t >= t_k - 300 s); it holds with 4 of 6 at 90 (more than half; 3 of 6
+        // is half, and its mean (3 * 90 + 3 * 10) / 6 = 50 is not past 80). Gap of 3 min (samples 30-32
+        // at 10): held windows end at 31 (26..=31: 4 at 90) and start again at 31 (31..=36: 33-36):
+        // one episode.
         let one = run(3);
         assert_eq!(one.len(), 1);
         assert_eq!((one[0].first, one[0].last), (20, 42));
-        // Gap of 10 min (30-39): held windows end at 32 (27..=32), start again at 37 (37..=42: 40, 41,
-        // 42 at 90); t(37) - t(32) = 5 min, not closer than the window: two.
+        // Gap of 10 min (30-39): held windows end at 31 (26..=31), start again at 38 (38..=43: 40-43 at
+        // 90); t(38) - t(31) = 7 min, not closer than the window: two.
         let two = run(10);
         assert_eq!(two.len(), 2);
         assert_eq!(

@@ -148,7 +148,7 @@ pub struct Rule {
 pub struct EpisodeSpec {
     /// Seconds: the window judged at each sample (the samples of the last `window` seconds).
     pub window: f64,
-    /// A window holds when at least this share (0 < share <= 1; default one half: "most of it") of its
+    /// A window holds when more than this share (0 <= share < 1; default one half: "most of it") of its
     /// samples satisfy the comparison, or when its mean does and at least a quarter of its samples do
     /// (so that no lone spike carries a mean).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -599,10 +599,10 @@ impl RulePack {
                     ));
                 }
                 if let Some(s) = e.share {
-                    if !(s > 0.0 && s <= 1.0) {
+                    if !(0.0..1.0).contains(&s) {
                         return Err(bad(
                             at("share"),
-                            format!("expected a share above 0 and at most 1, found {s}"),
+                            format!("expected a share from 0 up to (not including) 1, found {s}"),
                         ));
                     }
                 }
