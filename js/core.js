@@ -33,7 +33,7 @@ export {
   explainDerived,
 } from '../pkg/counterlens.js';
 // Chart units (the viewer's axes and value text).
-export { formatInUnit, counterUnit } from '../pkg/counterlens.js';
+export { formatInUnit, formatDuration, counterUnit } from '../pkg/counterlens.js';
 // A big CSV/TSV read by workers side by side, with openCapture's result.
 export { openCaptureParallel } from './parallel.js';
 export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';

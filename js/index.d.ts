@@ -788,6 +788,9 @@ export function defineViewerElement(name?: string): void;
 // ---- Chart units (viewer) ----
 /** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
 export function formatInUnit(value: number, unit: ChartUnit): string;
+/** A duration (ms) in the analysis' words, as cards, messages and the report write it: `formatDuration(82000)`
+ *  is "82 s", 1,185,000 "20 min", 13,485,000 "3 h 45 min", two days and three hours "2 d 3 h". */
+export function formatDuration(ms: number): string;
 /** The unit of a counter, from its type where known and its name; `multiplier` takes values to the base. */
 export function counterUnit(counterType: number | null | undefined, counter: string): CounterUnit;
 

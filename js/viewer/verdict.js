@@ -6,6 +6,7 @@
 // runs, that it runs; on a log no rule could run on, that it was not analysed (never a clean-looking
 // result); an error as an error. Everything from the file or a pack is written with textContent.
 import { el } from './dom.js';
+import { formatDuration } from '../core.js';
 
 /** `2026-07-04 00:30` (seconds when not zero) of ms since the epoch, `offset` minutes east of UTC, to the
  *  nearest second as the core writes times in findings' messages (a slice edge at 00:29:59.5 is 00:30 in
@@ -21,14 +22,11 @@ export function clockTime(ms, offset, withDate = false) {
   return withDate ? t : t.slice(11);
 }
 
-/** A duration in words: `2 h 05 min`, `45 min`, `1 min 30 s`, `15 s`. */
+/** A duration in the core's words (`formatDuration`: `82 s`, `20 min`, `3 h 45 min`, `2 d 3 h`), so the
+ *  verdict, the cards and the report say the same; `?` for what is not a duration. */
 export function duration(ms) {
   if (!Number.isFinite(ms) || ms < 0) return '?';
-  const s = Math.round(ms / 1000);
-  if (s >= 86_400) return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
-  if (s >= 60) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  return `${s} s`;
+  return formatDuration(ms);
 }
 
 /** The log's machines, time range (with date) and interval, in one line. */

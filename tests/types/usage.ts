@@ -10,7 +10,7 @@ import init, {
   type RulePack, type Analysis, type Finding, type PalImport,
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
   type CaptureFormat, type CaptureEncoding, type CaptureErrorCode, type CaptureParts, type TimeZone, type TimeRange,
-  type ChartUnit, type CounterUnit, formatInUnit, counterUnit,
+  type ChartUnit, type CounterUnit, formatInUnit, formatDuration, counterUnit,
 } from 'counterlens';
 import { mountViewer as mountFromSubpath, defineViewerElement as defineFromSubpath, type Viewer, type ViewerOptions } from 'counterlens/viewer';
 
@@ -51,6 +51,7 @@ export async function example(canvas: HTMLCanvasElement, bytes: Uint8Array): Pro
   const parts: CaptureParts = capture.toParts();
   const partsZone: TimeZone | null = parts.timeZone;
   const unit: CounterUnit = counterUnit(0x10410400, 'Interrupts/sec');
+  const lasted: string = formatDuration(13_485_000);
   const u: ChartUnit = unit.unit;
   const range: TimeRange = [0, 1];
   void format; void encoding; void zone; void partsZone; void range; void formatInUnit(1, u);

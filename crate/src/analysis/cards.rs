@@ -42,7 +42,8 @@ pub struct FindingGroup {
     pub end: f64,
     /// Indices into `Analysis::findings`, in time order.
     pub findings: Vec<usize>,
-    /// The index of the finding furthest past its threshold among those of the card's severity.
+    /// The index of the finding of the card's severity furthest past its threshold: on the lead's
+    /// series where it has one, else on the card's scope.
     pub worst: usize,
     /// How many distinct series it hit.
     pub series: usize,
@@ -57,8 +58,8 @@ pub struct FindingGroup {
     pub machine: String,
     #[serde(default)]
     pub scope: Scope,
-    /// The index of the finding that leads it: the longest on its scope's series, critical first on
-    /// a tie.
+    /// The index of the finding that leads it: the longest on its scope's series, then the most
+    /// severe, then the rule its pack lists first.
     #[serde(default)]
     pub lead: usize,
     /// `end - start`.
@@ -173,6 +174,14 @@ impl<'a> Context<'a> {
     fn rule(&self, f: &Finding) -> Option<&'a super::pack::Rule> {
         let i = *self.rules.get(&(f.pack.as_str(), f.rule.as_str()))?;
         Some(self.prepared[i].rule)
+    }
+
+    /// Where its rule is in the packs' order (the prepared rules follow each pack's list).
+    fn order(&self, f: &Finding) -> usize {
+        self.rules
+            .get(&(f.pack.as_str(), f.rule.as_str()))
+            .copied()
+            .unwrap_or(usize::MAX)
     }
 
     fn concern(&self, f: &Finding) -> &'a str {
@@ -320,6 +329,9 @@ fn card(
         .copied()
         .filter(|&i| findings[i].scope == scope)
         .collect();
+    // The lead: the longest, then the most severe, then the rule its pack lists first (a pack lists
+    // its concern's main counter first: processor time before the queue).
+    let order = |a: usize| ctx.order(&findings[a]);
     let longest = |a: usize| {
         let f = &findings[a];
         (f.end - f.start, f.severity)
@@ -330,19 +342,35 @@ fn card(
         .reduce(|a, b| {
             let (da, sa) = longest(a);
             let (db, sb) = longest(b);
-            if db > da || (db == da && sb > sa) {
+            if db > da || (db == da && (sb > sa || (sb == sa && order(b) < order(a)))) {
                 b
             } else {
                 a
             }
         })
         .unwrap_or(idx[0]);
+    // The worst, of the card's severity: on the lead's series where it has one, else on the card's
+    // scope, else anywhere; then the furthest past its threshold (relative to it). So a processor card
+    // reads its processor time's worst, not the queue's (199 against 80 is further, relatively, than
+    // 100% against 95%, and would put a count of threads under the card's title).
+    let lead_series = findings[lead].series_index;
+    let tier = |i: usize| {
+        let f = &findings[i];
+        if f.series_index == lead_series {
+            2
+        } else if f.scope == scope {
+            1
+        } else {
+            0
+        }
+    };
     let worst = idx
         .iter()
         .copied()
         .filter(|&i| findings[i].severity == severity)
         .reduce(|a, b| {
-            if excess(&findings[b]) > excess(&findings[a]) {
+            let (ta, tb) = (tier(a), tier(b));
+            if tb > ta || (tb == ta && excess(&findings[b]) > excess(&findings[a])) {
                 b
             } else {
                 a
@@ -452,12 +480,23 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
     };
     // The critical part of a warning episode.
     if g.severity == Severity::Critical && l.severity != Severity::Critical {
+        // The lead's own series first, then the card's scope, then the longest.
+        let rank = |f: &Finding| {
+            (
+                f.series_index == l.series_index,
+                f.scope == g.scope,
+                f.end - f.start,
+            )
+        };
         if let Some(c) = g
             .findings
             .iter()
             .map(|&i| &findings[i])
             .filter(|f| f.severity == Severity::Critical)
-            .max_by(|a, b| (a.end - a.start).total_cmp(&(b.end - b.start)))
+            .max_by(|a, b| {
+                let (x, y) = (rank(a), rank(b));
+                (x.0, x.1).cmp(&(y.0, y.1)).then(x.2.total_cmp(&y.2))
+            })
         {
             let part = if c.series_index == l.series_index && c.operator == l.operator {
                 format!(

@@ -4,7 +4,7 @@
 //!
 //! At each sample the window is the samples of the last `window` seconds, `t >= t_k - window` (at least
 //! `samples` of them); it is judged once the log has run for the whole window (a sample before it, or
-//! the log's first at its start). It holds when most of it is past the threshold: more than `share` of
+//! the log's first at its start, within half a sample interval). It holds when most of it is past the threshold: more than `share` of
 //! its samples (default one half), or its mean with at least a quarter of its samples. The held
 //! windows' spans, merged where closer together than the window, trimmed to their first and last
 //! sample that satisfies the comparison, are the episodes.
@@ -82,9 +82,10 @@ pub fn episodes(
             continue;
         }
         let start = a.min(k + 1 - min_samples);
-        // Judged once the log has run for the whole window: a sample before it, or one exactly at its
-        // start (a log's first).
-        if start == 0 && t(k) - t(0) < window_ms {
+        // Judged once the log has run for the whole window: a sample before it, or the log's first at
+        // its start (within half a sample interval: clocks jitter by milliseconds).
+        let half_step = if k > 0 { (t(k) - t(k - 1)) / 2.0 } else { 0.0 };
+        if start == 0 && t(k) - t(0) < window_ms - half_step {
             continue;
         }
         let count = k + 1 - start;

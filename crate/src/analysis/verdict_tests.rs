@@ -304,3 +304,41 @@ fn the_analysis_names_its_packs() {
         }]
     );
 }
+
+/// A card's worst is read on its lead series: 30 minutes at 100% with a queue of 199 on 2 processors
+/// (the queue's critical is 2 * 20 = 40: 199 is 398% past it, 100% only 5% past 95) reads "worst 100%"
+/// on processor time, the queue inside the same card.
+#[test]
+fn a_cards_worst_is_its_lead_series() {
+    let mut cpu = vec![20.0; 90];
+    cpu[30..60].iter_mut().for_each(|v| *v = 100.0);
+    let mut queue = vec![1.0; 90];
+    queue[30..60].iter_mut().for_each(|v| *v = 199.0);
+    let mut s = calm(90);
+    s.retain(|(p, _)| !p.contains("Queue"));
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu.clone()));
+    s.push((r"\\SRV\Processor(0)\% Processor Time", cpu.clone()));
+    s.push((r"\\SRV\Processor(1)\% Processor Time", cpu));
+    s.push((r"\\SRV\System\Processor Queue Length", queue));
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
+    let g = &a.groups[0];
+    let w = &a.findings[g.worst];
+    assert_eq!(
+        (w.path.as_str(), w.rule.as_str(), w.worst),
+        (
+            r"\\SRV\Processor(_Total)\% Processor Time",
+            "processor-time-critical",
+            100.0
+        )
+    );
+    // Processor time leads (the pack lists it before the queue; both last 29 minutes, both critical).
+    assert_eq!(
+        a.findings[g.lead].path,
+        r"\\SRV\Processor(_Total)\% Processor Time"
+    );
+    assert!(g
+        .findings
+        .iter()
+        .any(|&i| a.findings[i].path.contains("While Busy")));
+}
