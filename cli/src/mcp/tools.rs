@@ -719,7 +719,8 @@ fn explain(
                 "thresholdAsWritten": rule.map(|r| &r.threshold),
                 "thresholdClamp": rule.map(|r| json!({"min": r.threshold_min, "max": r.threshold_max})),
                 "kind": rule.map(|r| &r.kind),
-                "statisticsCompared": rule.map(|r| r.stats.clone().unwrap_or_else(|| vec![analysis::Stat::Min, analysis::Stat::Avg, analysis::Stat::Max])),
+                // An episode rule judges the samples of each window, not a slice's statistics.
+                "statisticsCompared": rule.filter(|r| r.episode.is_none()).map(|r| r.stats.clone().unwrap_or_else(|| vec![analysis::Stat::Min, analysis::Stat::Avg, analysis::Stat::Max])),
                 "sustainedForSeconds": rule.and_then(|r| r.for_seconds),
                 "episode": rule.and_then(|r| r.episode.as_ref()),
                 "ruleCounter": rule.map(|r| &r.counter),
