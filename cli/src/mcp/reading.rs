@@ -222,3 +222,46 @@ impl Catalogues {
         Ok(&self.cache[&log.path].2)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_past_its_time_bound_stops_and_says_so() {
+        let log = LogFile {
+            root: 0,
+            rel: "pal.blg".into(),
+            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/vectors/captures/PAL_SampleLog.blg"),
+            size: 458_752,
+        };
+        let bounds = Bounds {
+            timeout: Duration::ZERO,
+            max_log_bytes: u64::MAX,
+            max_column_bytes: usize::MAX,
+        };
+        let late = Deadline::new(Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(2));
+        let e = read(&log, &Part::default(), &bounds, &late).unwrap_err();
+        assert!(matches!(e, McpError::TimeBound { .. }), "{e}");
+        assert!(
+            e.to_string().contains("reading pal.blg: ") && e.to_string().contains("--timeout"),
+            "{e}"
+        );
+        let e = Catalogues::default()
+            .get(&log, &late)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(matches!(e, McpError::TimeBound { .. }));
+        // In time: read whole.
+        let c = read(
+            &log,
+            &Part::default(),
+            &bounds,
+            &Deadline::new(Duration::from_secs(60)),
+        )
+        .unwrap();
+        assert_eq!(c.timestamps.len(), 11);
+    }
+}
