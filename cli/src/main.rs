@@ -16,6 +16,7 @@
 //! | `packs.rs` | `--pack`: built-in ids, pack JSON, PAL threshold XML |
 //! | `index.rs` | `analyze`'s index of many reports (HTML and JSON) |
 //! | `error.rs` | the errors, each naming its file, and their exit codes |
+//! | `mcp/` | `mcp`: the Model Context Protocol server over stdio (its own table in `mcp/mod.rs`) |
 //!
 //! Exit codes (the README's table, each row checked by `cli/tests/cli.rs`): 0 done; 1 an input failed
 //! (the others are still done), lost data with `--strict`, an output exists without `--overwrite`,
@@ -36,6 +37,7 @@ mod error;
 mod index;
 mod input;
 mod json_out;
+mod mcp;
 mod naming;
 mod packs;
 mod parquet_out;
@@ -50,7 +52,7 @@ use std::process::ExitCode;
 #[command(
     name = "counterlens",
     version,
-    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), analyze, check",
+    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), analyze, check, and an MCP server (mcp)",
     long_about = None
 )]
 struct Cli {
@@ -79,6 +81,8 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Validate counter-set registrations (manifest, binary or JSON); exit 1 on any error.
     Check(cmd::check::Args),
+    /// A read-only Model Context Protocol server over stdio serving the logs under the roots (docs/mcp.md).
+    Mcp(mcp::Args),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => cmd::convert::run(&a, cli.quiet),
         Command::Analyze(a) => cmd::analyze::run(&a, cli.quiet),
         Command::Check(a) => cmd::check::run(&a, cli.quiet),
+        Command::Mcp(a) => mcp::run(&a),
     };
     match result {
         Ok(code) => code,
