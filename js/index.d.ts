@@ -565,6 +565,10 @@ export interface FindingGroup {
   /** The card in one sentence: "\\Processor(_Total)\\% Processor Time above 80% for 58 min from 10:30
    *  to 11:28 UTC, 92% of the time, mean 88.9%, worst 92%; also on Processor(0), Processor(1)". */
   summary?: string;
+  /** A machine card's processes, largest first (at most five), from the log's breakdown over the card's
+   *  range: processor time as a share of the machine's capacity, private bytes or I/O as a share of all
+   *  processes'. Absent when the log has none. */
+  contributors?: { seriesIndex: number; path: string; name: string; value: number; share: number }[];
 }
 export interface RuleRun {
   pack: string; rule: string; title: string; category?: string; severity: Severity;

@@ -1,7 +1,8 @@
 // The README's screenshots, taken by Playwright in Debian's Chromium from the served viewer (the sample
 // capture): docs/img/viewer.png at 1440x900 (processor time and memory on their own axes, the disk in a
 // second pane, the legend), docs/img/viewer-dark.png the same in the dark theme, docs/img/viewer-phone.png
-// at 390x844 (a phone) and docs/img/viewer-phone-drawer.png with its series drawer open.
+// at 390x844 (a phone) and docs/img/viewer-phone-drawer.png with its series drawer open; docs/img/verdict.png,
+// the verdict of PAL's sample log (tests/vectors/captures/PAL_SampleLog.blg: a real log with trouble).
 // Run: node scripts/screenshot.mjs   (after npm run build)
 import { serve, launch, openPage, repo } from '../tests/browser/harness.mjs';
 
@@ -50,6 +51,15 @@ await p.tap('#series-drawer');
 await p.screenshot({ path: repo + 'docs/img/viewer-phone-drawer.png' });
 await phone.close();
 
-console.log('docs/img/viewer.png, viewer-dark.png, viewer-phone.png, viewer-phone-drawer.png written');
+const { page: pal } = await openPage(browser, server.url);
+await pal.emulateMedia({ colorScheme: 'light' });
+await pal.setViewportSize({ width: 1440, height: 900 });
+await pal.setInputFiles('[data-part="capture-file"]', repo + 'tests/vectors/captures/PAL_SampleLog.blg');
+await pal.waitForFunction(() => document.querySelector('#verdict')?.dataset.state === 'critical', null, { timeout: 60000 });
+await pal.mouse.move(0, 0);
+await pal.locator('#verdict').screenshot({ path: repo + 'docs/img/verdict.png' });
+await pal.close();
+
+console.log('docs/img/viewer.png, viewer-dark.png, viewer-phone.png, viewer-phone-drawer.png, verdict.png written');
 await browser.close();
 server.close();

@@ -267,7 +267,21 @@ function facts(analysis, g, ctx, trend) {
   if (ep) fact('Episode', ep, 'card-episode');
   fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
   fact('Threshold', thresholdText(analysis, g, ctx.info, trend), 'card-threshold');
+  if (g.contributors?.length) fact('By process', contributorsText(g, ctx.info), 'card-contributors');
   return dl;
+}
+
+/** A card's processes as its facts name them: "sqlservr 72% of the machine, w3wp 10%" (processor time,
+ *  a share of the machine's capacity) or "sqlservr 11 GB (92%)" (private bytes or I/O, a share of all
+ *  processes'), in the core's order, largest first. */
+export function contributorsText(g, info) {
+  return g.contributors.map((c, k) => {
+    const s = info?.[c.seriesIndex];
+    const share = `${Math.round(c.share * 100)}%`;
+    return s?.unit === 'percent'
+      ? `${c.name} ${share}${k === 0 ? ' of the machine' : ''}`
+      : `${c.name} ${inUnit(s, c.value)} (${share})`;
+  }).join(', ');
 }
 
 /** The answers the card's thresholds rest on (the worst finding's first), a default with a button to its

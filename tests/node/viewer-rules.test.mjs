@@ -12,7 +12,8 @@ import { displayName, legendOrder } from '../../js/viewer/legend.js';
 import { hasSeveralMachines } from '../../js/viewer/state.js';
 import { dateTime, clockTime } from '../../js/viewer/verdict.js';
 import { createPackScope, describePacks, disagreements, disagreementText } from '../../js/viewer/pack-scope.js';
-import { cardThresholds } from '../../js/viewer/cards.js';
+import { cardThresholds, contributorsText } from '../../js/viewer/cards.js';
+import { formatInUnit } from '../../js/node.js'; // initialises the module cards.js formats with
 
 /** A SeriesInfo of `\\machine\object(instance)\counter` at `index`. */
 const s = (index, machine, object, instance, counter, extra = {}) => ({
@@ -187,4 +188,15 @@ test("Show in context draws a card's thresholds on its worst counter only, one p
     { severity: 'critical', operator: 'gt', value: 95 }, { severity: 'warning', operator: 'gt', value: 80 }]);
   // A trend card: none.
   assert.deepEqual(cardThresholds({ ...analysis, findings: [f('cpu-trend', 0, 'warning', 5)] }, { ...g, rule: 'cpu-trend', findings: [0] }, info, (p, r) => counters[r]), []);
+});
+
+test("a card's processes read as the core's summary names them", () => {
+  // Processor time: shares of the machine's capacity (288% of one core on 4 = 72%), the first "of the machine".
+  const cpu = { contributors: [{ seriesIndex: 0, name: 'sqlservr', value: 288, share: 0.72 }, { seriesIndex: 1, name: 'w3wp', value: 40, share: 0.1 }] };
+  const pct = [{ unit: 'percent', multiplier: 1 }, { unit: 'percent', multiplier: 1 }];
+  assert.equal(contributorsText(cpu, pct), 'sqlservr 72% of the machine, w3wp 10%');
+  // Private bytes: the value in its unit and the share of all processes' (11 GB of 12: 92%).
+  const gb = 1024 ** 3;
+  const mem = { contributors: [{ seriesIndex: 0, name: 'sqlservr', value: 11 * gb, share: 11 / 12 }] };
+  assert.equal(contributorsText(mem, [{ unit: 'bytes', multiplier: 1 }]), `sqlservr ${formatInUnit(11 * gb, 'bytes')} (92%)`);
 });

@@ -7,6 +7,7 @@
 //! card of their own only where the machine had none. Episode rules' cards are per machine. Cards are
 //! ranked machine before part, then critical before warning, then longest first.
 
+use super::contributors::Contributor;
 use super::findings::{duration, message_amount, message_measure, percent_of_time, Clock, Finding};
 use super::pack::{Operator, Severity};
 use super::rules::Prepared;
@@ -74,6 +75,10 @@ pub struct FindingGroup {
     /// The card in one sentence, in the words and units of the findings' messages.
     #[serde(default)]
     pub summary: String,
+    /// A machine card's processes, largest first, from the log's own breakdown over the card's range
+    /// (`contributors`); empty when the log has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contributors: Vec<Contributor>,
 }
 
 /// Object names (English, folded) whose instances are parts of a machine.
@@ -149,6 +154,10 @@ pub struct Context<'a> {
     pub series: &'a [&'a crate::capture::Series],
     pub clock: &'a Clock,
     pub machines: usize,
+    /// For contributors: the series' folded paths, the capture's time stamps, the logical processors.
+    pub paths: &'a [FoldedPath],
+    pub times: &'a [f64],
+    pub logical_processors: Option<usize>,
 }
 
 impl<'a> Context<'a> {
@@ -157,6 +166,7 @@ impl<'a> Context<'a> {
         series: &'a [&'a crate::capture::Series],
         clock: &'a Clock,
         machines: usize,
+        (paths, times, logical_processors): (&'a [FoldedPath], &'a [f64], Option<usize>),
     ) -> Context<'a> {
         let mut rules = HashMap::default();
         for (i, p) in prepared.iter().enumerate() {
@@ -168,6 +178,9 @@ impl<'a> Context<'a> {
             series,
             clock,
             machines,
+            paths,
+            times,
+            logical_processors,
         }
     }
 
@@ -409,15 +422,32 @@ fn card(
         mean: l.mean,
         share: l.share,
         summary: String::new(),
+        contributors: Vec::new(),
         findings: idx,
     };
+    if scope == Scope::Machine {
+        let from = ctx.times.partition_point(|&t| t < start);
+        let to = ctx.times.partition_point(|&t| t <= end);
+        g.contributors = super::contributors::contributors(
+            l.series_index,
+            from..to,
+            ctx.paths,
+            ctx.series,
+            ctx.logical_processors,
+        );
+    }
     g.summary = summary(findings, &g, ctx);
     g
 }
 
 /// A value of finding `f`'s series as the card writes it: the message's amount, with `%` on percent.
 fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
-    let Some(s) = ctx.series.get(f.series_index) else {
+    amount_in(f.series_index, v, ctx)
+}
+
+/// A value of series `index` as the card writes it.
+fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
+    let Some(s) = ctx.series.get(index) else {
         return crate::units::number(v);
     };
     let counter = english_names(&s.parsed).map_or(s.parsed.counter.as_str(), |(_, c)| c);
@@ -556,6 +586,37 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
     }
     if !parts.is_empty() {
         s.push_str(&format!("; also on {}", parts_named(findings, g, ctx)));
+    }
+    if let Some(first) = g.contributors.first() {
+        let capacity = ctx
+            .paths
+            .get(first.series_index)
+            .and_then(|p| {
+                p.english
+                    .as_ref()
+                    .map(|e| e.1.as_str())
+                    .or(Some(p.counter.as_str()))
+            })
+            .is_some_and(|c| c.starts_with('%'));
+        let named: Vec<String> = g
+            .contributors
+            .iter()
+            .take(3)
+            .map(|c| {
+                let share = percent_of_time(c.share);
+                if capacity {
+                    format!("{} {share} of the machine", c.name)
+                } else {
+                    format!(
+                        "{} {} ({share})",
+                        c.name,
+                        amount_in(c.series_index, c.value, ctx)
+                    )
+                }
+            })
+            .collect();
+        s.push_str("; by process: ");
+        s.push_str(&named.join(", "));
     }
     s
 }

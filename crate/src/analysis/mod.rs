@@ -7,6 +7,7 @@
 
 mod builtin;
 pub mod cards;
+pub mod contributors;
 pub mod derived;
 pub mod episodes;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod slices;
 pub mod variables;
 
 pub use cards::{FindingGroup, Scope};
+pub use contributors::Contributor;
 pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::Finding;
@@ -397,7 +399,13 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     let clock = findings::Clock::of(capture, &slicing.slices);
     let groups = cards::group(
         &findings,
-        &cards::Context::new(&prepared, &all, &clock, facts.machines.len()),
+        &cards::Context::new(
+            &prepared,
+            &all,
+            &clock,
+            facts.machines.len(),
+            (&paths, &capture.timestamps, from_log.logical_processors),
+        ),
     );
     Ok(Analysis {
         packs: packs

@@ -736,6 +736,11 @@ This is not a clean result: add counters the packs know (processor, memory, disk
 /// A group in words: "Processor busy more than 80% of the time on 11 of 20 series, 13:46 – 13:47,
 /// worst 35.9% (above 20%)".
 fn group_sentence(src: &Src<'_>, analysis: &Analysis, g: &FindingGroup, clock: &Clock) -> String {
+    // The card's own sentence (the episode, its share and mean, the processes that did it) where the
+    // analysis wrote one: the report says what the verdict says.
+    if !g.summary.is_empty() {
+        return format!("{}: {}", severity_word(g.severity), g.summary);
+    }
     let f = &analysis.findings[g.worst];
     let m = measure(src, f.series_index);
     let run = run_of(analysis, &g.pack, &g.rule);
