@@ -57,7 +57,7 @@ await pal.setViewportSize({ width: 1440, height: 900 });
 await pal.setInputFiles('[data-part="capture-file"]', repo + 'tests/vectors/captures/PAL_SampleLog.blg');
 await pal.waitForFunction(() => document.querySelector('#verdict')?.dataset.state === 'critical', null, { timeout: 60000 });
 await pal.mouse.move(0, 0);
-await pal.locator('#verdict').screenshot({ path: repo + 'docs/img/verdict.png' });
+await pal.locator('#verdict.verdict').screenshot({ path: repo + 'docs/img/verdict.png' });
 await pal.close();
 
 console.log('docs/img/viewer.png, viewer-dark.png, viewer-phone.png, viewer-phone-drawer.png, verdict.png written');

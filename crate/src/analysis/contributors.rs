@@ -121,7 +121,18 @@ pub fn contributors(
             0.0
         };
     }
-    out.sort_by(|a, b| b.value.total_cmp(&a.value));
-    out.truncate(MAX);
-    out
+    // The largest first, at most MAX: an insertion into a list of five rather than a sort (a sort of a
+    // new element type is a new instantiation of the standard library's sort in the wasm module).
+    let mut top: Vec<Contributor> = Vec::with_capacity(MAX + 1);
+    for c in out {
+        let at = top
+            .iter()
+            .position(|t| c.value > t.value)
+            .unwrap_or(top.len());
+        if at < MAX {
+            top.insert(at, c);
+            top.truncate(MAX);
+        }
+    }
+    top
 }
