@@ -316,10 +316,16 @@ fn each_tool_on_pal_sample_log_gives_the_core_s_numbers() {
             a.findings[g.findings[0]].message
         );
     }
-    assert!(r["verdict"]
-        .as_str()
-        .unwrap()
-        .starts_with("1 finding (1 critical"));
+    // PAL's sample: Available MBytes under 5% and 10% of 16 GB for its ten minutes, one card with the
+    // critical and the warning episode inside it.
+    assert!(
+        r["verdict"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 card (1 critical, 0 warning): 2 findings (1 critical, 1 warning)"),
+        "{}",
+        r["verdict"]
+    );
 
     // explain: the finding's rule and threshold; a point's value and formula with raw numbers.
     let f = &a.findings[0];

@@ -131,12 +131,19 @@ pub fn verdict(a: &Analysis) -> String {
             a.rules.len() - ran
         )
     } else {
+        // Cards first, as the viewer's verdict counts them: a card is one episode of one concern.
+        let critical_cards = a
+            .groups
+            .iter()
+            .filter(|g| g.severity == Severity::Critical)
+            .count();
+        let cards = a.groups.len();
         format!(
-            "{n} finding{} ({crit} critical, {} warning) in {} card{} from {ran} rule{} that ran; {} did not run.",
+            "{cards} card{} ({critical_cards} critical, {} warning): {n} finding{} ({crit} critical, {} warning) from {ran} rule{} that ran; {} did not run.",
+            if cards == 1 { "" } else { "s" },
+            cards - critical_cards,
             if n == 1 { "" } else { "s" },
             n - crit,
-            a.groups.len(),
-            if a.groups.len() == 1 { "" } else { "s" },
             if ran == 1 { "" } else { "s" },
             a.rules.len() - ran
         )
