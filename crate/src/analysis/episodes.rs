@@ -8,6 +8,10 @@
 //! its samples (default one half), or its mean with at least a quarter of its samples. The held
 //! windows' spans, merged where closer together than the window, trimmed to their first and last
 //! sample that satisfies the comparison, are the episodes.
+//!
+//! A window's sum is kept running (added at its end, taken off at its start), so a mean is compared
+//! with the error of a few additions, not of a fresh sum: values a threshold sits on to the last bit
+//! may fall either side of it.
 
 use super::pack::{EpisodeSpec, Operator};
 
@@ -45,8 +49,10 @@ fn further(op: Operator, threshold: f64, a: f64, b: f64) -> bool {
 /// values are missing samples: they neither hold nor break a window, and a window reaches back over
 /// them to its `samples`.
 ///
-/// One pass with two pointers over the samples with a value and prefix sums for the windows' sums and
-/// counts: O(n) whatever the window.
+/// One pass with two pointers and the window's running count, sum and holding count, nothing allocated
+/// but the episodes: O(n) whatever the window (a sparse log's reach back to `samples` walks at most that
+/// many more). A series with no sample past the threshold is one pass of comparisons.
+#[inline(never)]
 pub fn episodes(
     values: &[f64],
     times: &[f64],
@@ -54,66 +60,94 @@ pub fn episodes(
     threshold: f64,
     spec: &EpisodeSpec,
 ) -> Vec<Episode> {
-    let valid: Vec<usize> = (0..values.len().min(times.len()))
-        .filter(|&i| !values[i].is_nan())
-        .collect();
-    let m = valid.len();
+    let n = values.len().min(times.len());
+    let values = &values[..n];
+    // No sample past the threshold, no held window (each needs some).
+    if !values.iter().any(|&v| op.holds(v, threshold)) {
+        return Vec::new();
+    }
     let window_ms = spec.window * 1000.0;
     let min_samples = spec.min_samples();
-    let mut sum = Vec::with_capacity(m + 1);
-    let mut held = Vec::with_capacity(m + 1);
-    sum.push(0.0f64);
-    held.push(0usize);
-    for &i in &valid {
-        sum.push(sum.last().copied().unwrap_or(0.0) + values[i]);
-        held.push(held.last().copied().unwrap_or(0) + usize::from(op.holds(values[i], threshold)));
-    }
-    let t = |k: usize| times[valid[k]];
-    // Merged spans of held windows, as indices into `valid`.
+    let share = spec.share();
+    let Some(first_valid) = values.iter().position(|v| !v.is_nan()) else {
+        return Vec::new();
+    };
+    // The window [a..=k] (raw indices; NaN samples inside are skipped) and its running figures.
+    let (mut a, mut count, mut sum, mut over) = (first_valid, 0usize, 0.0f64, 0usize);
+    let mut prev_time = f64::NAN;
+    // Merged spans of held windows, raw indices of their first and last sample.
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    let mut a = 0usize;
-    for k in 0..m {
+    for k in first_valid..n {
+        let v = values[k];
+        if v.is_nan() {
+            continue;
+        }
+        let tk = times[k];
+        count += 1;
+        sum += v;
+        over += usize::from(op.holds(v, threshold));
         // The samples of the last `window` seconds: t >= t_k - window.
-        while a < k && t(a) < t(k) - window_ms {
+        while a < k && (values[a].is_nan() || times[a] < tk - window_ms) {
+            if !values[a].is_nan() {
+                count -= 1;
+                sum -= values[a];
+                over -= usize::from(op.holds(values[a], threshold));
+            }
             a += 1;
         }
+        let half_step = if prev_time.is_nan() {
+            0.0
+        } else {
+            (tk - prev_time) / 2.0
+        };
+        prev_time = tk;
         // At least `min_samples` of them, reaching back over a sparse log's or a gap's samples.
-        if k + 1 < min_samples {
+        let (mut start, mut c, mut s_, mut o) = (a, count, sum, over);
+        let mut j = a;
+        while c < min_samples && j > first_valid {
+            j -= 1;
+            if !values[j].is_nan() {
+                start = j;
+                c += 1;
+                s_ += values[j];
+                o += usize::from(op.holds(values[j], threshold));
+            }
+        }
+        if c < min_samples {
             continue;
         }
-        let start = a.min(k + 1 - min_samples);
-        // Judged once the log has run for the whole window: a sample before it, or the log's first at
-        // its start (within half a sample interval: clocks jitter by milliseconds).
-        let half_step = if k > 0 { (t(k) - t(k - 1)) / 2.0 } else { 0.0 };
-        if start == 0 && t(k) - t(0) < window_ms - half_step {
+        // Judged once the log has run for the whole window: a sample before it, or the log's first
+        // at its start (within half a sample interval: clocks jitter by milliseconds).
+        if start == first_valid && tk - times[first_valid] < window_ms - half_step {
             continue;
         }
-        let count = k + 1 - start;
-        let over = held[k + 1] - held[start];
-        let mean = (sum[k + 1] - sum[start]) / count as f64;
-        let holds = over as f64 > spec.share() * count as f64
-            || (op.holds(mean, threshold) && over as f64 >= MEAN_MIN_SHARE * count as f64);
+        // The share first; the mean only for a window with a quarter past the threshold (most windows
+        // of a calm stretch have none: no division).
+        let holds = o as f64 > share * c as f64
+            || (o as f64 >= MEAN_MIN_SHARE * c as f64 && op.holds(s_ / c as f64, threshold));
         if !holds {
             continue;
         }
         match spans.last_mut() {
             // Closer together than the window: one episode.
-            Some(last) if t(start) - t(last.1) < window_ms => last.1 = k,
+            Some(last) if times[start] - times[last.1] < window_ms => last.1 = k,
             _ => spans.push((start, k)),
         }
     }
     spans
         .into_iter()
         .filter_map(|(s, e)| {
-            let holds = |k: &usize| op.holds(values[valid[*k]], threshold);
+            let holds = |k: &usize| op.holds(values[*k], threshold);
             let first = (s..=e).find(holds)?;
             let last = (s..=e).rev().find(holds)?;
-            let mut total = 0.0;
-            let mut over = 0usize;
-            let mut worst = values[valid[first]];
-            for k in first..=last {
-                let v = values[valid[k]];
+            let (mut total, mut samples, mut over) = (0.0, 0usize, 0usize);
+            let mut worst = values[first];
+            for &v in &values[first..=last] {
+                if v.is_nan() {
+                    continue;
+                }
                 total += v;
+                samples += 1;
                 if op.holds(v, threshold) {
                     over += 1;
                     if further(op, threshold, v, worst) {
@@ -121,14 +155,13 @@ pub fn episodes(
                     }
                 }
             }
-            let n = last - first + 1;
             Some(Episode {
-                first: valid[first],
-                last: valid[last],
+                first,
+                last,
                 worst,
-                mean: total / n as f64,
-                share: over as f64 / n as f64,
-                samples: n,
+                mean: total / samples as f64,
+                share: over as f64 / samples as f64,
+                samples,
             })
         })
         .collect()
@@ -360,6 +393,101 @@ mod tests {
         assert!((e[0].share - 5.0 / 6.0).abs() < 1e-12);
     }
 
+    /// The episodes as first written, with the samples with a value listed and prefix sums: the
+    /// reference the running-sum path is tested against.
+    mod reference {
+        use super::super::{further, Episode, EpisodeSpec, Operator, MEAN_MIN_SHARE};
+
+        pub fn episodes(
+            values: &[f64],
+            times: &[f64],
+            op: Operator,
+            threshold: f64,
+            spec: &EpisodeSpec,
+        ) -> Vec<Episode> {
+            let valid: Vec<usize> = (0..values.len().min(times.len()))
+                .filter(|&i| !values[i].is_nan())
+                .collect();
+            let m = valid.len();
+            let window_ms = spec.window * 1000.0;
+            let min_samples = spec.min_samples();
+            let mut sum = Vec::with_capacity(m + 1);
+            let mut held = Vec::with_capacity(m + 1);
+            sum.push(0.0f64);
+            held.push(0usize);
+            for &i in &valid {
+                sum.push(sum.last().copied().unwrap_or(0.0) + values[i]);
+                held.push(
+                    held.last().copied().unwrap_or(0) + usize::from(op.holds(values[i], threshold)),
+                );
+            }
+            let t = |k: usize| times[valid[k]];
+            // Merged spans of held windows, as indices into `valid`.
+            let mut spans: Vec<(usize, usize)> = Vec::new();
+            let mut a = 0usize;
+            for k in 0..m {
+                // The samples of the last `window` seconds: t >= t_k - window.
+                while a < k && t(a) < t(k) - window_ms {
+                    a += 1;
+                }
+                // At least `min_samples` of them, reaching back over a sparse log's or a gap's samples.
+                if k + 1 < min_samples {
+                    continue;
+                }
+                let start = a.min(k + 1 - min_samples);
+                // Judged once the log has run for the whole window: a sample before it, or the log's first at
+                // its start (within half a sample interval: clocks jitter by milliseconds).
+                let half_step = if k > 0 { (t(k) - t(k - 1)) / 2.0 } else { 0.0 };
+                if start == 0 && t(k) - t(0) < window_ms - half_step {
+                    continue;
+                }
+                let count = k + 1 - start;
+                let over = held[k + 1] - held[start];
+                let mean = (sum[k + 1] - sum[start]) / count as f64;
+                let holds = over as f64 > spec.share() * count as f64
+                    || (op.holds(mean, threshold) && over as f64 >= MEAN_MIN_SHARE * count as f64);
+                if !holds {
+                    continue;
+                }
+                match spans.last_mut() {
+                    // Closer together than the window: one episode.
+                    Some(last) if t(start) - t(last.1) < window_ms => last.1 = k,
+                    _ => spans.push((start, k)),
+                }
+            }
+            spans
+                .into_iter()
+                .filter_map(|(s, e)| {
+                    let holds = |k: &usize| op.holds(values[valid[*k]], threshold);
+                    let first = (s..=e).find(holds)?;
+                    let last = (s..=e).rev().find(holds)?;
+                    let mut total = 0.0;
+                    let mut over = 0usize;
+                    let mut worst = values[valid[first]];
+                    for k in first..=last {
+                        let v = values[valid[k]];
+                        total += v;
+                        if op.holds(v, threshold) {
+                            over += 1;
+                            if further(op, threshold, v, worst) {
+                                worst = v;
+                            }
+                        }
+                    }
+                    let n = last - first + 1;
+                    Some(Episode {
+                        first: valid[first],
+                        last: valid[last],
+                        worst,
+                        mean: total / n as f64,
+                        share: over as f64 / n as f64,
+                        samples: n,
+                    })
+                })
+                .collect()
+        }
+    }
+
     proptest::proptest! {
         /// Invariants on random values with gaps: episodes are in order and apart by at least the
         /// window, each starts and ends on a sample past the threshold, its share and mean are those of
@@ -394,6 +522,9 @@ mod tests {
             if values.iter().all(|v| v.is_nan() || *v <= threshold) {
                 proptest::prop_assert!(e.is_empty());
             }
+            // The running sums find what the prefix sums found.
+            let spans = |e: &[Episode]| e.iter().map(|x| (x.first, x.last, x.samples, x.worst.to_bits())).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(spans(&e), spans(&reference::episodes(&values, &t, Operator::Gt, threshold, &spec)));
         }
     }
 }
