@@ -453,8 +453,9 @@ export interface PackVariable {
   question?: string;
   type?: "number" | "string";
   default: number | string;
-  /** Derived from the capture where it can be: "logicalProcessors" = Processor(*) instances but _Total. */
-  derive?: "logicalProcessors";
+  /** Derived from the capture where it can be: "logicalProcessors" = Processor(*) instances but _Total;
+   *  "minPhysicalMemoryGb" = the most Available MBytes ever free, in GB, where above the default. */
+  derive?: "logicalProcessors" | "linkSpeedMbps" | "os" | "minPhysicalMemoryGb";
 }
 export interface Rule {
   id: string;

@@ -65,6 +65,9 @@ pub enum Derive {
     LinkSpeedMbps,
     /// The Windows version and build a .blg's header names ("Windows 6.1 build 7601").
     Os,
+    /// A lower bound on the machine's RAM in GB: the largest `Memory\Available MBytes` in the log (the
+    /// machine had at least that much free), to 0.1 GB below; used only when above the default.
+    MinPhysicalMemoryGb,
 }
 
 /// A variable's value: a number or a string.

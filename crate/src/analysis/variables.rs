@@ -27,6 +27,9 @@ pub struct FromLog {
     pub link_speed_mbps: Option<f64>,
     /// "Windows 6.1 build 7601": the OS a .blg's header names.
     pub os: Option<String>,
+    /// At least this much RAM, in GB: the largest `Memory\Available MBytes` (or KBytes, Bytes) seen, to
+    /// 0.1 GB below (the largest machine's, in a log of several).
+    pub min_physical_memory_gb: Option<f64>,
 }
 
 impl FromLog {
@@ -34,6 +37,7 @@ impl FromLog {
     /// the note the .blg reader writes of its header ("binary perfmon log from Windows 10.0 build 19041").
     pub fn of(capture: &Capture, paths: &[FoldedPath]) -> FromLog {
         let mut link: Option<f64> = None;
+        let mut memory_mb: Option<f64> = None;
         for (s, p) in capture.series.iter().zip(paths) {
             let (object, counter) = p
                 .english
@@ -41,6 +45,20 @@ impl FromLog {
                 .map_or((p.object.as_str(), p.counter.as_str()), |(o, c)| {
                     (o.as_str(), c.as_str())
                 });
+            let per_mb = match (object, counter) {
+                ("memory", "available mbytes") => Some(1.0),
+                ("memory", "available kbytes") => Some(1024.0),
+                ("memory", "available bytes") => Some(1024.0 * 1024.0),
+                _ => None,
+            };
+            if let Some(per_mb) = per_mb {
+                for &v in &s.values {
+                    let mb = v / per_mb;
+                    if mb.is_finite() && mb > 0.0 && memory_mb.is_none_or(|m| mb > m) {
+                        memory_mb = Some(mb);
+                    }
+                }
+            }
             if object == "network interface" && counter == "current bandwidth" {
                 // Tunnel and loopback adapters report 2^63 bit/s or so: nothing above 1 Tbit/s is a link.
                 for &v in &s.values {
@@ -55,6 +73,8 @@ impl FromLog {
             logical_processors: logical_processors(paths),
             link_speed_mbps: link.map(|bits| bits / 1e6),
             os: capture.notes.iter().find_map(|n| os_of_note(&n.message)),
+            // 26,119 MB free is at least 26,119 / 1024 = 25.51 GB of RAM: 25.5, never rounded up.
+            min_physical_memory_gb: memory_mb.map(|mb| (mb / 1024.0 * 10.0).floor() / 10.0),
         }
     }
 }
@@ -128,6 +148,12 @@ impl Variables {
                     Some(Derive::LogicalProcessors) => processors.map(|n| Value::Number(n as f64)),
                     Some(Derive::LinkSpeedMbps) => log.link_speed_mbps.map(Value::Number),
                     Some(Derive::Os) => log.os.clone().map(Value::Text),
+                    // A lower bound replaces the default only where it is above it: a machine with
+                    // 8 GB free may have 16 or 64.
+                    Some(Derive::MinPhysicalMemoryGb) => log
+                        .min_physical_memory_gb
+                        .filter(|&gb| matches!(var.default, Value::Number(d) if gb > d))
+                        .map(Value::Number),
                     None => None,
                 };
                 match derived {
@@ -181,6 +207,38 @@ mod tests {
         list.iter()
             .map(|p| FoldedPath::new(&parse(p).unwrap()))
             .collect()
+    }
+
+    /// Issue 37: a desktop whose Available MBytes is 25,990 to 26,119 MB had at least the most ever
+    /// free, 26,119 / 1024 = 25.507 GB of RAM: PhysicalMemoryGB is 25.5 from the log (never rounded up),
+    /// not the default 16. A log whose most free is 8,000 MB (7.8 GB) keeps the default, which the pack
+    /// marks as an answer to confirm.
+    #[test]
+    fn physical_memory_is_at_least_the_most_ever_free() {
+        use crate::analysis::{AnalyzeOptions, Origin as O};
+        let t0 = 1_795_305_600_000.0;
+        let cap = |mb: Vec<f64>| Capture {
+            format: None,
+            encoding: None,
+            time_zone: None,
+            timestamps: (0..mb.len()).map(|i| t0 + i as f64 * 60_000.0).collect(),
+            series: vec![crate::capture::Series::new(
+                r"\\DESK\Memory\Available MBytes".into(),
+                mb,
+            )],
+            notes: Vec::new(),
+        };
+        let a = crate::analysis::analyze(
+            &cap(vec![26_050.0, 25_990.0, 26_119.0]),
+            &AnalyzeOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(a.variables["PhysicalMemoryGB"], Value::Number(25.5));
+        assert_eq!(a.variable_sources["PhysicalMemoryGB"], O::Capture);
+        let a = crate::analysis::analyze(&cap(vec![8000.0, 7000.0]), &AnalyzeOptions::default())
+            .unwrap();
+        assert_eq!(a.variables["PhysicalMemoryGB"], Value::Number(16.0));
+        assert_eq!(a.variable_sources["PhysicalMemoryGB"], O::Pack);
     }
 
     #[test]
@@ -242,6 +300,7 @@ mod tests {
             // 10 Gbit/s: 10 000 000 000 bit/s / 1e6 = 10 000 Mbit/s.
             link_speed_mbps: Some(10_000.0),
             os: Some("Windows 6.1 build 7601".into()),
+            min_physical_memory_gb: None,
         };
         let v = Variables::resolve(&[&pack], &BTreeMap::new(), &log);
         assert_eq!(v.number("LinkSpeedMbps").unwrap(), Some(10_000.0));
