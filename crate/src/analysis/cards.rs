@@ -99,7 +99,7 @@ fn is_aggregate(instance: &str) -> bool {
 }
 
 fn english_object(p: &FoldedPath) -> &str {
-    p.english.as_ref().map_or(p.object.as_str(), |(o, _)| o)
+    p.english_or_own().0
 }
 
 /// The scope of series `s` as rule `rule_series` (the series its rule selects) reads it.
@@ -591,13 +591,7 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
         let capacity = ctx
             .paths
             .get(first.series_index)
-            .and_then(|p| {
-                p.english
-                    .as_ref()
-                    .map(|e| e.1.as_str())
-                    .or(Some(p.counter.as_str()))
-            })
-            .is_some_and(|c| c.starts_with('%'));
+            .is_some_and(|p| p.english_or_own().1.starts_with('%'));
         let named: Vec<String> = g
             .contributors
             .iter()

@@ -55,14 +55,6 @@ fn breakdown(object: &str, counter: &str) -> Option<(&'static str, bool)> {
     }
 }
 
-fn english(p: &FoldedPath) -> (&str, &str) {
-    p.english
-        .as_ref()
-        .map_or((p.object.as_str(), p.counter.as_str()), |(o, c)| {
-            (o.as_str(), c.as_str())
-        })
-}
-
 /// The contributors of a card led by series `lead` over samples `range` (indices into the capture's
 /// samples), largest first, at most `MAX`; empty when the log has no breakdown.
 pub fn contributors(
@@ -75,7 +67,7 @@ pub fn contributors(
     let Some(lp) = paths.get(lead) else {
         return Vec::new();
     };
-    let (object, counter) = english(lp);
+    let (object, counter) = lp.english_or_own();
     let Some((wanted, of_capacity)) = breakdown(object, counter) else {
         return Vec::new();
     };
@@ -85,7 +77,7 @@ pub fn contributors(
     }
     let mut out: Vec<Contributor> = Vec::new();
     for (i, p) in paths.iter().enumerate().take(series.len()) {
-        let (o, c) = english(p);
+        let (o, c) = p.english_or_own();
         if o != "process" || c != wanted || p.machine != lp.machine {
             continue;
         }

@@ -39,12 +39,7 @@ impl FromLog {
         let mut link: Option<f64> = None;
         let mut memory_mb: Option<f64> = None;
         for (s, p) in capture.series.iter().zip(paths) {
-            let (object, counter) = p
-                .english
-                .as_ref()
-                .map_or((p.object.as_str(), p.counter.as_str()), |(o, c)| {
-                    (o.as_str(), c.as_str())
-                });
+            let (object, counter) = p.english_or_own();
             let per_mb = match (object, counter) {
                 ("memory", "available mbytes") => Some(1.0),
                 ("memory", "available kbytes") => Some(1024.0),
@@ -187,7 +182,7 @@ impl Variables {
 pub fn logical_processors(paths: &[FoldedPath]) -> Option<usize> {
     let mut per_machine: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
     for p in paths {
-        let object = p.english.as_ref().map_or(p.object.as_str(), |(o, _)| o);
+        let object = p.english_or_own().0;
         if object != "processor" {
             continue;
         }

@@ -85,6 +85,15 @@ pub struct FoldedPath {
 }
 
 impl FoldedPath {
+    /// The folded English object and counter: the path's own names unless it is localized.
+    pub fn english_or_own(&self) -> (&str, &str) {
+        self.english
+            .as_ref()
+            .map_or((self.object.as_str(), self.counter.as_str()), |(o, c)| {
+                (o.as_str(), c.as_str())
+            })
+    }
+
     pub fn new(p: &CounterPath) -> FoldedPath {
         use super::names::{english_names, fold};
         FoldedPath {
