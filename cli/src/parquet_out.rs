@@ -21,7 +21,7 @@ use arrow_array::{
     TimestampMicrosecondArray,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use counterlens::capture::limits;
+use counterlens::capture::{limits, Capture};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
@@ -246,57 +246,7 @@ impl LongWriter {
         }
     }
 
-    fn flush(
-        &mut self,
-        b: &mut Batch,
-        dicts: &[Dict; 6],
-        source: &Arc<StringArray>,
-    ) -> Result<(), CliError> {
-        if b.time.is_empty() {
-            return Ok(());
-        }
-        let n = b.time.len();
-        let d = |keys: Vec<i32>, dict: &Dict| -> Result<ArrayRef, arrow_schema::ArrowError> {
-            Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
-                Int32Array::from(keys),
-                dict.array(),
-            )?))
-        };
-        let nullable =
-            |keys: Vec<Option<i32>>, dict: &Dict| -> Result<ArrayRef, arrow_schema::ArrowError> {
-                Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
-                    Int32Array::from(keys),
-                    dict.array(),
-                )?))
-            };
-        let arrow = |source| CliError::Arrow {
-            file: self.path.clone(),
-            source,
-        };
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(
-                TimestampMicrosecondArray::from(std::mem::take(&mut b.time)).with_timezone("UTC"),
-            ),
-            d(std::mem::take(&mut b.machine), &dicts[0]).map_err(arrow)?,
-            d(std::mem::take(&mut b.object), &dicts[1]).map_err(arrow)?,
-            nullable(std::mem::take(&mut b.instance), &dicts[2]).map_err(arrow)?,
-            d(std::mem::take(&mut b.counter), &dicts[3]).map_err(arrow)?,
-            Arc::new(Float64Array::from(std::mem::take(&mut b.value))),
-            Arc::new(
-                DictionaryArray::<Int32Type>::try_new(Int32Array::from(vec![0; n]), source.clone())
-                    .map_err(arrow)?,
-            ),
-            nullable(std::mem::take(&mut b.object_en), &dicts[4]).map_err(arrow)?,
-            nullable(std::mem::take(&mut b.counter_en), &dicts[5]).map_err(arrow)?,
-        ];
-        let batch = RecordBatch::try_new(self.schema.clone(), columns).map_err(arrow)?;
-        self.writer.write(&batch).map_err(self.perr())?;
-        self.rows += n as u64;
-        Ok(())
-    }
-
-    /// Writes every value of a block, series by series in `order` (the ids of the input's series in
-    /// the capture's order), with `source` in the source column; returns the rows written.
+    /// Writes every value of a block (`block_batches`); returns the rows written.
     fn write_block(
         &mut self,
         source: &str,
@@ -304,48 +254,24 @@ impl LongWriter {
         order: &[usize],
         names: &[Option<counterlens::capture::CounterPath>],
     ) -> Result<u64, CliError> {
-        use counterlens::capture::names::english_parts;
         let before = self.rows;
-        let mut dicts: [Dict; 6] = Default::default();
-        let source = Arc::new(StringArray::from(vec![source]));
-        let times: Vec<i64> = block
-            .times
-            .iter()
-            .map(|t| (t * 1000.0).round() as i64)
-            .collect();
-        let mut b = Batch::default();
-        for &i in order {
-            let (Some(values), Some(Some(p))) = (block.columns.get(i), names.get(i)) else {
-                continue;
-            };
-            let machine = dicts[0].key(&p.machine);
-            let object = dicts[1].key(&p.object);
-            let instance = p.instance.as_ref().map(|i| match &p.parent {
-                Some(parent) => dicts[2].key(&format!("{parent}/{i}")),
-                None => dicts[2].key(i),
-            });
-            let counter = dicts[3].key(&p.counter);
-            let (o_en, c_en) = english_parts(p);
-            let object_en = o_en.map(|o| dicts[4].key(o));
-            let counter_en = c_en.map(|c| dicts[5].key(c));
-            for (k, &v) in values.iter().enumerate() {
-                if v.is_nan() {
-                    continue;
-                }
-                b.time.push(times[k]);
-                b.value.push(v);
-                b.machine.push(machine);
-                b.object.push(object);
-                b.instance.push(instance);
-                b.counter.push(counter);
-                b.object_en.push(object_en);
-                b.counter_en.push(counter_en);
-                if b.time.len() == BATCH {
-                    self.flush(&mut b, &dicts, &source)?;
-                }
-            }
-        }
-        self.flush(&mut b, &dicts, &source)?;
+        let (writer, rows, path) = (&mut self.writer, &mut self.rows, &self.path);
+        block_batches(
+            &self.schema,
+            source,
+            block,
+            order,
+            names,
+            path,
+            &mut |batch| {
+                writer.write(&batch).map_err(|source| CliError::Parquet {
+                    file: path.clone(),
+                    source,
+                })?;
+                *rows += batch.num_rows() as u64;
+                Ok(())
+            },
+        )?;
         Ok(self.rows - before)
     }
 
@@ -375,4 +301,138 @@ impl LongWriter {
         self.staged.commit()?;
         Ok(rows)
     }
+}
+
+/// The rows of `b` as one record batch of `schema` (its columns taken, `b` left empty); None when empty.
+fn record_batch(
+    schema: &SchemaRef,
+    b: &mut Batch,
+    dicts: &[Dict; 6],
+    source: &Arc<StringArray>,
+    file: &Path,
+) -> Result<Option<RecordBatch>, CliError> {
+    if b.time.is_empty() {
+        return Ok(None);
+    }
+    let n = b.time.len();
+    let d = |keys: Vec<i32>, dict: &Dict| -> Result<ArrayRef, arrow_schema::ArrowError> {
+        Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
+            Int32Array::from(keys),
+            dict.array(),
+        )?))
+    };
+    let nullable =
+        |keys: Vec<Option<i32>>, dict: &Dict| -> Result<ArrayRef, arrow_schema::ArrowError> {
+            Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
+                Int32Array::from(keys),
+                dict.array(),
+            )?))
+        };
+    let arrow = |source| CliError::Arrow {
+        file: file.to_path_buf(),
+        source,
+    };
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(TimestampMicrosecondArray::from(std::mem::take(&mut b.time)).with_timezone("UTC")),
+        d(std::mem::take(&mut b.machine), &dicts[0]).map_err(arrow)?,
+        d(std::mem::take(&mut b.object), &dicts[1]).map_err(arrow)?,
+        nullable(std::mem::take(&mut b.instance), &dicts[2]).map_err(arrow)?,
+        d(std::mem::take(&mut b.counter), &dicts[3]).map_err(arrow)?,
+        Arc::new(Float64Array::from(std::mem::take(&mut b.value))),
+        Arc::new(
+            DictionaryArray::<Int32Type>::try_new(Int32Array::from(vec![0; n]), source.clone())
+                .map_err(arrow)?,
+        ),
+        nullable(std::mem::take(&mut b.object_en), &dicts[4]).map_err(arrow)?,
+        nullable(std::mem::take(&mut b.counter_en), &dicts[5]).map_err(arrow)?,
+    ];
+    RecordBatch::try_new(schema.clone(), columns)
+        .map(Some)
+        .map_err(arrow)
+}
+
+/// Every value of a block as record batches of at most `BATCH` rows, handed to `sink` in order: series
+/// by series in `order` (the ids of the input's series in the capture's order), with `source` in the
+/// source column. `file` names the output in errors.
+fn block_batches(
+    schema: &SchemaRef,
+    source: &str,
+    block: &Block,
+    order: &[usize],
+    names: &[Option<counterlens::capture::CounterPath>],
+    file: &Path,
+    sink: &mut dyn FnMut(RecordBatch) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    use counterlens::capture::names::english_parts;
+    let mut dicts: [Dict; 6] = Default::default();
+    let source = Arc::new(StringArray::from(vec![source]));
+    let times: Vec<i64> = block
+        .times
+        .iter()
+        .map(|t| (t * 1000.0).round() as i64)
+        .collect();
+    let mut b = Batch::default();
+    for &i in order {
+        let (Some(values), Some(Some(p))) = (block.columns.get(i), names.get(i)) else {
+            continue;
+        };
+        let machine = dicts[0].key(&p.machine);
+        let object = dicts[1].key(&p.object);
+        let instance = p.instance.as_ref().map(|i| match &p.parent {
+            Some(parent) => dicts[2].key(&format!("{parent}/{i}")),
+            None => dicts[2].key(i),
+        });
+        let counter = dicts[3].key(&p.counter);
+        let (o_en, c_en) = english_parts(p);
+        let object_en = o_en.map(|o| dicts[4].key(o));
+        let counter_en = c_en.map(|c| dicts[5].key(c));
+        for (k, &v) in values.iter().enumerate() {
+            if v.is_nan() {
+                continue;
+            }
+            b.time.push(times[k]);
+            b.value.push(v);
+            b.machine.push(machine);
+            b.object.push(object);
+            b.instance.push(instance);
+            b.counter.push(counter);
+            b.object_en.push(object_en);
+            b.counter_en.push(counter_en);
+            if b.time.len() == BATCH {
+                if let Some(batch) = record_batch(schema, &mut b, &dicts, &source, file)? {
+                    sink(batch)?;
+                }
+            }
+        }
+    }
+    if let Some(batch) = record_batch(schema, &mut b, &dicts, &source, file)? {
+        sink(batch)?;
+    }
+    Ok(())
+}
+
+/// A whole capture in the long layout, as record batches of `schema()` (what `convert` writes of it
+/// as one input named `source`, row for row), for callers that hand the table on instead of writing it.
+pub fn capture_batches(c: &Capture, source: &str) -> Result<Vec<RecordBatch>, CliError> {
+    let block = Block {
+        times: c.timestamps.clone(),
+        columns: c.series.iter().map(|s| s.values.clone()).collect(),
+        values: 0,
+    };
+    let names: Vec<_> = c.series.iter().map(|s| Some(s.parsed.clone())).collect();
+    let order: Vec<usize> = (0..c.series.len()).collect();
+    let mut out = Vec::new();
+    block_batches(
+        &schema(),
+        source,
+        &block,
+        &order,
+        &names,
+        Path::new(source),
+        &mut |b| {
+            out.push(b);
+            Ok(())
+        },
+    )?;
+    Ok(out)
 }
