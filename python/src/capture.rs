@@ -5,6 +5,7 @@
 //! buffers handed over, not copied.
 
 use crate::errors::{capture_error, cli_error, invalid_capture_argument};
+use counterlens_cli::error::CliError;
 use counterlens::capture::names::{english_names, english_path};
 use counterlens::capture::{write_csv, Capture, KeepRaw, OpenOptions, PathPattern};
 use numpy::PyArray1;
@@ -285,6 +286,14 @@ pub fn open_options(
     Ok(o)
 }
 
+/// An error reading bytes: the core's own message (no file to name), or the CLI library's (gzip).
+fn bytes_error(e: CliError) -> PyErr {
+    match e {
+        CliError::Capture { source, .. } => capture_error(source),
+        e => cli_error(e),
+    }
+}
+
 /// Reads a capture from `data`: the log's bytes (bytes, bytearray, memoryview) or a path (str or
 /// os.PathLike; gzip-compressed files too). Every format the core reads: .blg, PDH-CSV/TSV,
 /// Get-Counter JSON, counterlens raw JSON. The options are the npm package's `openCapture` options.
@@ -318,7 +327,7 @@ pub fn open_capture(
         let bytes = b.as_bytes();
         let c = py
             .detach(|| counterlens_cli::input::read_bytes(bytes, "bytes", &o))
-            .map_err(cli_error)?;
+            .map_err(bytes_error)?;
         return Ok(PyCapture {
             inner: c,
             source: String::new(),
@@ -347,7 +356,7 @@ pub fn open_capture(
     })?;
     let c = py
         .detach(|| counterlens_cli::input::read_bytes(&bytes, "bytes", &o))
-        .map_err(cli_error)?;
+        .map_err(bytes_error)?;
     Ok(PyCapture {
         inner: c,
         source: String::new(),
