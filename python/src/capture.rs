@@ -5,9 +5,9 @@
 //! buffers handed over, not copied.
 
 use crate::errors::{capture_error, cli_error, invalid_capture_argument};
-use counterlens_cli::error::CliError;
 use counterlens::capture::names::{english_names, english_path};
 use counterlens::capture::{write_csv, Capture, KeepRaw, OpenOptions, PathPattern};
+use counterlens_cli::error::CliError;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
