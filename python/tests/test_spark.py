@@ -61,7 +61,7 @@ def test_the_spark_job_of_the_fleet_page_gives_the_clis_verdict(cli, tmp_path):
     r = subprocess.run([sys.executable, "-c", job_block()], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-4000:]
 
-    cli("analyze", "-q", *logs, "--json", tmp_path / "cli/")
+    cli("analyze", "-q", *logs, "--json", f"{tmp_path / 'cli'}/")
     index = json.loads((tmp_path / "cli" / "index.json").read_text())
     assert len(index) == len(logs)
 
