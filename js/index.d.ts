@@ -489,6 +489,10 @@ export interface Rule {
    *  satisfy the comparison, or their mean does with a quarter of them; windows closer together than
    *  `window` are one episode. The built-in packs' static rules all use it. */
   episode?: { window: number; share?: number; samples?: number };
+  /** Kind "trend" only: judge the whole range with one least-squares line (docs/analysis.md, "Growth"),
+   *  breaking when its slope per hour satisfies the comparison over at least `hours` (default 2) and it
+   *  explains at least `steadiness` (R², default 0.8) of the change. The built-in leak rules use it. */
+  growth?: { hours?: number; steadiness?: number };
 }
 
 export interface RulePackInfo {
@@ -533,6 +537,9 @@ export interface Finding {
   /** Over the finding's range (episode rules): the mean value, and the share 0..1 of its samples past
    *  the threshold. */
   mean?: number; share?: number;
+  /** A growth rule's finding: the fitted line's slope per hour, its R² (0..1), its values at the first
+   *  and last sample, and how many samples it rests on. */
+  growth?: { perHour: number; steadiness: number; from: number; to: number; samples: number };
   /** "machine": _Total, memory, a disk, an adapter; "instance": one processor, one process. */
   scope?: "machine" | "instance";
 }
@@ -581,6 +588,7 @@ export interface RuleRun {
   /** The counter path it selects; an episode rule's window and share. */
   counter?: string;
   episode?: { window: number; share?: number; samples?: number };
+  growth?: { hours?: number; steadiness?: number };
   series: number;
   /** The value compared with (an expression evaluated with the variables, then clamped); absent when skipped. */
   threshold?: number;
@@ -595,6 +603,15 @@ export interface Analysis {
   /** The findings as cards, ranked by impact: machine before part, critical before warning, then the
    *  longest first, then by start (docs/analysis.md, "Cards"). */
   groups: FindingGroup[];
+  /** The cards in a few plain sentences (docs/analysis.md, "The story"): a headline, then for each of the
+   *  first three cards (`group`: its index in `groups`) what was wrong, when, how badly and the likely
+   *  cause, with the next step; `more` cards beyond them; `ran` rules ran (0: not analysed). */
+  story: {
+    headline: string;
+    lines: { group: number; severity: Severity; text: string; next: string }[];
+    more: number;
+    ran: number;
+  };
   /** What ran (on how many series), what did not and why. */
   rules: RuleRun[];
   /** The values used. */

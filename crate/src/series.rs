@@ -292,6 +292,84 @@ pub fn stats_with<const N: usize>(values: &[f64], qs: [f64; N]) -> (Stats, [f64;
     (stats, qs.map(nearest_rank))
 }
 
+/// A straight line fitted to a series by least squares: value = `at_mean_time` + `slope` (t - mean time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearFit {
+    /// How many points (both time and value finite) it rests on.
+    pub count: usize,
+    /// Value units per time unit (per ms when the times are ms).
+    pub slope: f64,
+    /// The first and last point's times.
+    pub first: f64,
+    pub last: f64,
+    /// The line's value at the first and last point's times.
+    pub from: f64,
+    pub to: f64,
+    /// The share (0..=1) of the values' variance the line explains (R²); 1 for a perfect line, NaN
+    /// when the values do not vary.
+    pub r2: f64,
+}
+
+/// The least-squares line of `vs` against `ts` over the points where both are finite; None with fewer
+/// than two such points or a single time. Centred sums, so times of 1.7e12 ms lose no precision. The
+/// one straight-line fit of the crate: the viewer's trend per hour and the analysis' growth rules.
+///
+/// ```
+/// use counterlens::series::linear_fit;
+/// // v = 2t + 1 at t = 0, 1, 2, 3 (and a gap): slope 2, from 1 to 7, R² 1.
+/// let f = linear_fit(&[0.0, 1.0, 2.0, 3.0, 4.0], &[1.0, 3.0, 5.0, 7.0, f64::NAN]).unwrap();
+/// assert_eq!((f.count, f.slope, f.from, f.to, f.r2), (4, 2.0, 1.0, 7.0, 1.0));
+/// ```
+pub fn linear_fit(ts: &[f64], vs: &[f64]) -> Option<LinearFit> {
+    let pts = || {
+        ts.iter()
+            .zip(vs)
+            .filter(|(t, v)| t.is_finite() && v.is_finite())
+            .map(|(&t, &v)| (t, v))
+    };
+    let (mut n, mut first, mut last) = (0usize, f64::NAN, f64::NAN);
+    let (mut st, mut sv) = (0.0, 0.0);
+    for (t, v) in pts() {
+        if n == 0 {
+            first = t;
+        }
+        last = t;
+        n += 1;
+        st += t;
+        sv += v;
+    }
+    if n < 2 {
+        return None;
+    }
+    let (mt, mv) = (st / n as f64, sv / n as f64);
+    let (mut stt, mut stv, mut svv) = (0.0, 0.0, 0.0);
+    for (t, v) in pts() {
+        let (dt, dv) = (t - mt, v - mv);
+        stt += dt * dt;
+        stv += dt * dv;
+        svv += dv * dv;
+    }
+    if stt == 0.0 {
+        return None;
+    }
+    let slope = stv / stt;
+    // R² of a least-squares line = (explained sum of squares) / (total) = stv² / (stt svv).
+    let r2 = if svv > 0.0 {
+        (stv * stv / (stt * svv)).min(1.0)
+    } else {
+        f64::NAN
+    };
+    Some(LinearFit {
+        count: n,
+        slope,
+        first,
+        last,
+        from: mv + slope * (first - mt),
+        to: mv + slope * (last - mt),
+        r2,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

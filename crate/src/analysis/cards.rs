@@ -234,16 +234,24 @@ fn excess(f: &Finding) -> f64 {
 
 /// The findings as cards, ranked (module docs).
 pub fn group(findings: &[Finding], ctx: &Context<'_>) -> Vec<FindingGroup> {
-    // Per concern: episode findings per machine too.
-    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    // Per concern: episode findings per machine too, growth findings per machine and instance (a
+    // leaking process is a card of its own).
+    let mut keys: Vec<(&str, &str, &str, &str)> = Vec::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
-        let machine = if f.mean.is_some() { ctx.machine(f) } else { "" };
-        let key = (f.pack.as_str(), ctx.concern(f), machine);
-        match keys
-            .iter()
-            .position(|k| k.0 == key.0 && k.1 == key.1 && k.2.eq_ignore_ascii_case(key.2))
-        {
+        let per_machine = f.mean.is_some() || f.growth.is_some();
+        let machine = if per_machine { ctx.machine(f) } else { "" };
+        let instance = match (&f.growth, ctx.series.get(f.series_index)) {
+            (Some(_), Some(s)) => s.parsed.instance.as_deref().unwrap_or(""),
+            _ => "",
+        };
+        let key = (f.pack.as_str(), ctx.concern(f), machine, instance);
+        match keys.iter().position(|k| {
+            k.0 == key.0
+                && k.1 == key.1
+                && k.2.eq_ignore_ascii_case(key.2)
+                && k.3.eq_ignore_ascii_case(key.3)
+        }) {
             Some(k) => members[k].push(i),
             None => {
                 keys.push(key);
@@ -446,7 +454,7 @@ fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
 }
 
 /// A value of series `index` as the card writes it.
-fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
+pub(super) fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
     let Some(s) = ctx.series.get(index) else {
         return crate::units::number(v);
     };
@@ -484,6 +492,7 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
     );
     let op = l.operator.words();
     let mut s = match (l.mean, l.share) {
+        _ if l.growth.is_some() => growth_words(l, ctx, &when),
         (Some(mean), Some(share)) => format!(
             "{} {op} {} for {} {when}, {} of the time, mean {}, worst {}",
             short_path(l, ctx),
@@ -558,7 +567,10 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
             continue;
         }
         seen.push(f.series_index);
-        if others < 2 {
+        if others < 2 && f.growth.is_some() {
+            s.push_str("; ");
+            s.push_str(&growth_words(f, ctx, ""));
+        } else if others < 2 {
             s.push_str(&format!(
                 "; {} {} {} (worst {})",
                 short_path(f, ctx),
@@ -613,6 +625,28 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
         s.push_str(&named.join(", "));
     }
     s
+}
+
+/// A growth finding in words: `Process(leaky)\Private Bytes grew 250 MB per hour for 8 h from 09:00 to
+/// 17:00: from 1 GB to 3 GB, steadily (a straight line explains 99% of its change)`; `when` may be empty.
+fn growth_words(f: &Finding, ctx: &Context<'_>, when: &str) -> String {
+    let Some(g) = &f.growth else {
+        return String::new();
+    };
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" {when}")
+    };
+    format!(
+        "{} grew {} per hour for {}{when}: from {} to {}, steadily (a straight line explains {} of its change)",
+        short_path(f, ctx),
+        amount_of(f, g.per_hour, ctx),
+        duration(f.end - f.start),
+        amount_of(f, g.from, ctx),
+        amount_of(f, g.to, ctx),
+        percent_of_time(g.steadiness),
+    )
 }
 
 /// The parts inside a machine card by object and instance as written, at most three named:

@@ -42,6 +42,9 @@ pub struct Finding {
     pub mean: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<f64>,
+    /// A growth rule's finding: the line fitted to the series (`growth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<super::growth::Growth>,
     /// Whether its series speaks for the machine or for one part of it (`cards::Scope`).
     #[serde(default)]
     pub scope: super::cards::Scope,
@@ -412,7 +415,7 @@ pub fn findings(
                 .iter()
                 .map(|p| {
                     let b = match (p.rule.for_seconds, &p.rule.episode, st) {
-                        (None, None, Some(st)) => {
+                        (None, None, Some(st)) if p.rule.growth.is_none() => {
                             breaks(p.rule, p.threshold, st, &sr.values, slicing)
                         }
                         _ => vec![None; slicing.len()],
@@ -440,6 +443,15 @@ pub fn findings(
                         .episode
                         .as_ref()
                         .map(|e| episodes(values, times, p.rule.operator, p.threshold, e))
+                })
+                .collect();
+            // Growth rules: one line over the range.
+            let found_growth: Vec<Option<(f64, f64, super::growth::Growth)>> = members
+                .iter()
+                .map(|p| {
+                    p.rule.growth.as_ref().and_then(|g| {
+                        super::growth::growth(values, times, p.rule.operator, p.threshold, g)
+                    })
                 })
                 .collect();
             let has = |sev| members.iter().any(|p| p.rule.severity == sev);
@@ -503,7 +515,20 @@ pub fn findings(
             };
             for (k, (p, (_, b))) in members.iter().zip(&broken).enumerate() {
                 let mut found: Vec<(f64, f64, Break, Option<&Episode>)> = Vec::new();
-                if let Some(es) = &found_episodes[k] {
+                if p.rule.growth.is_some() {
+                    if let Some((first, last, g)) = &found_growth[k] {
+                        found.push((
+                            *first,
+                            *last,
+                            Break {
+                                stats: bit(Stat::Trend),
+                                worst: g.per_hour,
+                                worst_stat: Stat::Trend,
+                            },
+                            None,
+                        ));
+                    }
+                } else if let Some(es) = &found_episodes[k] {
                     for e in es {
                         found.push((
                             times[e.first],
@@ -540,6 +565,7 @@ pub fn findings(
                         ));
                     }
                 }
+                let growth = found_growth[k].as_ref().map(|g| &g.2);
                 for (start, end, br, episode) in found {
                     let broke: Vec<Stat> = ORDER
                         .into_iter()
@@ -561,7 +587,7 @@ pub fn findings(
                             p.threshold,
                             unit(),
                             &br,
-                            (start, end, episode),
+                            (start, end, episode, growth),
                             &clock,
                         ),
                         broke,
@@ -576,6 +602,7 @@ pub fn findings(
                         derived: derived_ref.clone(),
                         mean: episode.map(|e| e.mean),
                         share: episode.map(|e| e.share),
+                        growth: growth.cloned(),
                         scope: Default::default(),
                     });
                 }
@@ -711,9 +738,24 @@ fn message(
     threshold: f64,
     measure: Measure,
     b: &Break,
-    (start, end, episode): (f64, f64, Option<&Episode>),
+    (start, end, episode, growth): (f64, f64, Option<&Episode>, Option<&super::growth::Growth>),
     clock: &Clock,
 ) -> String {
+    if let Some(g) = growth {
+        return format!(
+            "{path} grew {} per hour for {}, from {} to {} (a straight line explains {} of its change; {} {} per hour) from {} to {}{}",
+            message_amount(g.per_hour, measure),
+            duration(end - start),
+            message_amount(g.from, measure),
+            message_amount(g.to, measure),
+            percent_of_time(g.steadiness),
+            rule.operator.words(),
+            message_amount(threshold, measure),
+            clock.time(start),
+            clock.time(end),
+            clock.suffix(),
+        );
+    }
     let (what, unit) = if rule.kind == RuleKind::Trend {
         (" trend", " per hour")
     } else {

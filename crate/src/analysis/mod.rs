@@ -13,11 +13,13 @@ pub mod episodes;
 pub mod error;
 pub mod expr;
 pub mod findings;
+pub mod growth;
 pub mod pack;
 pub mod pal;
 pub mod report;
 pub mod rules;
 pub mod slices;
+pub mod story;
 pub mod variables;
 
 pub use cards::{FindingGroup, Scope};
@@ -177,6 +179,9 @@ pub struct RuleRun {
     /// An episode rule: its window and share.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub episode: Option<EpisodeSpec>,
+    /// A growth rule: its hours and steadiness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<pack::GrowthSpec>,
     /// How many series it ran on.
     pub series: usize,
     /// The threshold it compared with: the number, or the expression evaluated with the variables and
@@ -271,6 +276,9 @@ pub struct Analysis {
     /// The findings as cards: one concern over one stretch, ranked by what matters (`cards`).
     #[serde(default)]
     pub groups: Vec<FindingGroup>,
+    /// The cards in a few plain sentences: what, when, how badly, the likely cause, the next step.
+    #[serde(default)]
+    pub story: story::Story,
     pub rules: Vec<RuleRun>,
     /// The values used.
     pub variables: BTreeMap<String, Value>,
@@ -357,10 +365,9 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     // Each selected series' statistics, once, however many rules read them (sustained and episode
     // rules read the samples, not the slices).
     let mut stats: Vec<Option<SliceStats>> = vec![None; all.len()];
-    for p in prepared
-        .iter()
-        .filter(|p| p.rule.for_seconds.is_none() && p.rule.episode.is_none())
-    {
+    for p in prepared.iter().filter(|p| {
+        p.rule.for_seconds.is_none() && p.rule.episode.is_none() && p.rule.growth.is_none()
+    }) {
         for &s in &p.series {
             if stats[s].is_none() {
                 stats[s] = Some(SliceStats::compute(&all[s].values, &slicing));
@@ -397,15 +404,20 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     cards::set_scopes(&mut findings, &prepared, &paths);
     let facts = LogFacts::of(capture, &from_log);
     let clock = findings::Clock::of(capture, &slicing.slices);
-    let groups = cards::group(
+    let ctx = cards::Context::new(
+        &prepared,
+        &all,
+        &clock,
+        facts.machines.len(),
+        (&paths, &capture.timestamps, from_log.logical_processors),
+    );
+    let groups = cards::group(&findings, &ctx);
+    let story = story::story(
+        &groups,
         &findings,
-        &cards::Context::new(
-            &prepared,
-            &all,
-            &clock,
-            facts.machines.len(),
-            (&paths, &capture.timestamps, from_log.logical_processors),
-        ),
+        &ctx,
+        prepared.iter().filter(|p| p.skipped.is_none()).count(),
+        facts.first.zip(facts.last).map(|(a, b)| b - a),
     );
     Ok(Analysis {
         packs: packs
@@ -419,6 +431,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .collect(),
         slices: slicing.slices,
         groups,
+        story,
         findings,
         rules: prepared
             .iter()
@@ -436,6 +449,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 variables: reads(p),
                 counter: p.rule.counter.clone(),
                 episode: p.rule.episode.clone(),
+                growth: p.rule.growth.clone(),
                 series: p.series.len(),
                 threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),

@@ -45,8 +45,57 @@ th{background:#f4f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums;
 figure{margin:1em 0}figcaption{font-weight:600;word-break:break-all}figure svg{max-width:100%;height:auto;display:block}\
 code,.path{word-break:break-all}dl.head{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}\
 dl.head dt{color:#5f5f68}dl.head dd{margin:0}\
-@media print{body{margin:0;max-width:none;font-size:11px}h2{break-before:auto;break-after:avoid}h3,h4{break-after:avoid}\
+#story{font-size:1.1em}#story ol{padding-left:1.4em}#story li{margin:.5em 0}#story .next{display:block;color:#5f5f68}\
+@media print{#summary{break-before:page}body{margin:0;max-width:none;font-size:11px}h2{break-before:auto;break-after:avoid}h3,h4{break-after:avoid}\
 figure,tr,.verdict{break-inside:avoid}a{color:inherit;text-decoration:none}a[href]::after{content:\" (\" attr(href) \")\";font-size:.85em;color:#5f5f68}}";
+
+/// The story (`story`): its headline, a line per card with its next step, and how many more cards the
+/// detail holds.
+fn write_story(h: &mut String, story: &super::story::Story) {
+    h.push_str("<section id=\"story\">\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"verdict {}\">{}</p>",
+        story_class(story),
+        esc(&story.headline)
+    );
+    if !story.lines.is_empty() {
+        h.push_str("<ol>");
+        for l in &story.lines {
+            let sev = match l.severity {
+                Severity::Critical => "critical",
+                Severity::Warning => "warning",
+            };
+            let _ =
+                write!(
+                h,
+                "<li><span class=\"{sev}\">{}:</span> {}<span class=\"next\">Next: {}</span></li>",
+                if sev == "critical" { "Critical" } else { "Warning" },
+                esc(&l.text),
+                esc(&l.next)
+            );
+        }
+        h.push_str("</ol>\n");
+    }
+    if story.more > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">{} more card{} below.</p>",
+            story.more,
+            if story.more == 1 { "" } else { "s" }
+        );
+    }
+    h.push_str("</section>\n");
+}
+
+fn story_class(story: &super::story::Story) -> &'static str {
+    match story.lines.iter().map(|l| l.severity).max() {
+        Some(Severity::Critical) => "critical",
+        Some(Severity::Warning) => "warning",
+        None if story.ran == 0 => "none",
+        None => "ok",
+    }
+}
 
 /// Charts per rule at most (the others are in its table); alert grid rows at most.
 const CHARTS_PER_RULE: usize = 12;
@@ -401,6 +450,9 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
         esc(title),
         esc(title)
     );
+
+    // ---- the story: the page a manager reads ----
+    write_story(&mut h, &analysis.story);
 
     // ---- header ----
     h.push_str("<dl class=\"head\" id=\"header\">");

@@ -152,6 +152,14 @@ fn an_idle_16_processor_log_with_spikes_gives_no_card() {
     let a = builtin(&log(1.0, s));
     assert!(a.findings.is_empty(), "{:?}", a.findings);
     assert!(a.groups.is_empty());
+    // The story of a calm log says so, with how long it is (1,200 samples at 1 s: 1,199 s, written to
+    // the minute past ten minutes: 20 min) and how many rules ran: system-overview's 6 processor and
+    // privileged time rules (the others lack their counters).
+    assert_eq!(
+        a.story.headline,
+        "Nothing was wrong in 20 min of log: none of the 6 rules that ran found trouble."
+    );
+    assert!(a.story.lines.is_empty());
 }
 
 /// A one-minute log (61 samples at 1 s) at 99% with 50% kernel time: no episode can be judged (no
@@ -381,6 +389,16 @@ fn cards_name_the_processes_that_did_it() {
     let a = builtin(&c);
     assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
     let g = &a.groups[0];
+    // The story (issue 37's fourth point): the episode 10:30 (sample 30) to 10:59 (sample 59), 29
+    // minutes at 90% on every sample, and the two first contributors.
+    assert_eq!(a.story.headline, "One problem in 89 min of log.");
+    assert_eq!(
+        a.story.lines[0].text,
+        "The processors were busy from 10:30 to 10:59 UTC (29 min; mean 90%, worst 90%, above 80% throughout); sqlservr used 72% of the machine's processor time, w3wp 10%."
+    );
+    assert!(a.story.lines[0]
+        .next
+        .starts_with("Look at what sqlservr was doing then"));
     // The report's first page says what the verdict says.
     let html = analysis_report(&c, &a, None);
     assert!(html.contains("; by process: sqlservr 72% of the machine, w3wp 10% of the machine"));
@@ -417,6 +435,14 @@ fn cards_name_the_processes_that_did_it() {
     let a = builtin(&log(60.0, s));
     let g = &a.groups[0];
     assert_eq!(g.group, "memory");
+    // Samples 20..=39 at 400 MB, below 5% of 16 GB = 819.2 MB: critical, 10:20 to 10:39.
+    assert_eq!(
+        (a.story.headline.as_str(), a.story.lines[0].text.as_str()),
+        (
+            "One problem in 59 min of log, critical.",
+            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819.2 MB throughout); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%)."
+        )
+    );
     assert_eq!(
         (g.contributors[0].name.as_str(), g.contributors[0].value),
         ("sqlservr", 11.0 * gb)
@@ -443,6 +469,11 @@ fn cards_name_the_processes_that_did_it() {
         vec![20.0 * mb; 60],
     ));
     let a = builtin(&log(60.0, s));
+    // 45 ms past the 25 ms critical on every sample of 10:20..10:39.
+    assert_eq!(
+        a.story.lines[0].text,
+        "Reads on disk D: were slow from 10:20 to 10:39 UTC (19 min; mean 45 ms, worst 45 ms, above 25 ms throughout); backup read 180 MB/s (90% of the processes' reads), sqlservr 20 MB/s (10%)."
+    );
     let g = &a.groups[0];
     assert_eq!(
         (g.group.as_str(), a.findings[g.lead].path.as_str()),
@@ -454,5 +485,83 @@ fn cards_name_the_processes_that_did_it() {
             .ends_with("; by process: backup 180 MB/s (90%), sqlservr 20 MB/s (10%)"),
         "{}",
         g.summary
+    );
+}
+
+/// Growth (issue 37's second point): a process whose private bytes rise 250 MB an hour for 8 hours is a
+/// leak card of its own, naming it with the growth per hour and how steady it is; processes that are large
+/// but flat, or seen for a few samples, are not; two leaking processes are two cards.
+#[test]
+fn a_process_growing_250_mb_an_hour_for_8_hours_is_a_leak_card() {
+    let mb = 1024.0 * 1024.0;
+    // 8 hours at 60 s: 481 samples, 10:00 to 18:00.
+    let n = 481;
+    let hours = |k: usize| k as f64 / 60.0;
+    let leaky: Vec<f64> = (0..n)
+        .map(|k| 1024.0 * mb + 250.0 * mb * hours(k))
+        .collect();
+    // Its handles rise 600 an hour from 2,000, with a wobble of ±20 (past 500 an hour).
+    let handles: Vec<f64> = (0..n)
+        .map(|k| 2000.0 + 600.0 * hours(k) + if k % 2 == 0 { 20.0 } else { -20.0 })
+        .collect();
+    // sqlservr: 11 GB, flat but for a ±50 MB wobble; w3wp rising 300 MB an hour, but only for 40
+    // minutes (samples 100..140): less than the 2 hours a leak needs.
+    let sql: Vec<f64> = (0..n)
+        .map(|k| 11.0 * 1024.0 * mb + if k % 2 == 0 { 50.0 * mb } else { -50.0 * mb })
+        .collect();
+    let mut w3wp = vec![f64::NAN; n];
+    for (k, v) in w3wp.iter_mut().enumerate().take(140).skip(100) {
+        *v = 300.0 * mb * hours(k - 100);
+    }
+    let mut s = calm(n);
+    s.push((r"\\SRV\Process(leaky)\Private Bytes", leaky));
+    s.push((r"\\SRV\Process(leaky)\Handle Count", handles));
+    s.push((r"\\SRV\Process(sqlservr)\Private Bytes", sql));
+    s.push((r"\\SRV\Process(w3wp)\Private Bytes", w3wp));
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 1, "{:#?}", a.groups);
+    assert_eq!(
+        a.story.lines[0].text,
+        "The private memory of leaky grew steadily from 10:00 to 18:00 UTC (8 h; 250 MB an hour, from 1 GB to 2.95 GB)."
+    );
+    assert!(a.story.lines[0]
+        .next
+        .starts_with("Take two memory dumps of leaky"));
+    let g = &a.groups[0];
+    assert_eq!(
+        (g.group.as_str(), g.scope, g.severity),
+        ("leak", Scope::Instance, Severity::Warning)
+    );
+    // Its private bytes lead (the pack lists them first); both of its growing counters are on it.
+    let lead = &a.findings[g.lead];
+    assert_eq!(lead.path, r"\\SRV\Process(leaky)\Private Bytes");
+    assert_eq!((g.start, g.end, g.series), (T0, T0 + 8.0 * 3_600_000.0, 2));
+    let growth = lead.growth.as_ref().unwrap();
+    // An exact line: 250 MB an hour, from 1,024 MB to 1,024 + 8 x 250 = 3,024 MB (2.95 GB), R² = 1.
+    assert!((growth.per_hour / mb - 250.0).abs() < 1e-6);
+    assert!(
+        (growth.from / mb - 1024.0).abs() < 1e-3 && (growth.to / mb - 3024.0).abs() < 1e-3,
+        "{growth:?}"
+    );
+    assert!((growth.steadiness - 1.0).abs() < 1e-12);
+    // The handles: R² = 1 - (residual 20² per sample) / (the rise's variance 4,800² / 12) = 1 - 400 /
+    // 1,920,000 ≈ 0.9998, written 99% (a share under 1 never reads 100%).
+    assert_eq!(
+        g.summary,
+        r"\Process(leaky)\Private Bytes grew 250 MB per hour for 8 h from 10:00 to 18:00 UTC: from 1 GB to 2.95 GB, steadily (a straight line explains 100% of its change); \Process(leaky)\Handle Count grew 600 per hour for 8 h: from 2000 to 6800, steadily (a straight line explains 99% of its change)"
+    );
+
+    // A second leaking process is a card of its own.
+    let mut s = calm(n);
+    for name in ["leaky", "other"] {
+        let path = format!(r"\\SRV\Process({name})\Private Bytes");
+        let v: Vec<f64> = (0..n).map(|k| 200.0 * mb * hours(k)).collect();
+        s.push((Box::leak(path.into_boxed_str()) as &str, v));
+    }
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 2, "{:#?}", a.groups);
+    assert_eq!(
+        a.story.headline,
+        "2 problems in 8 h of log; the worst first."
     );
 }

@@ -2,7 +2,7 @@
 //! max, mean, population standard deviation, p95, last) plus the 99th percentile and the trend per hour (the
 //! least-squares slope of value against time, times 3 600 000 ms).
 
-use crate::series::{stats_with, Stats};
+use crate::series::{linear_fit, stats_with, Stats};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -51,31 +51,7 @@ pub fn range_stats(
         stddev,
         p95,
         p99,
-        trend_per_hour: slope(ts, vs) * 3_600_000.0,
-    }
-}
-
-/// Least-squares slope of v against t over the points where both are finite (centred sums, so times of
-/// 1.7e12 ms lose no precision).
-fn slope(ts: &[f64], vs: &[f64]) -> f64 {
-    let pts = || {
-        ts.iter()
-            .zip(vs)
-            .filter(|(t, v)| t.is_finite() && v.is_finite())
-    };
-    let n = pts().count();
-    if n < 2 {
-        return f64::NAN;
-    }
-    let (mt, mv) = pts().fold((0.0, 0.0), |(a, b), (t, v)| (a + t, b + v));
-    let (mt, mv) = (mt / n as f64, mv / n as f64);
-    let (num, den) = pts().fold((0.0, 0.0), |(a, b), (t, v)| {
-        (a + (t - mt) * (v - mv), b + (t - mt) * (t - mt))
-    });
-    if den == 0.0 {
-        f64::NAN
-    } else {
-        num / den
+        trend_per_hour: linear_fit(ts, vs).map_or(f64::NAN, |f| f.slope * 3_600_000.0),
     }
 }
 

@@ -507,6 +507,7 @@ impl Importer {
                                 min_duration_percent: None,
                                 for_seconds: None,
                                 episode: None,
+                                growth: None,
                             });
                         }
                         self.translated += 1;
