@@ -505,6 +505,10 @@ export interface RulePackInfo {
 export function rulePacks(): RulePackInfo[];
 /** A built-in pack whole, or null. */
 export function rulePack(id: string): RulePack | null;
+/** The counters to collect so that `packs` (every built-in pack when absent) can run and their cards name
+ *  the process, processor or adapter that did it: one `\Object(*)\Counter` path per line (CRLF), the file
+ *  `logman create counter NAME -cf FILE` reads (docs/analysis.md, "Counters to collect"). */
+export function counterTemplate(options?: { packs?: (string | RulePack)[] }): string;
 
 export interface AnalyzeOptions {
   /** Ids of built-in packs, pack objects (or their JSON text); default: every built-in pack whose
@@ -576,7 +580,10 @@ export interface FindingGroup {
   /** A machine card's processes, largest first (at most five), from the log's breakdown over the card's
    *  range: processor time as a share of the machine's capacity, private bytes or I/O as a share of all
    *  processes'. Absent when the log has none. */
-  contributors?: { seriesIndex: number; path: string; name: string; value: number; share: number }[];
+  contributors?: { seriesIndex: number; path: string; name: string; value: number; share: number; kind: "process" | "processor" | "adapter" }[];
+  /** A machine card without contributors: the counter that would have named them
+   *  (`\Process(*)\% Processor Time`); `counterTemplate` lists every such counter for the next collection. */
+  missing?: string;
 }
 export interface RuleRun {
   pack: string; rule: string; title: string; category?: string; severity: Severity;

@@ -128,6 +128,13 @@ test('cards: description, references as links, the default-answer mark', async (
   assert.match(mem.title, /Available/i);
   assert.equal(mem.threshold, 'below 1.6 GB');
   assert.deepEqual(mem.defaults, ["PhysicalMemoryGB = 16 (the pack's default: an answer to confirm)"]);
+  // No process counters in this log: the processor card names the counter that would have said which
+  // process it was, and takes away the counter list for the next collection (logman -cf).
+  assert.equal(await page.textContent('[data-part="card"] [data-part="card-missing"] span'), 'not in this log: \\Process(*)\\% Processor Time would name it. ');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-part="card"] [data-part="card-template"]')]);
+  assert.equal(file.suggestedFilename(), 'counterlens-counters.txt');
+  const list = readFileSync(await file.path(), 'latin1').split('\r\n');
+  assert.ok(list.includes('\\Process(*)\\% Processor Time') && list.includes('\\Processor(*)\\% Processor Time'), list.join('|'));
   for (const [w, h] of [[1440, 900], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
     for (const theme of ['light', 'dark']) {

@@ -79,6 +79,10 @@ pub struct FindingGroup {
     /// (`contributors`); empty when the log has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contributors: Vec<Contributor>,
+    /// A machine card without contributors: the counter that would have named them
+    /// (`\Process(*)\% Processor Time`), for the next collection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
 }
 
 /// Object names (English, folded) whose instances are parts of a machine.
@@ -431,12 +435,13 @@ fn card(
         share: l.share,
         summary: String::new(),
         contributors: Vec::new(),
+        missing: None,
         findings: idx,
     };
     if scope == Scope::Machine {
         let from = ctx.times.partition_point(|&t| t < start);
         let to = ctx.times.partition_point(|&t| t <= end);
-        g.contributors = super::contributors::contributors(
+        (g.contributors, g.missing) = super::contributors::contributors(
             l.series_index,
             from..to,
             ctx.paths,
@@ -621,7 +626,11 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
                 }
             })
             .collect();
-        s.push_str("; by process: ");
+        s.push_str(match first.kind.as_str() {
+            "processor" => "; by processor: ",
+            "adapter" => "; by adapter: ",
+            _ => "; by process: ",
+        });
         s.push_str(&named.join(", "));
     }
     s

@@ -20,6 +20,7 @@ pub mod report;
 pub mod rules;
 pub mod slices;
 pub mod story;
+pub mod template;
 pub mod variables;
 
 pub use cards::{FindingGroup, Scope};

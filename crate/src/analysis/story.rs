@@ -222,7 +222,12 @@ fn cause(g: &FindingGroup, ctx: &Context<'_>) -> String {
         .get(first.series_index)
         .map_or("", |p| p.english_or_own().1);
     let (verb, of) = match counter {
+        "% privileged time" if first.kind == "processor" => {
+            ("spent", "of the machine's processor time in the kernel")
+        }
         "% privileged time" => ("used", "of the machine's processor time in the kernel"),
+        "page faults/sec" => ("caused", "of the processes' page faults"),
+        "bytes total/sec" => ("carried", "of the adapters' traffic"),
         c if c.starts_with('%') => ("used", "of the machine's processor time"),
         "private bytes" => ("held", "of the processes' private memory"),
         "io read bytes/sec" => ("read", "of the processes' reads"),
@@ -256,22 +261,22 @@ fn next(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
         ("processor", Some(p)) => format!(
             "Look at what {p} was doing then (its requests, queries or jobs); if that load is normal, the server needs more processor."
         ),
-        ("processor", None) => {
-            "Log \\Process(*)\\% Processor Time to learn which process it was.".into()
-        }
+        ("processor", None) => missing(g, "\\Process(*)\\% Processor Time", "which process it was"),
         ("memory" | "paging-file", Some(p)) => format!(
             "Find why {p} holds so much memory (a leak, a cache without a cap), or add memory."
         ),
-        ("memory" | "paging-file", None) => {
-            "Log \\Process(*)\\Private Bytes to learn which process holds the memory.".into()
-        }
+        ("memory" | "paging-file", None) => missing(
+            g,
+            "\\Process(*)\\Private Bytes",
+            "which process it was",
+        ),
         ("disk", Some(p)) => format!(
             "See why {p} moved so much data then; if the disk is slow at low load, look at the storage."
         ),
-        ("disk", None) => {
-            "Log \\Process(*)\\IO Data Bytes/sec to learn which process loaded the disk; if it is slow at low load, look at the storage."
-                .into()
-        }
+        ("disk", None) => format!(
+            "{} If it is slow at low load, look at the storage.",
+            missing(g, "\\Process(*)\\IO Data Bytes/sec", "which process loaded the disk")
+        ),
         ("disk-free-space", _) => "Free space on the disk or extend it before it fills.".into(),
         ("network", _) => {
             "Find what sends the traffic (Resource Monitor, a network trace), or give it a faster link."
@@ -286,6 +291,14 @@ fn next(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
         ("leak", _) => "Find the growing pool tag with poolmon.exe or a WPR pool trace.".into(),
         _ => "Read the card's advice below.".into(),
     }
+}
+
+/// "Log `counter` to learn `what`.": the card's own `missing` counter where it names one.
+fn missing(g: &FindingGroup, counter: &str, what: &str) -> String {
+    format!(
+        "Log {} to learn {what}.",
+        g.missing.as_deref().unwrap_or(counter)
+    )
 }
 
 fn line(i: usize, g: &FindingGroup, findings: &[Finding], ctx: &Context<'_>) -> StoryLine {

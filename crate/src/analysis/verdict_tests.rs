@@ -565,3 +565,111 @@ fn a_process_growing_250_mb_an_hour_for_8_hours_is_a_leak_card() {
         "2 problems in 8 h of log; the worst first."
     );
 }
+
+/// Contributors beyond the processes (issue 37's first point): kernel time by processor when the log has
+/// no process, the network by adapter; and a card whose breakdown the log lacks names the counter that
+/// would have given it, in the card and in the story's next step.
+#[test]
+fn cards_name_processors_adapters_and_the_counters_they_lack() {
+    // 4 processors, 30 minutes of an hour and a half at 60 s with processor 0 at 100% kernel time and the
+    // others at 20%: _Total (100 + 3 x 20) / 4 = 40%, past 30% (critical). No process counters: by
+    // processor, a share of the machine: 100 / 400 = 25%, 20 / 400 = 5%.
+    let n = 90;
+    let mut s = calm(n);
+    let mut total = vec![2.0; n];
+    total[30..60].iter_mut().for_each(|v| *v = 40.0);
+    s.push((r"\\SRV\Processor(_Total)\% Privileged Time", total));
+    let names: Vec<String> = (0..4)
+        .map(|p| format!(r"\\SRV\Processor({p})\% Privileged Time"))
+        .collect();
+    for (p, name) in names.iter().enumerate() {
+        let mut v = vec![2.0; n];
+        v[30..60]
+            .iter_mut()
+            .for_each(|x| *x = if p == 0 { 100.0 } else { 20.0 });
+        s.push((name.as_str(), v));
+    }
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert_eq!(g.group, "processor");
+    let got: Vec<(&str, &str, f64)> = g
+        .contributors
+        .iter()
+        .map(|c| (c.kind.as_str(), c.name.as_str(), c.share))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("processor", "processor 0", 0.25),
+            ("processor", "processor 1", 0.05),
+            ("processor", "processor 2", 0.05),
+            ("processor", "processor 3", 0.05)
+        ]
+    );
+    assert_eq!(g.missing, None);
+    assert!(
+        g.summary.ends_with("; by processor: processor 0 25% of the machine, processor 1 5% of the machine, processor 2 5% of the machine"),
+        "{}",
+        g.summary
+    );
+
+    // The network: adapter A at 90 MB/s of a 1 Gbit/s link (125 MB/s: 72%, past 50%) for 20 minutes, B
+    // at 10 MB/s: by adapter, a share of all adapters' traffic: 90 / 100 = 90%, 10%.
+    let mb = 1024.0 * 1024.0;
+    let mut s = calm(60);
+    let mut busy = vec![1.0 * mb; 60];
+    busy[20..40].iter_mut().for_each(|v| *v = 90.0 * mb);
+    s.push((r"\\SRV\Network Interface(A)\Bytes Total/sec", busy));
+    s.push((
+        r"\\SRV\Network Interface(A)\Current Bandwidth",
+        vec![1e9; 60],
+    ));
+    s.push((
+        r"\\SRV\Network Interface(B)\Bytes Total/sec",
+        vec![10.0 * mb; 60],
+    ));
+    s.push((
+        r"\\SRV\Network Interface(B)\Current Bandwidth",
+        vec![1e9; 60],
+    ));
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert_eq!(
+        (g.group.as_str(), a.findings[g.lead].path.as_str()),
+        ("network", r"\\SRV\Network Interface(A)\Bytes Total/sec")
+    );
+    let shares: Vec<(&str, f64)> = g
+        .contributors
+        .iter()
+        .map(|c| (c.name.as_str(), (c.share * 1000.0).round() / 1000.0))
+        .collect();
+    assert_eq!(shares, [("A", 0.9), ("B", 0.1)]);
+    assert!(
+        g.summary
+            .ends_with("; by adapter: A 90 MB/s (90%), B 10 MB/s (10%)"),
+        "{}",
+        g.summary
+    );
+    assert!(
+        a.story.lines[0]
+            .text
+            .ends_with("; A carried 90 MB/s (90% of the adapters' traffic), B 10 MB/s (10%)."),
+        "{}",
+        a.story.lines[0].text
+    );
+
+    // Processor time at 97% for 30 minutes and no process counters: the card says which counter would
+    // have named the process, and so does the story's next step.
+    let mut s = calm(n);
+    let mut cpu = vec![10.0; n];
+    cpu[30..60].iter_mut().for_each(|v| *v = 97.0);
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu));
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert!(g.contributors.is_empty());
+    assert_eq!(g.missing.as_deref(), Some(r"\Process(*)\% Processor Time"));
+    assert_eq!(
+        a.story.lines[0].next,
+        r"Log \Process(*)\% Processor Time to learn which process it was."
+    );
+}
