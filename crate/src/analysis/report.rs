@@ -8,8 +8,10 @@
 //!   default marked as an answer to confirm), its findings, and a chart per affected series with the
 //!   thresholds and the findings' ranges (drawn by `chart::draw` through the SVG backend, the viewer's
 //!   renderer, axes labelled in the counter's unit);
-//! - statistics per series (min, avg, max, 95th percentile, trend per hour) and PAL's chronological alert
-//!   grid (per time slice: condition, counter, min/avg/max, hourly trend);
+//! - statistics per series (min, avg, max, 95th percentile, trend per hour of the samples) and PAL's
+//!   chronological alert grid (per time slice: condition, counter, min/avg/max, slice trend per hour: the
+//!   two trends are named apart, each computed in one place, `series::samples_trend_per_hour` and
+//!   `slices::trend`);
 //! - key counters (CPU, memory, disk latency, network) charted even when nothing was found;
 //! - the variables with their origin, the rules that did not run and why.
 //!
@@ -627,8 +629,9 @@ This is not a clean result: add counters the packs know (processor, memory, disk
         h.push_str("<p>No series with findings and no key counter in this log.</p>\n");
     } else {
         h.push_str(
-            "<p class=\"muted\">Over the analysed range: the series with findings, then the key counters.</p>\n\
-<table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour</th></tr>\n",
+            "<p class=\"muted\">Over the analysed range: the series with findings, then the key counters. \
+Trend per hour (samples): the least-squares slope of every sample against time.</p>\n\
+<table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour (samples)</th></tr>\n",
         );
         for &i in &stat_series {
             let Some(sr) = src.series(i) else {
@@ -947,7 +950,8 @@ fn write_definition(h: &mut String, d: &DerivedRef) {
 }
 
 /// PAL's chronological alert grid: per broken slice of each finding, in time order, the condition, the
-/// counter and its min, avg, max and hourly trend in that slice.
+/// counter and its min, avg, max and slice trend per hour (PAL's: the slope of the slice averages from
+/// the first slice to this one) in that slice.
 fn write_alerts(h: &mut String, src: &Src<'_>, analysis: &Analysis, clock: &Clock) {
     let slicing = slicing_of(&src.capture.timestamps, &analysis.slices);
     let mut stats: BTreeMap<usize, SliceStats> = BTreeMap::new();
@@ -975,7 +979,8 @@ fn write_alerts(h: &mut String, src: &Src<'_>, analysis: &Analysis, clock: &Cloc
             )
             .then(a.1.cmp(&b.1))
     });
-    h.push_str("<table><tr><th>Time slice</th><th>Condition</th><th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Hourly trend</th></tr>\n");
+    h.push_str("<p class=\"muted\">Slice trend per hour (PAL's): the least-squares slope of the slice averages from the first slice to this one; not the trend of the samples in the statistics above.</p>\n");
+    h.push_str("<table><tr><th>Time slice</th><th>Condition</th><th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Slice trend per hour</th></tr>\n");
     for &(i, k) in rows.iter().take(ALERT_ROWS) {
         let f = &analysis.findings[k];
         let st = &stats[&f.series_index];
@@ -1379,5 +1384,15 @@ mod tests {
             );
             assert!(findings.contains(&named), "{named} in {findings}");
         }
+        // The two trends are named apart: the samples' in the statistics, the slices' in the alert grid.
+        let stats =
+            &html[html.find("id=\"statistics\"").unwrap()..html.find("id=\"alerts\"").unwrap()];
+        assert!(
+            stats.contains("<th>Trend per hour (samples)</th>"),
+            "{stats}"
+        );
+        let alerts = &html[html.find("id=\"alerts\"").unwrap()..];
+        assert!(alerts.contains("<th>Slice trend per hour</th>"), "{alerts}");
+        assert!(!html.contains("Hourly trend"));
     }
 }
