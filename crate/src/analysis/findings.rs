@@ -42,9 +42,21 @@ pub struct Finding {
     pub mean: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<f64>,
-    /// Whether its series speaks for the machine or for one part of it (`cards::Scope`).
+    /// Whether its series speaks for the machine or for one part of it (decided by `cards`).
     #[serde(default)]
-    pub scope: super::cards::Scope,
+    pub scope: Scope,
+}
+
+/// Whether a series speaks for the machine or for one part of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scope {
+    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
+    #[default]
+    Machine,
+    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
+    /// object's `_Total` on that machine.
+    Instance,
 }
 
 /// One slice broken by one rule: which statistics broke and the worst of them.

@@ -20,11 +20,12 @@ pub mod rules;
 pub mod slices;
 pub mod variables;
 
-pub use cards::{FindingGroup, Scope};
+pub use cards::FindingGroup;
 pub use contributors::Contributor;
 pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::Finding;
+pub use findings::Scope;
 pub use pack::{
     Block, Derive, Derived, DerivedInput, EpisodeSpec, Inline, Instances, Operator, PairBy,
     Reference, Rule, RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable,
