@@ -8,14 +8,13 @@
 //! ranked machine before part, then critical before warning, then longest first.
 
 use super::contributors::Contributor;
-use super::findings::{
-    duration, message_amount, message_measure, percent_of_time, Clock, Finding, Scope,
-};
+use super::findings::{message_amount, message_measure, percent_of_time, Clock, Finding, Scope};
 use super::pack::{Operator, Severity};
 use super::rules::Prepared;
 use crate::capture::names::english_names;
 use crate::capture::path::FoldedPath;
 use crate::units::Unit;
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

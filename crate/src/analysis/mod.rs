@@ -348,7 +348,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             {
                 p.skipped = Some(format!(
                     "a trend per hour needs at least an hour of log; the range analysed is {}",
-                    findings::duration(span)
+                    crate::words::duration(span)
                 ));
                 p.series.clear();
                 p.threshold = f64::NAN;
