@@ -871,6 +871,33 @@ fn lost_data_is_always_said_and_strict_fails_on_it() {
     }
 }
 
+/// A .blg without a trailer whose buffers are all whole (BasicPerfCounters: Microsoft's sample, which
+/// Windows reads whole) lost nothing: no "data lost", and `--strict` passes.
+#[test]
+fn a_log_only_not_closed_lost_nothing() {
+    let dir = scratch("not-closed");
+    let log = vector("BasicPerfCounters.blg");
+    for args in [
+        vec!["convert", "-q", "--strict"],
+        vec!["analyze", "-q", "--strict", "--pack", "system-overview"],
+    ] {
+        let mut cmd = bin();
+        cmd.args(&args).arg(&log);
+        if args[0] == "convert" {
+            cmd.arg("-o").arg(dir.join("basic.parquet"));
+        } else {
+            cmd.arg("--json").arg(dir.join("basic.json"));
+        }
+        let o = run(&mut cmd);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            !text(&o.stderr).contains("data lost"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
 /// Messages that say what happened: a pack that is a log, `check` on a log, a filter that matches
 /// nothing, every input failing (no empty file left), a CSV merge of many machines.
 #[test]

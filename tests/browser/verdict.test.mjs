@@ -243,7 +243,7 @@ test('the report: header with dates, summary, descriptions, tables, alert grid, 
   assert.ok(html.includes('A processor (or all of them, for _Total) spent nearly all of its time running threads.'));
   assert.ok(html.includes('<a href="https://github.com/clinthuffman/PAL">'));
   assert.ok(html.includes('<h2 id="statistics">Statistics</h2>') && html.includes('<th>95th pct</th>'));
-  assert.ok(html.includes('<h2 id="alerts">Alerts in time order</h2>') && html.includes('<th>Hourly trend</th>'));
+  assert.ok(html.includes('<h2 id="alerts">Alerts in time order</h2>') && html.includes('<th>Slice trend per hour</th>'));
   assert.ok(html.includes("PhysicalMemoryGB</code> = 16 <span class=\"default\">"));
   assert.ok(html.includes('@media print'));
   // Charts: one per affected series (5 processors, 1 disk, 1 memory) and the key counters (processor,

@@ -56,7 +56,7 @@ pub struct Args {
     /// One analysis of all the logs merged (as convert merges them), across machines.
     #[arg(long)]
     merge: bool,
-    /// Exit 1 when a log lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
+    /// Exit 1 when a log lost data (truncated, cut short, unreadable rows); the notes are printed anyway.
     #[arg(long)]
     strict: bool,
 }

@@ -78,7 +78,7 @@ pub struct Args {
     /// which DuckDB and Spark prune on; machine, date or machine,date.
     #[arg(long, value_parser = args::partition)]
     partition: Option<Partition>,
-    /// Exit 1 when an input lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
+    /// Exit 1 when an input lost data (truncated, cut short, unreadable rows); the notes are printed anyway.
     #[arg(long)]
     strict: bool,
 }

@@ -594,7 +594,7 @@ fn analyze_tool(
                 "machine": g.machine,
                 "start": when(g.start, e),
                 "end": when(g.end, e),
-                "duration": analysis::findings::duration(g.duration_ms),
+                "duration": counterlens::words::duration(g.duration_ms),
                 "lead": g.lead,
                 "findings": findings,
                 "findingsLeftOut": g.findings.len().saturating_sub(FINDINGS_PER_CARD),

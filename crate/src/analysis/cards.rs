@@ -8,26 +8,15 @@
 //! ranked machine before part, then critical before warning, then longest first.
 
 use super::contributors::Contributor;
-use super::findings::{duration, message_amount, message_measure, percent_of_time, Clock, Finding};
+use super::findings::{message_amount, message_measure, percent_of_time, Clock, Finding, Scope};
 use super::pack::{Operator, Severity};
 use super::rules::Prepared;
 use crate::capture::names::english_names;
 use crate::capture::path::FoldedPath;
 use crate::units::Unit;
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// Whether a series speaks for the machine or for one part of it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Scope {
-    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
-    #[default]
-    Machine,
-    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
-    /// object's `_Total` on that machine.
-    Instance,
-}
 
 /// One card: the findings of one concern over one stretch, with the facts a reader needs first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

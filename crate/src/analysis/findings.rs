@@ -8,6 +8,7 @@ use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
 use crate::units::{amount, measure_of, Measure, Unit};
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,9 +46,21 @@ pub struct Finding {
     /// A growth rule's finding: the line fitted to the series (`growth`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth: Option<super::growth::Growth>,
-    /// Whether its series speaks for the machine or for one part of it (`cards::Scope`).
+    /// Whether its series speaks for the machine or for one part of it (decided by `cards`).
     #[serde(default)]
-    pub scope: super::cards::Scope,
+    pub scope: Scope,
+}
+
+/// Whether a series speaks for the machine or for one part of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scope {
+    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
+    #[default]
+    Machine,
+    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
+    /// object's `_Total` on that machine.
+    Instance,
 }
 
 /// One slice broken by one rule: which statistics broke and the worst of them.
@@ -328,29 +341,6 @@ pub fn split_runs(
         }
     }
     out
-}
-
-/// A duration as a message writes it: 45 s, 20 min, 2 h 5 min, 3 d 4 h.
-pub fn duration(ms: f64) -> String {
-    let s = (ms / 1000.0).round().max(0.0) as u64;
-    match s {
-        0..=119 => format!("{s} s"),
-        120..=7_199 => format!("{} min", (s + 30) / 60),
-        7_200..=172_799 => {
-            let m = (s + 30) / 60;
-            match m % 60 {
-                0 => format!("{} h", m / 60),
-                r => format!("{} h {r} min", m / 60),
-            }
-        }
-        _ => {
-            let h = (s + 1800) / 3600;
-            match h % 24 {
-                0 => format!("{} d", h / 24),
-                r => format!("{} d {r} h", h / 24),
-            }
-        }
-    }
 }
 
 /// The findings of prepared rules, sorted by start, then severity (critical first), then pack, rule

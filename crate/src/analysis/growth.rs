@@ -1,13 +1,14 @@
 //! Growth: a series that rises steadily over hours, as a leak does (`docs/analysis.md`, "Growth").
 //!
 //! A growth rule fits one straight line to a series' samples over the analysed range
-//! ([`crate::series::linear_fit`]) and breaks when the line's slope per hour passes the threshold, its
+//! ([`crate::series::TrendFit`], the one fit of the trends users read) and breaks when the line's slope per hour passes the threshold, its
 //! samples span at least the rule's hours, and the line explains at least the rule's steadiness of the
 //! values' variance (R²). So a process that is large but flat is not a leak (slope near 0), a process that
 //! grew for a few minutes and stopped is not one (R² low over hours), and a process seen in a few samples
 //! is not judged at all (it spans less than the hours).
 
 use super::pack::{GrowthSpec, Operator};
+use crate::series::{TrendFit, MS_PER_HOUR};
 use serde::{Deserialize, Serialize};
 
 /// What a growth finding measured: the fitted line.
@@ -34,20 +35,33 @@ pub fn growth(
     threshold: f64,
     spec: &GrowthSpec,
 ) -> Option<(f64, f64, Growth)> {
-    let fit = crate::series::linear_fit(times, values)?;
-    let per_hour = fit.slope * 3_600_000.0;
-    let long_enough = fit.last - fit.first >= spec.hours() * 3_600_000.0;
+    // Hours since the first time stamp, so the line's slope is per hour.
+    let origin = times.first().copied().unwrap_or(0.0);
+    let mut fit = TrendFit::default();
+    let (mut first, mut last) = (f64::NAN, f64::NAN);
+    for (&t, &v) in times.iter().zip(values) {
+        if t.is_finite() && v.is_finite() {
+            first = if first.is_nan() { t } else { first };
+            last = t;
+            fit.push((t - origin) / MS_PER_HOUR, v);
+        }
+    }
+    let per_hour = fit.slope();
+    if per_hour.is_nan() {
+        return None;
+    }
+    let long_enough = last - first >= spec.hours() * MS_PER_HOUR;
     // NaN R² (values that never change) is not steady growth: `>=` is false for NaN.
-    let steady = fit.r2 >= spec.steadiness();
+    let steady = fit.r2() >= spec.steadiness();
     (long_enough && steady && op.holds(per_hour, threshold)).then_some((
-        fit.first,
-        fit.last,
+        first,
+        last,
         Growth {
             per_hour,
-            steadiness: fit.r2,
-            from: fit.from,
-            to: fit.to,
-            samples: fit.count,
+            steadiness: fit.r2(),
+            from: fit.at(fit.first_x()),
+            to: fit.at(fit.last_x()),
+            samples: fit.count(),
         },
     ))
 }
@@ -138,9 +152,12 @@ mod tests {
         let values: Vec<f64> = (0..=480)
             .map(|i| 4096.0 * MB * (i.min(60) as f64 / 60.0))
             .collect();
-        let fit = crate::series::linear_fit(&times, &values).unwrap();
-        assert!((fit.slope * HOUR / MB - 178.09).abs() < 0.01, "{:?}", fit);
-        assert!((fit.r2 - 0.2623).abs() < 1e-3, "{:?}", fit);
+        let mut fit = TrendFit::default();
+        for (t, v) in times.iter().zip(&values) {
+            fit.push((t - times[0]) / HOUR, *v);
+        }
+        assert!((fit.slope() / MB - 178.09).abs() < 0.01, "{fit:?}");
+        assert!((fit.r2() - 0.2623).abs() < 1e-3, "{fit:?}");
         assert!(growth(&values, &times, Operator::Gt, 100.0 * MB, &spec()).is_none());
     }
 }

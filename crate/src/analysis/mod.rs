@@ -23,11 +23,12 @@ pub mod story;
 pub mod template;
 pub mod variables;
 
-pub use cards::{FindingGroup, Scope};
+pub use cards::FindingGroup;
 pub use contributors::Contributor;
 pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::Finding;
+pub use findings::Scope;
 pub use pack::{
     Block, Derive, Derived, DerivedInput, EpisodeSpec, Inline, Instances, Operator, PairBy,
     Reference, Rule, RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable,
@@ -356,7 +357,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             {
                 p.skipped = Some(format!(
                     "a trend per hour needs at least an hour of log; the range analysed is {}",
-                    findings::duration(span)
+                    crate::words::duration(span)
                 ));
                 p.series.clear();
                 p.threshold = f64::NAN;

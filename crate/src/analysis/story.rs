@@ -5,8 +5,9 @@
 //! names them) and the next step; then how many cards the detail holds beyond these.
 
 use super::cards::{amount_in, Context, FindingGroup};
-use super::findings::{duration, percent_of_time, Finding};
+use super::findings::{percent_of_time, Finding};
 use super::pack::Severity;
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 
 /// The verdict in words.
