@@ -1,8 +1,10 @@
 //! `analyze`: the core's analysis (docs/analysis.md) over logs, PAL in batch. One analysis per log, each
 //! with its own slices; logs of one machine that follow each other in time (a Data Collector Set's
 //! daily files) are one analysis; `--merge` merges everything into one. With several analyses, `--html
-//! DIR` and `--json DIR` write one report per analysis and an index (per server: critical and warning
-//! counts by category, time range, a link). `--fail-on` turns findings into an exit code.
+//! DIR` and `--json DIR` write one report per analysis, an index (per analysis: critical and warning
+//! counts by category, time range, a link) and the fleet (`fleet.rs`: machines ranked worst first, as
+//! `fleet.json` and as the page `index.html`). `--baseline` adds the cards "worse than its normal".
+//! `--fail-on` turns findings into an exit code.
 
 use super::{input_names, report_failures, report_losses, strict_summary};
 use crate::args::{self, PackSpec};
@@ -13,7 +15,8 @@ use crate::naming;
 use crate::progress::Progress;
 use crate::time::iso;
 use clap::ValueEnum;
-use counterlens::analysis::{self, AnalyzeOptions, Severity, SliceLength, Value};
+use counterlens::analysis::baseline::{self, Baseline};
+use counterlens::analysis::{self, fleet, AnalyzeOptions, Severity, SliceLength, Value};
 use counterlens::capture::Capture;
 use serde::Serialize;
 use std::io::Write;
@@ -59,6 +62,10 @@ pub struct Args {
     /// Exit 1 when a log lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
     #[arg(long)]
     strict: bool,
+    /// A machine's normal (`counterlens baseline`): adds cards "worse than its normal" (pack
+    /// "baseline"). A log of another machine is an error.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
 }
 
 /// One analysis: of one log, or of logs merged.
@@ -160,17 +167,28 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(CliError::io(path))
 }
 
-/// Runs one analysis, writes its reports, returns its index entry and its summary for stdout.
+/// What one analysis gives: its index entry, its machines' runs for the fleet, its summary for stdout.
+type Analysed = (Entry, Vec<fleet::Run>, Vec<u8>);
+
+/// Runs one analysis (and its baseline's judgement), writes its reports, returns what it gives.
 fn analyse(
     job: &Job,
     options: &AnalyzeOptions,
+    baseline: Option<&Baseline>,
     html: &Dest,
     json: &Dest,
-) -> Result<(Entry, Vec<u8>), CliError> {
-    let a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
+) -> Result<Analysed, CliError> {
+    let mut a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
         file: job.title.clone().into(),
         source,
     })?;
+    if let Some(b) = baseline {
+        baseline::judge(&job.capture, b, &mut a).map_err(|source| CliError::Baseline {
+            file: job.title.clone().into(),
+            source,
+        })?;
+    }
+    let runs = fleet::runs(&job.capture, &a, &job.inputs, &job.name);
     let east = job
         .capture
         .time_zone
@@ -239,7 +257,7 @@ fn analyse(
         );
     }
     entry.worst = a.findings.iter().map(|f| f.severity).max();
-    Ok((entry, out))
+    Ok((entry, runs, out))
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
@@ -258,6 +276,16 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             say!("counterlens: {n}");
         }
     }
+    let baseline = match &args.baseline {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(CliError::io(p))?;
+            Some(
+                Baseline::from_json(&text)
+                    .map_err(|e| CliError::Usage(format!("--baseline {}: {e}", p.display())))?,
+            )
+        }
+        None => None,
+    };
     let progress = Progress::new(&args.files, quiet);
     let results = input::read_all(&args.files, &names, &progress);
     progress.finish();
@@ -280,26 +308,31 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
     let html = dest(&args.html, "html", jobs.len())?;
     let json = dest(&args.json, "json", jobs.len())?;
     use rayon::prelude::*;
-    let results: Vec<Result<(Entry, Vec<u8>), CliError>> = jobs
+    let results: Vec<Result<Analysed, CliError>> = jobs
         .par_iter()
-        .map(|j| analyse(j, &options, &html, &json))
+        .map(|j| analyse(j, &options, baseline.as_ref(), &html, &json))
         .collect();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut entries = Vec::new();
+    let mut runs = Vec::new();
     for (job, r) in jobs.iter().zip(results) {
         match r {
-            Ok((entry, text)) => {
+            Ok((entry, r, text)) => {
                 out.write_all(&text).map_err(CliError::io("stdout"))?;
                 entries.push(entry);
+                runs.extend(r);
             }
             // A pack that does not fit (an unknown variable, say) fails every analysis alike: stop.
-            Err(e @ CliError::Analysis { .. }) if jobs.len() == 1 => return Err(e),
+            Err(e @ (CliError::Analysis { .. } | CliError::Baseline { .. })) if jobs.len() == 1 => {
+                return Err(e)
+            }
             Err(e) => failed.push((job.inputs.join(", ").into(), e.to_string())),
         }
     }
+    let fleet = fleet::fleet(runs);
     if let Dest::Dir(d) = &html {
-        write_file(&d.join("index.html"), &index::html(&entries))?;
+        write_file(&d.join("index.html"), &crate::fleet::page(&fleet, &entries))?;
     }
     if let Dest::Dir(d) = &json {
         let text = serde_json::to_string_pretty(&entries).map_err(|e| CliError::Io {
@@ -307,6 +340,11 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             source: e.into(),
         })?;
         write_file(&d.join("index.json"), &(text + "\n"))?;
+        let text = crate::fleet::json(&fleet).map_err(|e| CliError::Io {
+            file: d.join("fleet.json"),
+            source: e.into(),
+        })?;
+        write_file(&d.join("fleet.json"), &text)?;
     }
     if entries.len() > 1 {
         let critical: usize = entries.iter().map(|e| e.critical).sum();

@@ -10,8 +10,10 @@
 
 pub mod axes;
 pub mod compose;
+pub mod heatmap;
 pub mod m4;
 pub mod range_stats;
+pub mod spark;
 pub mod svg;
 pub mod time_axis;
 
