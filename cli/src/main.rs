@@ -76,8 +76,9 @@ enum Command {
     ///
     /// Logs are streamed: read a few MiB at a time and written row group by row group (Parquet) or row by
     /// row (CSV/TSV), so a log bigger than the machine's memory converts in bounded memory. A .blg to
-    /// CSV/TSV is read twice (its series are listed first, for the header). Several inputs into one file,
-    /// and --to json, read each input whole (a note names each input of 1 GB or more).
+    /// CSV/TSV is read twice (its series are listed first, for the header). Several inputs into one
+    /// CSV/TSV/JSON file, and --to json, read each input whole (a note names each input of 1 GB or more);
+    /// several into one Parquet file are encoded side by side and written in the order given.
     Convert(cmd::convert::Args),
     /// Analyse logs with rule packs (built-in, pack JSON, PAL threshold XML): one analysis per log, reports, JSON (PAL).
     Analyze(cmd::analyze::Args),

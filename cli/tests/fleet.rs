@@ -236,7 +236,7 @@ fn a_baseline_at_ten_percent_flags_sixty_for_two_hours_and_not_twelve() {
     assert_eq!(g["rule"], "cpu-above-normal");
     let summary = g["summary"].as_str().unwrap();
     assert!(
-        summary.contains("its usual p95 for those hours (10%); the normal: 4 logs from 2026-11-16 to 2026-11-19, 5760 samples, 480 samples in those hours"),
+        summary.contains("its usual p95 for those hours (up to 10%); the normal: 4 logs from 2026-11-16 to 2026-11-19, 5760 samples, 480 samples in those hours"),
         "{summary}"
     );
     let f = &a["findings"][g["lead"].as_u64().unwrap() as usize];

@@ -523,7 +523,7 @@ pub fn judge(
             let (start, end) = (times[e.first], times[e.last]);
             let which = if j.up { "p95" } else { "p05" };
             let message = format!(
-                "{} {} its normal for {}, {} of the time (mean {}, {} {}) from {} to {}{}: {} {}{} its usual {which} for those hours ({}); the normal: {period}, {rests} samples in those hours",
+                "{} {} its normal for {}, {} of the time (mean {}, {} {}) from {} to {}{}: {} {}{} its usual {which} for those hours ({} {}); the normal: {period}, {rests} samples in those hours",
                 s.path,
                 if j.up { "above" } else { "below" },
                 duration(end - start),
@@ -541,6 +541,7 @@ pub fn judge(
                 } else {
                     format!(" (and {} less)", amount(floor))
                 },
+                if j.up { "up to" } else { "down to" },
                 amount(usual),
             );
             new.push(Finding {
@@ -810,7 +811,7 @@ mod tests {
             ("baseline", "cpu-above-normal")
         );
         assert!(
-            g.summary.starts_with("\\Processor(_Total)\\% Processor Time above its normal for 119 min, 100% of the time (mean 60%, max 60%) from 11:00 to 12:59 UTC: more than 3 times (and 10% more) its usual p95 for those hours (10%); the normal: 4 logs from 2026-11-16 to 2026-11-19, 5760 samples, 480 samples in those hours"),
+            g.summary.starts_with("\\Processor(_Total)\\% Processor Time above its normal for 119 min, 100% of the time (mean 60%, max 60%) from 11:00 to 12:59 UTC: more than 3 times (and 10% more) its usual p95 for those hours (up to 10%); the normal: 4 logs from 2026-11-16 to 2026-11-19, 5760 samples, 480 samples in those hours"),
             "{}",
             g.summary
         );
