@@ -381,3 +381,50 @@ fn several_logs_into_one_parquet_file_keep_the_inputs_order() {
         .collect();
     assert_eq!(order, want);
 }
+
+#[test]
+fn many_logs_are_analysed_as_they_are_read_in_the_order_given() {
+    let dir = scratch("analyze-pipeline");
+    // Six logs; WEB01's and WEB04's second hours follow their first (one analysis each): four analyses.
+    let mut logs = Vec::new();
+    for (m, part, start) in [
+        ("WEB01", "a", 0),
+        ("WEB01", "b", 60),
+        ("WEB02", "a", 0),
+        ("WEB03", "a", 0),
+        ("WEB04", "a", 0),
+        ("WEB04", "b", 60),
+    ] {
+        let p = dir.join(format!("{m}/{part}.csv"));
+        csv(&p, m, MONDAY + start * MIN, 60, |_| 10.0);
+        logs.push(p);
+    }
+    let mut outs = Vec::new();
+    for threads in ["1", "2"] {
+        let o = run(bin()
+            .args(["analyze", "-q", "--threads", threads])
+            .args(&logs)
+            .arg("--json")
+            .arg(dir.join(format!("t{threads}/"))));
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let heads: Vec<&str> = out
+            .lines()
+            .filter(|l| !l.starts_with(' '))
+            .map(|l| l.split(':').next().unwrap())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "WEB01/a.csv and 1 more",
+                "WEB02/a.csv",
+                "WEB03/a.csv",
+                "WEB04/a.csv and 1 more",
+                "4 analyses"
+            ]
+        );
+        outs.push(out);
+    }
+    // One thread (two logs read ahead, one analysis at a time) or two: the same output.
+    assert_eq!(outs[0], outs[1]);
+}
