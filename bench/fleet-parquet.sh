@@ -5,6 +5,8 @@
 # four into a directory, in the same run. Best of 3 wall-clock runs; CPU = user + sys of all threads; peak
 # memory = the largest resident set of the run.
 #   COUNTERLENS_BIN=/path/to/counterlens bash bench/fleet-parquet.sh   (default: builds target/release)
+#   COUNTERLENS_BASE_BIN: another build (main's, before the parallel encoding) measured on the one file
+#   in the same run, as its peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ -z ${COUNTERLENS_BIN:-} ]]; then cargo build --release --bin counterlens; fi
@@ -15,9 +17,9 @@ for m in 1 2 3 4; do
   [[ -f $d/log$m.csv ]] || node bench/write-csv.mjs "$d/log$m.csv" 2750 "SQL0$m" 2000
 done
 logs=("$d"/log?.csv)
-python3 - "$bin" "$d" "${logs[@]}" <<'PY'
+python3 - "$bin" "${COUNTERLENS_BASE_BIN:-}" "$d" "${logs[@]}" <<'PY'
 import os, resource, subprocess, sys, time
-bin, d, logs = sys.argv[1], sys.argv[2], sys.argv[3:]
+bin, base, d, logs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 size = sum(os.path.getsize(p) for p in logs)
 
 def once(cmds):
@@ -46,6 +48,10 @@ singles = lambda: [[bin, "convert", "-q", "--overwrite", p, "-o", p + ".parquet"
 ws = best("four single calls, one after another", singles)
 w2 = best("four into one Parquet file, 2 threads", lambda: one(2))
 w1 = best("four into one Parquet file, 1 thread", lambda: one(1))
+if base:
+    wb = best("four into one Parquet file, 2 threads, base build",
+              lambda: [[base, "convert", "-q", "--overwrite", *logs, "-o", f"{d}/base.parquet"]])
+    print(f"  base build's one file / four single calls: {wb / ws:.2f}")
 best("four into a directory (a file each), 2 threads",
      lambda: [[bin, "convert", "-q", "--overwrite", *logs, "-o", f"{d}/dir/"]])
 print(f"  one file, 2 threads / four single calls: {w2 / ws:.2f}; 1 thread / 2 threads: {w1 / w2:.2f}x")

@@ -6,7 +6,8 @@
 //!
 //! The analysis draws on the same charts: warning and critical thresholds ([`ThresholdMark`], a dashed line
 //! with the band beyond it shaded, always inside the value range) and shaded time ranges (a finding's), in
-//! the viewer's canvas and in the report's SVG ([`svg`]) alike.
+//! the viewer's canvas and in the report's SVG ([`svg`]) alike. The fleet draws on it too: the heatmap of
+//! machines by time ([`heatmap`]) and sparklines for tables ([`spark`]).
 
 pub mod axes;
 pub mod compose;
