@@ -3,7 +3,7 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | `cmd/info.rs`, `cmd/convert.rs`, `cmd/analyze.rs`, `cmd/check.rs` | the subcommands, their options |
+//! | `cmd/info.rs`, `cmd/convert.rs`, `cmd/analyze.rs`, `cmd/baseline.rs`, `cmd/check.rs` | the subcommands, their options |
 //! | `cmd/mod.rs` | what they share: failures, lost-data notes, JSON on stdout |
 //! | `args.rs` | option values parsed by clap's value parsers (a bad value is a usage error, exit 2) |
 //! | `input.rs` | reading files (gzip too) into captures, in parallel; lost-data notes; is this a log? |
@@ -14,7 +14,8 @@
 //! | `parquet_out.rs` | the Parquet long layout |
 //! | `json_out.rs` | Get-Counter-shaped JSON |
 //! | `packs.rs` | `--pack`: built-in ids, pack JSON, PAL threshold XML |
-//! | `index.rs` | `analyze`'s index of many reports (HTML and JSON) |
+//! | `index.rs` | `analyze`'s index of many reports (HTML and JSON) and the page's frame |
+//! | `fleet.rs` | `analyze`'s fleet: `fleet.json` and the fleet page (`index.html`) from the core's summary |
 //! | `error.rs` | the errors, each naming its file, and their exit codes |
 //! | `mcp/` | `mcp`: the Model Context Protocol server over stdio (its own table in `mcp/mod.rs`) |
 //!
@@ -34,6 +35,7 @@ macro_rules! say {
 mod args;
 mod cmd;
 mod error;
+mod fleet;
 mod index;
 mod input;
 mod json_out;
@@ -52,7 +54,7 @@ use std::process::ExitCode;
 #[command(
     name = "counterlens",
     version,
-    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), analyze, check, and an MCP server (mcp)",
+    about = "Windows performance-counter logs on the command line: info, convert (CSV, TSV, JSON, Parquet), analyze, baseline, check, and an MCP server (mcp)",
     long_about = None
 )]
 struct Cli {
@@ -74,11 +76,14 @@ enum Command {
     ///
     /// Logs are streamed: read a few MiB at a time and written row group by row group (Parquet) or row by
     /// row (CSV/TSV), so a log bigger than the machine's memory converts in bounded memory. A .blg to
-    /// CSV/TSV is read twice (its series are listed first, for the header). Several inputs into one file,
-    /// and --to json, read each input whole (a note names each input of 1 GB or more).
+    /// CSV/TSV is read twice (its series are listed first, for the header). Several inputs into one
+    /// CSV/TSV/JSON file, and --to json, read each input whole (a note names each input of 1 GB or more);
+    /// several into one Parquet file are encoded side by side and written in the order given.
     Convert(cmd::convert::Args),
     /// Analyse logs with rule packs (built-in, pack JSON, PAL threshold XML): one analysis per log, reports, JSON (PAL).
     Analyze(cmd::analyze::Args),
+    /// A machine's normal from its earlier logs (quantiles by hour of day, weekdays and weekends apart), for analyze --baseline.
+    Baseline(cmd::baseline::Args),
     /// Validate counter-set registrations (manifest, binary or JSON); exit 1 on any error.
     Check(cmd::check::Args),
     /// A read-only Model Context Protocol server over stdio serving the logs under the roots (docs/mcp.md).
@@ -97,6 +102,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(&a, cli.quiet),
         Command::Convert(a) => cmd::convert::run(&a, cli.quiet),
         Command::Analyze(a) => cmd::analyze::run(&a, cli.quiet),
+        Command::Baseline(a) => cmd::baseline::run(&a, cli.quiet),
         Command::Check(a) => cmd::check::run(&a, cli.quiet),
         Command::Mcp(a) => mcp::run(&a),
     };

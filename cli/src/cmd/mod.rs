@@ -2,6 +2,7 @@
 //! lost-data notes (`--strict`), and `--json` documents on stdout.
 
 pub mod analyze;
+pub mod baseline;
 pub mod check;
 pub mod convert;
 pub mod info;

@@ -5,6 +5,7 @@
 //! findings ([`findings`]); [`report`] writes them as one self-contained HTML page. docs/analysis.md
 //! describes the semantics and the decisions.
 
+pub mod baseline;
 mod builtin;
 pub mod cards;
 pub mod contributors;
@@ -13,6 +14,7 @@ pub mod episodes;
 pub mod error;
 pub mod expr;
 pub mod findings;
+pub mod fleet;
 pub mod growth;
 pub mod pack;
 pub mod pal;
