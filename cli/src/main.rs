@@ -86,6 +86,9 @@ enum Command {
     Baseline(cmd::baseline::Args),
     /// Validate counter-set registrations (manifest, binary or JSON); exit 1 on any error.
     Check(cmd::check::Args),
+    /// The counters to collect for packs (default: every built-in pack) and the breakdowns that name a
+    /// card's cause, one path per line: a file for `logman create counter NAME -cf FILE`.
+    Template(cmd::template::Args),
     /// A read-only Model Context Protocol server over stdio serving the logs under the roots (docs/mcp.md).
     Mcp(mcp::Args),
 }
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => cmd::analyze::run(&a, cli.quiet),
         Command::Baseline(a) => cmd::baseline::run(&a, cli.quiet),
         Command::Check(a) => cmd::check::run(&a, cli.quiet),
+        Command::Template(a) => cmd::template::run(&a, cli.quiet),
         Command::Mcp(a) => mcp::run(&a),
     };
     match result {

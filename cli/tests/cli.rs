@@ -1341,3 +1341,39 @@ fn usage_errors_echo_the_value_as_written() {
         text(&o.stderr)
     );
 }
+
+/// `template`: the counters to collect for the packs given (a file for `logman -cf`), written to a file,
+/// CRLF; the list the package's `counterTemplate` gives (the core's).
+#[test]
+fn template_lists_the_counters_and_breakdowns_of_the_packs() {
+    let dir = scratch("template");
+    let pack = dir.join("disk.json");
+    std::fs::write(
+        &pack,
+        r#"{ "id": "t", "title": "T", "version": "1", "source": "test", "rules": [
+             { "id": "r", "title": "R", "counter": "\\\\SRV\\LogicalDisk(C:)\\Avg. Disk sec/Write",
+               "kind": "static", "severity": "warning", "operator": "gt", "threshold": 0.02 } ] }"#,
+    )
+    .unwrap();
+    let out_file = dir.join("counters.txt");
+    let o = run(bin()
+        .arg("template")
+        .arg("--pack")
+        .arg(&pack)
+        .arg("-o")
+        .arg(&out_file));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The rule's counter (no machine, the instance as (*)) and the processes' writes that name the cause.
+    assert_eq!(
+        std::fs::read_to_string(&out_file).unwrap(),
+        "\\LogicalDisk(*)\\Avg. Disk sec/Write\r\n\\Process(*)\\IO Write Bytes/sec\r\n"
+    );
+    // Every built-in pack by default: the processor time and its breakdown among them.
+    let o = run(bin().arg("template"));
+    let all = text(&o.stdout);
+    assert!(
+        all.starts_with("\\Processor(*)\\% Processor Time\r\n"),
+        "{all}"
+    );
+    assert!(all.contains("\r\n\\Process(*)\\% Processor Time\r\n"));
+}

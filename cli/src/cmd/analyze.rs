@@ -340,6 +340,16 @@ fn analyse(
         a.rules.len(),
         a.slices.len()
     );
+    // The story first (what a reader takes in at once: the worst cards in words, with the next step),
+    // then every finding.
+    let _ = writeln!(out, "  {}", a.story.headline);
+    for (k, l) in a.story.lines.iter().enumerate() {
+        let sev = match l.severity {
+            Severity::Critical => "critical",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "  {}. {sev}: {}\n     Next: {}", k + 1, l.text, l.next);
+    }
     for f in &a.findings {
         let sev = match f.severity {
             Severity::Critical => "critical",

@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod check;
 pub mod convert;
 pub mod info;
+pub mod template;
 
 use crate::error::CliError;
 use crate::input::Loaded;

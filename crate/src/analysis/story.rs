@@ -39,6 +39,9 @@ pub struct StoryLine {
 /// The most cards told; the rest are counted.
 pub const LINES: usize = 3;
 
+/// The share of a card's resource from which its first contributor is named as the one to look at.
+pub const STANDS_OUT: f64 = 0.25;
+
 /// The story of `groups` (ranked cards over `findings`); `ran` is how many rules ran, `span_ms` the
 /// log's length.
 pub fn story(
@@ -254,7 +257,21 @@ fn cause(g: &FindingGroup, ctx: &Context<'_>) -> String {
 /// one).
 fn next(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
     let (_, counter, instance) = lead_names(l, ctx);
-    let top = g.contributors.first().map(|c| c.name.as_str());
+    // A process is named as the one to look at only when it stands out: a quarter or more of the
+    // resource. Below that the load is spread, and saying "why X holds so much" would not be so.
+    let first = g.contributors.first();
+    let top = first
+        .filter(|c| c.share >= STANDS_OUT)
+        .map(|c| c.name.as_str());
+    if let (Some(c), None, "processor" | "memory" | "paging-file" | "disk") =
+        (first, top, g.group.as_str())
+    {
+        return format!(
+            "No process stands out (the largest, {}, has {}): the load is spread over many; look at the machine's capacity and the total load.",
+            c.name,
+            percent_of_time(c.share)
+        );
+    }
     match (g.group.as_str(), top) {
         ("processor", _) if counter == "% privileged time" => {
             "Find the driver or process spending kernel time: a WPR CPU trace shows it.".into()

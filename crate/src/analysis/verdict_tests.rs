@@ -673,3 +673,30 @@ fn cards_name_processors_adapters_and_the_counters_they_lack() {
         r"Log \Process(*)\% Processor Time to learn which process it was."
     );
 }
+
+/// The story names a process to look at only when it stands out (a quarter or more of the resource):
+/// memory short while the largest of many processes holds 10% of the private bytes says so, and does
+/// not blame it.
+#[test]
+fn the_next_step_blames_no_process_that_does_not_stand_out() {
+    // Available MBytes at 400 (below 5% of 16 GB = 819.2 MB) for 20 minutes; ten processes of 1 GB
+    // each: the largest holds 1 / 10 = 10%.
+    let gb = 1024.0 * 1024.0 * 1024.0;
+    let mut avail = vec![8000.0; 60];
+    avail[20..40].iter_mut().for_each(|v| *v = 400.0);
+    let mut s = calm(60);
+    s.retain(|(p, _)| !p.contains("Available"));
+    s.push((r"\\SRV\Memory\Available MBytes", avail));
+    let names: Vec<String> = (0..10)
+        .map(|k| format!(r"\\SRV\Process(app{k})\Private Bytes"))
+        .collect();
+    for n in &names {
+        s.push((n.as_str(), vec![gb; 60]));
+    }
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups[0].contributors[0].share, 0.1);
+    assert_eq!(
+        a.story.lines[0].next,
+        "No process stands out (the largest, app0, has 10%): the load is spread over many; look at the machine's capacity and the total load."
+    );
+}
