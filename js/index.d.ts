@@ -535,7 +535,7 @@ export interface Finding {
   /** "\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 11:10" */
   message: string;
   /** The variables its threshold read, their values and origin ("pack": a default, an answer to confirm). */
-  variables?: { name: string; value: number | string; origin: "user" | "capture" | "pack" }[];
+  variables?: { name: string; value: number | string; origin: "user" | "capture" | "bound" | "pack" }[];
   /** On a derived series (then seriesIndex is at or past the capture's series count): its definition. */
   derived?: DerivedRef;
   /** Over the finding's range (episode rules): the mean value, and the share 0..1 of its samples past
@@ -624,7 +624,7 @@ export interface Analysis {
   /** The values used. */
   variables: Record<string, number | string>;
   /** Where each came from. */
-  variableSources: Record<string, "user" | "capture" | "pack">;
+  variableSources: Record<string, "user" | "capture" | "bound" | "pack">;
   /** What the log says of itself. */
   log: {
     machines: string[]; os?: string; logicalProcessors?: number; linkSpeedMbps?: number;

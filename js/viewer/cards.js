@@ -313,7 +313,8 @@ function answersOf(analysis, g) {
   const answers = el('p', 'Rests on: ', { class: 'card-answers', 'data-part': 'card-answers' });
   [...seen.values()].forEach((v, j) => {
     if (j) answers.append(', ');
-    answers.append(el('span', `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin }));
+    const said = v.origin === 'bound' ? `${v.name} = at least ${v.value} (from the log)` : `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`;
+    answers.append(el('span', said, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin }));
     if (v.origin === 'pack') answers.append(' ', el('button', 'Answer', { type: 'button', 'data-answer': v.name, class: 'card-answer' }));
   });
   return answers;

@@ -697,6 +697,7 @@ fn explain(
                 json!({"name": v.name, "value": v.value, "origin": match v.origin {
                     Origin::User => "given by you",
                     Origin::Capture => "derived from the log",
+                    Origin::Bound => "at least this, derived from the log (a lower bound)",
                     Origin::Pack => "the pack's default (an assumption to confirm)",
                 }})
             })

@@ -729,6 +729,9 @@ Trend per hour (samples): the least-squares slope of every sample against time.<
             let from = match analysis.variable_sources.get(name) {
                 Some(Origin::User) => "answered by the user",
                 Some(Origin::Capture) => "from the log",
+                Some(Origin::Bound) => {
+                    "at least this, from the log (the most memory it shows free)"
+                }
                 Some(Origin::Pack) => {
                     "<span class=\"default\">the pack's default: an answer to confirm</span>"
                 }
@@ -901,6 +904,7 @@ fn write_group(
                     " <span class=\"default\">(the pack's default: an answer to confirm)</span>",
                 ),
                 Origin::Capture => h.push_str(" (from the log)"),
+                Origin::Bound => h.push_str(" (at least this: from the log)"),
                 Origin::User => h.push_str(" (answered)"),
             }
         }
