@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fleet's verdict two ways on this machine, same logs, same run: `counterlens analyze --json DIR/`
-# (the CLI, every core) against the Spark job of docs/fleet.md (section 4) in local mode (local[2])
+# (the CLI, every core) against the Spark job of docs/fleet.md (section 5) in local mode (local[2])
 # with the Python package. N logs (default 300) of bench/gen_pdh_csv.py's fleet shape: one server's day
 # of one-minute samples each (1,440 samples x 8 counters, ~0.4 MB of PDH-CSV), loads spread over the
 # servers. Prints wall time and peak memory of each (bench/tree_peak.py: the whole process tree, so

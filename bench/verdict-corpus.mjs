@@ -24,6 +24,12 @@
 //   { kind: 'disk-read', range: [lo, hi] }  LogicalDisk(C:)\Avg. Disk sec/Read in seconds.
 //   { kind: 'paging', level, noise }  Paging File(_Total)\% Usage.
 //
+// Processes (`spec.processes`, optional): [{ name, privateMB, handles, noise?, growth?: { from, to,
+// mbPerHour, handlesPerHour } }] add Process(name)\Private Bytes and \Handle Count columns after the
+// others: flat at privateMB (bytes = MB x 1,048,576) and handles +- noise (default 0.5%) per sample, plus,
+// from growth.from, mbPerHour and handlesPerHour times the hours since then, held from growth.to on (a
+// warm-up that stops). Drawn from a stream of their own, so they never move the other columns' values.
+//
 // The file is what relog writes: header `"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"`, every cell
 // quoted, CRLF, times "MM/DD/YYYY HH:MM:SS.mmm" (a few ms of jitter after a fixed .4xx offset, as a
 // collector's clock gives), values with 20 significant digits (bench/data.mjs's `relog`), whole numbers
@@ -53,7 +59,7 @@ const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 const NIC = 'Intel[R] Ethernet Connection [7] I219-LM';
 
 /** The counters of the machine, in the order of the file's columns: [path, needs two samples]. */
-function columns(machine, n) {
+function columns(machine, n, processes = []) {
   const m = `\\\\${machine}`;
   const cols = [];
   for (const k of ['Available MBytes', '% Committed Bytes In Use']) cols.push([`${m}\\Memory\\${k}`, false]);
@@ -66,6 +72,9 @@ function columns(machine, n) {
     for (const k of ['% Processor Time', '% Privileged Time']) cols.push([`${m}\\Processor(${c})\\${k}`, true]);
   }
   cols.push([`${m}\\System\\Processor Queue Length`, false]);
+  for (const p of processes) {
+    for (const k of ['Private Bytes', 'Handle Count']) cols.push([`${m}\\Process(${p.name})\\${k}`, false]);
+  }
   return cols;
 }
 
@@ -87,7 +96,12 @@ export function syntheticCsv(spec) {
       spikes.push({ from: at, to: at + len, cpu: Math.floor(r() * n), level: t.level, privileged: t.privileged });
     }
   }
-  const cols = columns(machine, n);
+  const processes = (spec.processes ?? []).map((p) => ({
+    ...p,
+    growth: p.growth && { ...p.growth, fromMs: utcMs(p.growth.from), toMs: utcMs(p.growth.to) },
+  }));
+  const procRand = prng(seed * 104729 + 3);
+  const cols = columns(machine, n, processes);
   const out = [[`"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"`, ...cols.map(([p]) => `"${p}"`)].join(',')];
   const p2 = (x) => String(x).padStart(2, '0');
   let drift = (calmCpu[0] + calmCpu[1]) / 2;
@@ -145,6 +159,13 @@ export function syntheticCsv(spec) {
     cells.push(mean(proc), mean(priv));
     for (let c = 0; c < n; c++) cells.push(proc[c], priv[c]);
     cells.push(values.queue);
+    for (const p of processes) {
+      const g = p.growth;
+      const hours = g ? (clamp(t, g.fromMs, g.toMs) - g.fromMs) / 3_600_000 : 0;
+      const wobble = () => 1 + (p.noise ?? 0.005) * (2 * procRand() - 1);
+      cells.push(Math.round((p.privateMB + hours * (g?.mbPerHour ?? 0)) * 1_048_576 * wobble()));
+      cells.push(Math.round((p.handles + hours * (g?.handlesPerHour ?? 0)) * wobble()));
+    }
     const d = new Date(t + 400 + Math.floor(rand() * 30));
     const stamp = `${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
     out.push([`"${stamp}"`, ...cells.map((v, i) => (r === 0 && cols[i][1] ? '" "' : `"${relog(v)}"`))].join(','));

@@ -26,6 +26,7 @@ export {
   seriesColor,
   rulePacks,
   rulePack,
+  counterTemplate,
   analyze,
   analysisReport,
   importPalThresholds,

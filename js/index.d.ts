@@ -489,6 +489,10 @@ export interface Rule {
    *  satisfy the comparison, or their mean does with a quarter of them; windows closer together than
    *  `window` are one episode. The built-in packs' static rules all use it. */
   episode?: { window: number; share?: number; samples?: number };
+  /** Kind "trend" only: judge the whole range with one least-squares line (docs/analysis.md, "Growth"),
+   *  breaking when its slope per hour satisfies the comparison over at least `hours` (default 2) and it
+   *  explains at least `steadiness` (R², default 0.8) of the change. The built-in leak rules use it. */
+  growth?: { hours?: number; steadiness?: number };
 }
 
 export interface RulePackInfo {
@@ -501,6 +505,10 @@ export interface RulePackInfo {
 export function rulePacks(): RulePackInfo[];
 /** A built-in pack whole, or null. */
 export function rulePack(id: string): RulePack | null;
+/** The counters to collect so that `packs` (every built-in pack when absent) can run and their cards name
+ *  the process, processor or adapter that did it: one `\Object(*)\Counter` path per line (CRLF), the file
+ *  `logman create counter NAME -cf FILE` reads (docs/analysis.md, "Counters to collect"). */
+export function counterTemplate(options?: { packs?: (string | RulePack)[] }): string;
 
 export interface AnalyzeOptions {
   /** Ids of built-in packs, pack objects (or their JSON text); default: every built-in pack whose
@@ -527,12 +535,15 @@ export interface Finding {
   /** "\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 11:10" */
   message: string;
   /** The variables its threshold read, their values and origin ("pack": a default, an answer to confirm). */
-  variables?: { name: string; value: number | string; origin: "user" | "capture" | "pack" }[];
+  variables?: { name: string; value: number | string; origin: "user" | "capture" | "bound" | "pack" }[];
   /** On a derived series (then seriesIndex is at or past the capture's series count): its definition. */
   derived?: DerivedRef;
   /** Over the finding's range (episode rules): the mean value, and the share 0..1 of its samples past
    *  the threshold. */
   mean?: number; share?: number;
+  /** A growth rule's finding: the fitted line's slope per hour, its R² (0..1), its values at the first
+   *  and last sample, and how many samples it rests on. */
+  growth?: { perHour: number; steadiness: number; from: number; to: number; samples: number };
   /** "machine": _Total, memory, a disk, an adapter; "instance": one processor, one process. */
   scope?: "machine" | "instance";
 }
@@ -569,7 +580,10 @@ export interface FindingGroup {
   /** A machine card's processes, largest first (at most five), from the log's breakdown over the card's
    *  range: processor time as a share of the machine's capacity, private bytes or I/O as a share of all
    *  processes'. Absent when the log has none. */
-  contributors?: { seriesIndex: number; path: string; name: string; value: number; share: number }[];
+  contributors?: { seriesIndex: number; path: string; name: string; value: number; share: number; kind: "process" | "processor" | "adapter" }[];
+  /** A machine card without contributors: the counter that would have named them
+   *  (`\Process(*)\% Processor Time`); `counterTemplate` lists every such counter for the next collection. */
+  missing?: string;
 }
 export interface RuleRun {
   pack: string; rule: string; title: string; category?: string; severity: Severity;
@@ -581,6 +595,7 @@ export interface RuleRun {
   /** The counter path it selects; an episode rule's window and share. */
   counter?: string;
   episode?: { window: number; share?: number; samples?: number };
+  growth?: { hours?: number; steadiness?: number };
   series: number;
   /** The value compared with (an expression evaluated with the variables, then clamped); absent when skipped. */
   threshold?: number;
@@ -595,12 +610,21 @@ export interface Analysis {
   /** The findings as cards, ranked by impact: machine before part, critical before warning, then the
    *  longest first, then by start (docs/analysis.md, "Cards"). */
   groups: FindingGroup[];
+  /** The cards in a few plain sentences (docs/analysis.md, "The story"): a headline, then for each of the
+   *  first three cards (`group`: its index in `groups`) what was wrong, when, how badly and the likely
+   *  cause, with the next step; `more` cards beyond them; `ran` rules ran (0: not analysed). */
+  story: {
+    headline: string;
+    lines: { group: number; severity: Severity; text: string; next: string }[];
+    more: number;
+    ran: number;
+  };
   /** What ran (on how many series), what did not and why. */
   rules: RuleRun[];
   /** The values used. */
   variables: Record<string, number | string>;
   /** Where each came from. */
-  variableSources: Record<string, "user" | "capture" | "pack">;
+  variableSources: Record<string, "user" | "capture" | "bound" | "pack">;
   /** What the log says of itself. */
   log: {
     machines: string[]; os?: string; logicalProcessors?: number; linkSpeedMbps?: number;

@@ -40,6 +40,12 @@ pub enum CliError {
         file: PathBuf,
         source: counterlens::analysis::AnalysisError,
     },
+    /// A log and a baseline that do not go together (another machine's).
+    #[error("{}: {source}", file.display())]
+    Baseline {
+        file: PathBuf,
+        source: counterlens::analysis::baseline::BaselineError,
+    },
     /// A usage error found after clap's parsing (a `--pack` file that is no pack, options that do not
     /// go together): exit code 2, as clap's own.
     #[error("{0}")]
@@ -62,7 +68,8 @@ impl CliError {
             | CliError::Capture { file, .. }
             | CliError::Parquet { file, .. }
             | CliError::Arrow { file, .. }
-            | CliError::Analysis { file, .. } => Some(file),
+            | CliError::Analysis { file, .. }
+            | CliError::Baseline { file, .. } => Some(file),
             CliError::Exists(file) => Some(file),
             CliError::PatternFile { .. } | CliError::Usage(_) => None,
         }

@@ -1,7 +1,7 @@
 //! `analyze`'s index of many analyses: per analysis (a server's log, or its logs that follow each other)
 //! the machines, the time range, critical and warning counts by category, and links to its report and
-//! data. As JSON (`index.json`) and as a static HTML page (`index.html`) in which every string from a
-//! log or a pack is escaped.
+//! data. As JSON (`index.json`) and as the logs' table of the fleet page (`index.html`, `fleet.rs`), in
+//! which every string from a log or a pack is escaped; the page's frame (no script, its CSS).
 
 use counterlens::analysis::{Analysis, Severity};
 use counterlens::capture::Capture;
@@ -83,8 +83,9 @@ fn href(rel: &str) -> String {
     escape(&enc.join("/"))
 }
 
-/// The index page: one row per analysis, most critical findings first.
-pub fn html(entries: &[Entry]) -> String {
+/// The logs' table: one row per analysis, most critical findings first, with links to its report
+/// and data.
+pub fn table(entries: &[Entry]) -> String {
     let mut rows: Vec<&Entry> = entries.iter().collect();
     rows.sort_by(|a, b| {
         (b.critical, b.warning)
@@ -131,34 +132,45 @@ pub fn html(entries: &[Entry]) -> String {
         ));
     }
     format!(
+        r#"<h2>{n} analyses: {critical} critical and {warning} warning findings</h2>
+<table>
+<thead><tr><th>Machines</th><th>Log</th><th>Time range</th><th>Critical</th><th>Warning</th><th>By category</th></tr></thead>
+<tbody>
+{body}</tbody>
+</table>
+"#,
+        n = entries.len()
+    )
+}
+
+/// A page without script: `title` (escaped here) and `body` (HTML whose strings are escaped already).
+pub fn page(title: &str, body: &str) -> String {
+    format!(
         r#"<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>counterlens: {n} analyses</title>
+<title>{title}</title>
 <style>
 body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1f24; background: #fff; }}
-table {{ border-collapse: collapse; width: 100%; }}
+table {{ border-collapse: collapse; width: 100%; margin-bottom: 1.5rem; }}
 th, td {{ border-bottom: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }}
-td.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
-.crit {{ color: #b42318; }} .warn {{ color: #9a6700; }} a.data {{ font-size: 12px; }}
+td.n {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+.crit {{ color: #b42318; }} .warn {{ color: #9a6700; }} .calm {{ color: #1a7f37; }} a.data {{ font-size: 12px; }}
+svg.heatmap {{ max-width: 100%; height: auto; }} svg.spark {{ vertical-align: middle; color: #0969da; }}
+.legend span {{ display: inline-block; width: .9em; height: .9em; margin: 0 .3em 0 1em; vertical-align: -1px; }}
 @media (prefers-color-scheme: dark) {{ body {{ background: #0d1117; color: #e6edf3; }} a {{ color: #58a6ff; }}
-  th, td {{ border-color: #30363d; }} .crit {{ color: #ff7b72; }} .warn {{ color: #e3b341; }} }}
+  th, td {{ border-color: #30363d; }} .crit {{ color: #ff7b72; }} .warn {{ color: #e3b341; }} .calm {{ color: #3fb950; }}
+  svg.spark {{ color: #58a6ff; }} }}
 </style>
 </head>
 <body>
-<h1>{n} analyses: {critical} critical and {warning} warning findings</h1>
-<table>
-<thead><tr><th>Machines</th><th>Log</th><th>Time range</th><th>Critical</th><th>Warning</th><th>By category</th></tr></thead>
-<tbody>
-{body}</tbody>
-</table>
-</body>
+{body}</body>
 </html>
 "#,
-        n = entries.len()
+        title = escape(title)
     )
 }
 
@@ -192,10 +204,14 @@ mod tests {
 
     #[test]
     fn the_index_escapes_every_string_and_lists_the_worst_first() {
-        let page = html(&[
-            entry("a/<script>alert(1)</script>.blg", 0),
-            entry("b/x.blg", 2),
-        ]);
+        let page = page(
+            "<i>",
+            &table(&[
+                entry("a/<script>alert(1)</script>.blg", 0),
+                entry("b/x.blg", 2),
+            ]),
+        );
+        assert!(page.contains("<title>&lt;i&gt;</title>"));
         assert!(!page.contains("<script>"), "{page}");
         assert!(page.contains("a/&lt;script&gt;alert(1)&lt;/script&gt;.blg"));
         assert!(page.contains("href=\"a/%3Cscript%3Ealert(1)%3C/script%3E.blg.html\""));
@@ -204,7 +220,7 @@ mod tests {
                 && page.contains("&lt;Disk&gt;: <span class=\"crit\">2 critical</span>")
         );
         // Two analyses, 2 + 0 critical and 1 + 1 warning; b (2 critical) listed before a.
-        assert!(page.contains("<h1>2 analyses: 2 critical and 2 warning findings</h1>"));
+        assert!(page.contains("<h2>2 analyses: 2 critical and 2 warning findings</h2>"));
         assert!(page.find("b/x.blg").unwrap() < page.find("a/&lt;script").unwrap());
     }
 }

@@ -21,12 +21,13 @@ pub struct Loaded {
 const CHUNK: usize = 1 << 20;
 
 /// The reader's notes that mean data was lost: the file ends early (`truncated`, a `cut-short` last
-/// line or record), the log was `not-closed` or its trailer counts other samples, or rows or raw values
-/// were unreadable and became gaps. Printed by `convert` and `analyze` always; `--strict` exits 1.
-pub const LOSS: [&str; 6] = [
+/// line or record), the trailer counts other samples than the log holds, or rows or raw values were
+/// unreadable and became gaps. Printed by `convert` and `analyze` always; `--strict` exits 1. A log
+/// that was only `not-closed` (no trailer, every buffer whole: BasicPerfCounters) lost nothing: where
+/// a log without a trailer was also cut, the cut has its own note.
+pub const LOSS: [&str; 5] = [
     "truncated",
     "cut-short",
-    "not-closed",
     "sample-count",
     "bad-rows",
     "unreadable-raw",

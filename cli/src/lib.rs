@@ -5,7 +5,7 @@
 //!
 //! | file | concept |
 //! |---|---|
-//! | `cmd/info.rs`, `cmd/convert.rs`, `cmd/analyze.rs`, `cmd/check.rs` | the subcommands, their options |
+//! | `cmd/info.rs`, `cmd/convert.rs`, `cmd/analyze.rs`, `cmd/baseline.rs`, `cmd/check.rs`, `cmd/template.rs` | the subcommands, their options |
 //! | `cmd/mod.rs` | what they share: failures, lost-data notes, JSON on stdout |
 //! | `args.rs` | option values parsed by clap's value parsers (a bad value is a usage error, exit 2) |
 //! | `input.rs` | reading files (gzip too) into captures, in parallel; lost-data notes; is this a log? |
@@ -16,7 +16,8 @@
 //! | `parquet_out.rs` | the Parquet long layout |
 //! | `json_out.rs` | Get-Counter-shaped JSON |
 //! | `packs.rs` | `--pack`: built-in ids, pack JSON, PAL threshold XML |
-//! | `index.rs` | `analyze`'s index of many reports (HTML and JSON) |
+//! | `index.rs` | `analyze`'s index of many reports (HTML and JSON) and the page's frame |
+//! | `fleet.rs` | `analyze`'s fleet: `fleet.json` and the fleet page (`index.html`) from the core's summary |
 //! | `error.rs` | the errors, each naming its file, and their exit codes |
 //! | `mcp/` | `mcp`: the Model Context Protocol server over stdio (its own table in `mcp/mod.rs`) |
 //!
@@ -37,6 +38,7 @@ macro_rules! say {
 pub mod args;
 pub mod cmd;
 pub mod error;
+pub mod fleet;
 pub mod index;
 pub mod input;
 pub mod json_out;

@@ -22,9 +22,13 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use counterlens::capture::{limits, Capture};
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
+};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,7 +74,6 @@ pub fn schema() -> SchemaRef {
 
 pub struct LongWriter {
     writer: ArrowWriter<std::io::BufWriter<std::fs::File>>,
-    schema: SchemaRef,
     path: PathBuf,
     staged: Staged,
     pub rows: u64,
@@ -144,9 +147,9 @@ impl Stream {
 
     /// Adds the rows `rows` of `piece` (its series `ids`, in increasing order; `None`: all), writing a
     /// row group to `w` each time the block reaches the row group's size; returns the rows written.
-    pub fn add(
+    pub fn add<S: Sink>(
         &mut self,
-        w: &mut LongWriter,
+        w: &mut S,
         piece: &crate::select::Piece,
         rows: std::ops::Range<usize>,
         ids: Option<&[usize]>,
@@ -197,12 +200,12 @@ impl Stream {
     }
 
     /// Writes the block as one row group (nothing when it holds no value); returns the rows written.
-    pub fn flush(&mut self, w: &mut LongWriter) -> Result<u64, CliError> {
+    pub fn flush<S: Sink>(&mut self, w: &mut S) -> Result<u64, CliError> {
         let b = std::mem::take(&mut self.block);
         if b.values == 0 {
             return Ok(0);
         }
-        let n = w.write_block(&self.source, &b, &self.order, &self.names)?;
+        let n = write_block(w, &self.source, &b, &self.order, &self.names)?;
         w.end_row_group()?;
         Ok(n)
     }
@@ -220,10 +223,9 @@ impl LongWriter {
             // Doubles rarely repeat: a dictionary for them only costs time.
             .set_column_dictionary_enabled(ColumnPath::from("value"), false)
             .build();
-        let schema = schema();
         let writer = ArrowWriter::try_new(
             std::io::BufWriter::with_capacity(1 << 20, file),
-            schema.clone(),
+            schema(),
             Some(props),
         )
         .map_err(|source| CliError::Parquet {
@@ -232,7 +234,6 @@ impl LongWriter {
         })?;
         Ok(LongWriter {
             writer,
-            schema,
             path: path.to_path_buf(),
             staged,
             rows: 0,
@@ -244,40 +245,6 @@ impl LongWriter {
             file: self.path.clone(),
             source,
         }
-    }
-
-    /// Writes every value of a block (`block_batches`); returns the rows written.
-    fn write_block(
-        &mut self,
-        source: &str,
-        block: &Block,
-        order: &[usize],
-        names: &[Option<counterlens::capture::CounterPath>],
-    ) -> Result<u64, CliError> {
-        let before = self.rows;
-        let (writer, rows, path) = (&mut self.writer, &mut self.rows, &self.path);
-        block_batches(
-            &self.schema,
-            source,
-            block,
-            order,
-            names,
-            path,
-            &mut |batch| {
-                writer.write(&batch).map_err(|source| CliError::Parquet {
-                    file: path.clone(),
-                    source,
-                })?;
-                *rows += batch.num_rows() as u64;
-                Ok(())
-            },
-        )?;
-        Ok(self.rows - before)
-    }
-
-    /// Ends the row group being written.
-    fn end_row_group(&mut self) -> Result<(), CliError> {
-        self.writer.flush().map_err(self.perr())
     }
 
     pub fn close(self) -> Result<u64, CliError> {
@@ -303,17 +270,36 @@ impl LongWriter {
     }
 }
 
-/// The rows of `b` as one record batch of `schema` (its columns taken, `b` left empty); None when empty.
+/// Where a block's record batches go, and where its row groups end: the file's own writer
+/// (`LongWriter`), or an encoder on another thread (`RowGroups`) whose row groups the file appends later.
+pub trait Sink {
+    fn batch(&mut self, batch: RecordBatch) -> Result<(), CliError>;
+    fn end_row_group(&mut self) -> Result<(), CliError>;
+    /// The output file, for errors.
+    fn path(&self) -> &Path;
+}
+
+impl Sink for LongWriter {
+    fn batch(&mut self, batch: RecordBatch) -> Result<(), CliError> {
+        self.writer.write(&batch).map_err(self.perr())?;
+        self.rows += batch.num_rows() as u64;
+        Ok(())
+    }
+    fn end_row_group(&mut self) -> Result<(), CliError> {
+        self.writer.flush().map_err(self.perr())
+    }
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A batch of the rows in `b` (emptied), its strings keyed in `dicts`.
 fn record_batch(
-    schema: &SchemaRef,
+    path: &Path,
     b: &mut Batch,
     dicts: &[Dict; 6],
     source: &Arc<StringArray>,
-    file: &Path,
-) -> Result<Option<RecordBatch>, CliError> {
-    if b.time.is_empty() {
-        return Ok(None);
-    }
+) -> Result<RecordBatch, CliError> {
     let n = b.time.len();
     let d = |keys: Vec<i32>, dict: &Dict| -> Result<ArrayRef, arrow_schema::ArrowError> {
         Ok(Arc::new(DictionaryArray::<Int32Type>::try_new(
@@ -329,7 +315,7 @@ fn record_batch(
             )?))
         };
     let arrow = |source| CliError::Arrow {
-        file: file.to_path_buf(),
+        file: path.to_path_buf(),
         source,
     };
     let columns: Vec<ArrayRef> = vec![
@@ -346,24 +332,20 @@ fn record_batch(
         nullable(std::mem::take(&mut b.object_en), &dicts[4]).map_err(arrow)?,
         nullable(std::mem::take(&mut b.counter_en), &dicts[5]).map_err(arrow)?,
     ];
-    RecordBatch::try_new(schema.clone(), columns)
-        .map(Some)
-        .map_err(arrow)
+    RecordBatch::try_new(schema(), columns).map_err(arrow)
 }
 
-/// Every value of a block as record batches of at most `BATCH` rows, handed to `sink` in order: series
-/// by series in `order` (the ids of the input's series in the capture's order), with `source` in the
-/// source column. `file` names the output in errors.
-fn block_batches(
-    schema: &SchemaRef,
+/// Writes every value of a block to `sink`, series by series in `order` (the ids of the input's series
+/// in the capture's order), with `source` in the source column; returns the rows written.
+fn write_block<S: Sink>(
+    sink: &mut S,
     source: &str,
     block: &Block,
     order: &[usize],
     names: &[Option<counterlens::capture::CounterPath>],
-    file: &Path,
-    sink: &mut dyn FnMut(RecordBatch) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+) -> Result<u64, CliError> {
     use counterlens::capture::names::english_parts;
+    let mut rows = 0u64;
     let mut dicts: [Dict; 6] = Default::default();
     let source = Arc::new(StringArray::from(vec![source]));
     let times: Vec<i64> = block
@@ -372,6 +354,14 @@ fn block_batches(
         .map(|t| (t * 1000.0).round() as i64)
         .collect();
     let mut b = Batch::default();
+    let mut emit = |sink: &mut S, b: &mut Batch, dicts: &[Dict; 6]| -> Result<(), CliError> {
+        if b.time.is_empty() {
+            return Ok(());
+        }
+        rows += b.time.len() as u64;
+        let batch = record_batch(sink.path(), b, dicts, &source)?;
+        sink.batch(batch)
+    };
     for &i in order {
         let (Some(values), Some(Some(p))) = (block.columns.get(i), names.get(i)) else {
             continue;
@@ -399,20 +389,186 @@ fn block_batches(
             b.object_en.push(object_en);
             b.counter_en.push(counter_en);
             if b.time.len() == BATCH {
-                if let Some(batch) = record_batch(schema, &mut b, &dicts, &source, file)? {
-                    sink(batch)?;
-                }
+                emit(sink, &mut b, &dicts)?;
             }
         }
     }
-    if let Some(batch) = record_batch(schema, &mut b, &dicts, &source, file)? {
-        sink(batch)?;
+    emit(sink, &mut b, &dicts)?;
+    Ok(rows)
+}
+
+/// One row group encoded (compressed, in memory), waiting to be appended to its file.
+pub struct Encoded {
+    chunks: Vec<ArrowColumnChunk>,
+    rows: u64,
+}
+
+/// Encodes row groups on the calling thread for a `ParallelFile`: the work of writing Parquet
+/// (dictionaries, encodings, zstd) done where the input is read, so inputs encode side by side and the
+/// file only appends their bytes, in order.
+pub struct RowGroups {
+    factory: Arc<ArrowRowGroupWriterFactory>,
+    path: PathBuf,
+    writers: Option<Vec<ArrowColumnWriter>>,
+    rows: u64,
+    /// The row groups encoded, in order.
+    pub groups: Vec<Encoded>,
+}
+
+impl RowGroups {
+    fn perr(&self) -> impl Fn(parquet::errors::ParquetError) -> CliError + '_ {
+        move |source| CliError::Parquet {
+            file: self.path.clone(),
+            source,
+        }
     }
-    Ok(())
+}
+
+impl Sink for RowGroups {
+    fn batch(&mut self, batch: RecordBatch) -> Result<(), CliError> {
+        if self.writers.is_none() {
+            // The index only matters to encrypted files, which these are not.
+            self.writers = Some(self.factory.create_column_writers(0).map_err(self.perr())?);
+        }
+        let schema = batch.schema();
+        let mut leaves = Vec::new();
+        for (field, column) in schema.fields().iter().zip(batch.columns()) {
+            leaves.extend(compute_leaves(field, column).map_err(self.perr())?);
+        }
+        let writers = self.writers.as_mut().expect("made above");
+        for (w, leaf) in writers.iter_mut().zip(&leaves) {
+            w.write(leaf).map_err(|source| CliError::Parquet {
+                file: self.path.clone(),
+                source,
+            })?;
+        }
+        self.rows += batch.num_rows() as u64;
+        Ok(())
+    }
+    fn end_row_group(&mut self) -> Result<(), CliError> {
+        let Some(writers) = self.writers.take() else {
+            return Ok(());
+        };
+        let chunks = writers
+            .into_iter()
+            .map(ArrowColumnWriter::close)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(self.perr())?;
+        self.groups.push(Encoded {
+            chunks,
+            rows: std::mem::take(&mut self.rows),
+        });
+        Ok(())
+    }
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// One Parquet file whose row groups are encoded elsewhere (`RowGroups`) and appended here in the order
+/// given, under a temporary name until `close`.
+pub struct ParallelFile {
+    writer: SerializedFileWriter<std::io::BufWriter<std::fs::File>>,
+    factory: Arc<ArrowRowGroupWriterFactory>,
+    path: PathBuf,
+    staged: Staged,
+    pub rows: u64,
+}
+
+impl ParallelFile {
+    pub fn create(path: &Path, overwrite: bool) -> Result<ParallelFile, CliError> {
+        let LongWriter {
+            writer,
+            path,
+            staged,
+            ..
+        } = LongWriter::create(path, overwrite)?;
+        let (writer, factory) =
+            writer
+                .into_serialized_writer()
+                .map_err(|source| CliError::Parquet {
+                    file: path.clone(),
+                    source,
+                })?;
+        Ok(ParallelFile {
+            writer,
+            factory: Arc::new(factory),
+            path,
+            staged,
+            rows: 0,
+        })
+    }
+
+    /// An encoder for one input's row groups, for any thread.
+    pub fn encoder(&self) -> RowGroups {
+        RowGroups {
+            factory: self.factory.clone(),
+            path: self.path.clone(),
+            writers: None,
+            rows: 0,
+            groups: Vec::new(),
+        }
+    }
+
+    /// Appends encoded row groups, in order.
+    pub fn append(&mut self, groups: Vec<Encoded>) -> Result<(), CliError> {
+        let perr = |source| CliError::Parquet {
+            file: self.path.clone(),
+            source,
+        };
+        for g in groups {
+            let mut rg = self.writer.next_row_group().map_err(perr)?;
+            for c in g.chunks {
+                c.append_to_row_group(&mut rg).map_err(perr)?;
+            }
+            rg.close().map_err(perr)?;
+            self.rows += g.rows;
+        }
+        Ok(())
+    }
+
+    pub fn close(self) -> Result<u64, CliError> {
+        let path = self.path.clone();
+        self.writer
+            .into_inner()
+            .map_err(|source| CliError::Parquet {
+                file: path.clone(),
+                source,
+            })?
+            .into_inner()
+            .map_err(|e| CliError::Io {
+                file: path.clone(),
+                source: e.into_error(),
+            })?
+            .sync_all()
+            .map_err(CliError::io(&path))?;
+        self.staged.commit()?;
+        Ok(self.rows)
+    }
+}
+
+/// A sink that keeps the record batches (`capture_batches`).
+struct Collect {
+    batches: Vec<RecordBatch>,
+    path: PathBuf,
+}
+
+impl Sink for Collect {
+    fn batch(&mut self, batch: RecordBatch) -> Result<(), CliError> {
+        self.batches.push(batch);
+        Ok(())
+    }
+    fn end_row_group(&mut self) -> Result<(), CliError> {
+        Ok(())
+    }
+    fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// A whole capture in the long layout, as record batches of `schema()` (what `convert` writes of it
-/// as one input named `source`, row for row), for callers that hand the table on instead of writing it.
+/// as one input named `source`, row for row), for callers that hand the table on instead of writing it
+/// (the Python binding).
 pub fn capture_batches(c: &Capture, source: &str) -> Result<Vec<RecordBatch>, CliError> {
     let block = Block {
         times: c.timestamps.clone(),
@@ -421,18 +577,10 @@ pub fn capture_batches(c: &Capture, source: &str) -> Result<Vec<RecordBatch>, Cl
     };
     let names: Vec<_> = c.series.iter().map(|s| Some(s.parsed.clone())).collect();
     let order: Vec<usize> = (0..c.series.len()).collect();
-    let mut out = Vec::new();
-    block_batches(
-        &schema(),
-        source,
-        &block,
-        &order,
-        &names,
-        Path::new(source),
-        &mut |b| {
-            out.push(b);
-            Ok(())
-        },
-    )?;
-    Ok(out)
+    let mut sink = Collect {
+        batches: Vec::new(),
+        path: PathBuf::from(source),
+    };
+    write_block(&mut sink, source, &block, &order, &names)?;
+    Ok(sink.batches)
 }

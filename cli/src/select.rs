@@ -128,7 +128,7 @@ pub struct Piece {
 }
 
 impl Piece {
-    /// A whole capture (its series in its order) as one piece.
+    /// A whole capture (its series in its order) as one piece (the Python binding's `convert`).
     pub fn whole(c: Capture) -> Piece {
         let order = (0..c.series.len()).collect();
         Piece {

@@ -871,6 +871,33 @@ fn lost_data_is_always_said_and_strict_fails_on_it() {
     }
 }
 
+/// A .blg without a trailer whose buffers are all whole (BasicPerfCounters: Microsoft's sample, which
+/// Windows reads whole) lost nothing: no "data lost", and `--strict` passes.
+#[test]
+fn a_log_only_not_closed_lost_nothing() {
+    let dir = scratch("not-closed");
+    let log = vector("BasicPerfCounters.blg");
+    for args in [
+        vec!["convert", "-q", "--strict"],
+        vec!["analyze", "-q", "--strict", "--pack", "system-overview"],
+    ] {
+        let mut cmd = bin();
+        cmd.args(&args).arg(&log);
+        if args[0] == "convert" {
+            cmd.arg("-o").arg(dir.join("basic.parquet"));
+        } else {
+            cmd.arg("--json").arg(dir.join("basic.json"));
+        }
+        let o = run(&mut cmd);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            !text(&o.stderr).contains("data lost"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
+
 /// Messages that say what happened: a pack that is a log, `check` on a log, a filter that matches
 /// nothing, every input failing (no empty file left), a CSV merge of many machines.
 #[test]
@@ -1313,4 +1340,40 @@ fn usage_errors_echo_the_value_as_written() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// `template`: the counters to collect for the packs given (a file for `logman -cf`), written to a file,
+/// CRLF; the list the package's `counterTemplate` gives (the core's).
+#[test]
+fn template_lists_the_counters_and_breakdowns_of_the_packs() {
+    let dir = scratch("template");
+    let pack = dir.join("disk.json");
+    std::fs::write(
+        &pack,
+        r#"{ "id": "t", "title": "T", "version": "1", "source": "test", "rules": [
+             { "id": "r", "title": "R", "counter": "\\\\SRV\\LogicalDisk(C:)\\Avg. Disk sec/Write",
+               "kind": "static", "severity": "warning", "operator": "gt", "threshold": 0.02 } ] }"#,
+    )
+    .unwrap();
+    let out_file = dir.join("counters.txt");
+    let o = run(bin()
+        .arg("template")
+        .arg("--pack")
+        .arg(&pack)
+        .arg("-o")
+        .arg(&out_file));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The rule's counter (no machine, the instance as (*)) and the processes' writes that name the cause.
+    assert_eq!(
+        std::fs::read_to_string(&out_file).unwrap(),
+        "\\LogicalDisk(*)\\Avg. Disk sec/Write\r\n\\Process(*)\\IO Write Bytes/sec\r\n"
+    );
+    // Every built-in pack by default: the processor time and its breakdown among them.
+    let o = run(bin().arg("template"));
+    let all = text(&o.stdout);
+    assert!(
+        all.starts_with("\\Processor(*)\\% Processor Time\r\n"),
+        "{all}"
+    );
+    assert!(all.contains("\r\n\\Process(*)\\% Processor Time\r\n"));
 }

@@ -187,5 +187,39 @@ fn the_fleet_page_runs_as_written_and_shows_what_it_prints() {
             _ => {}
         }
     }
-    assert!(ran_sh >= 2 && checked_listing && checked_duckdb);
+    assert!(ran_sh >= 4 && checked_listing && checked_duckdb);
+    // Section 4: the fleet ranked worst first (severity, then time in trouble), and WEB05 worse than
+    // the normal of its two quieter weeks.
+    let fleet: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("reports/fleet.json")).unwrap()).unwrap();
+    let machines = fleet["machines"].as_array().unwrap();
+    assert_eq!(machines.len(), 20);
+    let key = |m: &serde_json::Value| {
+        let worst = match m["worst"].as_str() {
+            Some("critical") => 2,
+            Some("warning") => 1,
+            _ => 0,
+        };
+        (worst, m["troubleMs"].as_f64().unwrap())
+    };
+    for w in machines.windows(2) {
+        let (a, b) = (key(&w[0]), key(&w[1]));
+        assert!(
+            a.0 > b.0 || (a.0 == b.0 && a.1 >= b.1),
+            "{a:?} before {b:?}"
+        );
+    }
+    assert!(std::fs::read_to_string(dir.join("reports/index.html"))
+        .unwrap()
+        .contains("<svg class=\"heatmap\""));
+    let web05: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("WEB05.json")).unwrap()).unwrap();
+    assert!(
+        web05["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["pack"] == "baseline"),
+        "WEB05 is worse than its normal"
+    );
 }

@@ -31,6 +31,7 @@ pub mod registration;
 pub mod series;
 pub mod types;
 pub mod units;
+pub mod words;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,4 +1,8 @@
-//! Series: cooking a column of raw samples into a column of values, and statistics over a range.
+//! Series: cooking a column of raw samples into a column of values, and statistics over a range,
+//! the trend among them: [`TrendFit`], the one least-squares fit of value against time in hours that
+//! both trends a user reads are computed with (a range's "trend per hour" over its samples,
+//! [`samples_trend_per_hour`]; and the analysis' "slice trend per hour" over the slice averages so far,
+//! `analysis::slices::trend`).
 //!
 //! Cooking is columnar (one `u64` slice per raw field, one `f64` slice out) so that a series of millions
 //! of samples is one call and one pass. Value `i` is computed from samples `i-1` and `i` for two-sample
@@ -211,6 +215,115 @@ fn fill(
         });
     }
     counts.0[Status::Ok as usize] += ok;
+}
+
+/// Milliseconds in an hour: trends are per hour.
+pub const MS_PER_HOUR: f64 = 3_600_000.0;
+
+/// A running least-squares fit of y against x: points are added one at a time and the slope is there
+/// after each (Welford's updates of the means and co-moments, so long series of large values and times of
+/// 1.7e12 ms lose no precision). NaN with fewer than two points or all at one x.
+///
+/// ```
+/// use counterlens::series::TrendFit;
+/// let mut f = TrendFit::default();
+/// f.push(0.5, 10.0);
+/// assert!(f.slope().is_nan());
+/// f.push(1.5, 14.0);
+/// f.push(2.5, 15.0);
+/// // x mean 1.5, y mean 13: Sxy = (-1)(-3) + 0 + (1)(2) = 5, Sxx = 2: slope 2.5.
+/// assert!((f.slope() - 2.5).abs() < 1e-12);
+/// // Syy = 9 + 1 + 4 = 14: R² = 25 / (2 x 14); the line at x = 2.5: 13 + 2.5 = 15.5.
+/// assert!((f.r2() - 25.0 / 28.0).abs() < 1e-12 && (f.at(2.5) - 15.5).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TrendFit {
+    n: f64,
+    mean_x: f64,
+    mean_y: f64,
+    sxx: f64,
+    sxy: f64,
+    syy: f64,
+    first_x: f64,
+    last_x: f64,
+}
+
+impl TrendFit {
+    /// Adds the point (x, y); a point where either is not finite is left out.
+    pub fn push(&mut self, x: f64, y: f64) {
+        if !x.is_finite() || !y.is_finite() {
+            return;
+        }
+        self.n += 1.0;
+        if self.n == 1.0 {
+            self.first_x = x;
+        }
+        self.last_x = x;
+        let dx = x - self.mean_x;
+        let dy = y - self.mean_y;
+        self.mean_x += dx / self.n;
+        self.mean_y += dy / self.n;
+        self.sxx += dx * (x - self.mean_x);
+        self.sxy += dx * (y - self.mean_y);
+        self.syy += dy * (y - self.mean_y);
+    }
+
+    /// How many points it rests on.
+    pub fn count(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The first and last point's x.
+    pub fn first_x(&self) -> f64 {
+        self.first_x
+    }
+
+    pub fn last_x(&self) -> f64 {
+        self.last_x
+    }
+
+    /// The line's value at `x`.
+    pub fn at(&self, x: f64) -> f64 {
+        self.mean_y + self.slope() * (x - self.mean_x)
+    }
+
+    /// R², the share (0..=1) of y's variance the line explains: Sxy² / (Sxx Syy); NaN when y does not
+    /// vary or the slope is NaN.
+    pub fn r2(&self) -> f64 {
+        if self.n >= 2.0 && self.sxx > 0.0 && self.syy > 0.0 {
+            (self.sxy * self.sxy / (self.sxx * self.syy)).min(1.0)
+        } else {
+            f64::NAN
+        }
+    }
+
+    /// The slope (units of y per unit of x) of the points so far.
+    pub fn slope(&self) -> f64 {
+        if self.n >= 2.0 && self.sxx > 0.0 {
+            self.sxy / self.sxx
+        } else {
+            f64::NAN
+        }
+    }
+}
+
+/// The trend per hour of a series over a range: the least-squares slope of every sample's value against
+/// its time (ms), times 3 600 000, the samples where both are finite. What the viewer's statistics, the
+/// report's statistics table and the MCP server call "trend per hour".
+///
+/// ```
+/// use counterlens::series::samples_trend_per_hour;
+/// // 10 at 0 h, no value at 1 h, 30 at 2 h: 10 per hour.
+/// let t = [0.0, 3_600_000.0, 7_200_000.0];
+/// assert!((samples_trend_per_hour(&t, &[10.0, f64::NAN, 30.0]) - 10.0).abs() < 1e-12);
+/// ```
+pub fn samples_trend_per_hour(timestamps: &[f64], values: &[f64]) -> f64 {
+    let origin = timestamps.first().copied().unwrap_or(0.0);
+    let mut fit = TrendFit::default();
+    for (t, v) in timestamps.iter().zip(values) {
+        fit.push((t - origin) / MS_PER_HOUR, *v);
+    }
+    fit.slope()
 }
 
 /// Statistics over the values of a range, NaN (no value) excluded. Every figure is NaN when count is 0.
@@ -463,5 +576,46 @@ mod tests {
         let s = stats(&[f64::NAN]);
         assert_eq!(s.count, 0);
         assert!(s.min.is_nan() && s.p95.is_nan() && s.last.is_nan());
+    }
+
+    #[test]
+    fn a_trend_by_hand() {
+        // Samples at 0, 1, 2, 3 h (from 1.7e12 ms) of 5, 7, 6, 10: t mean 1.5 h, v mean 7;
+        // Sxy = (-1.5)(-2) + (-0.5)(0) + (0.5)(-1) + (1.5)(3) = 3 - 0.5 + 4.5 = 7; Sxx = 2.25 + .25 + .25 + 2.25 = 5;
+        // 7 / 5 = 1.4 per hour.
+        let t: Vec<f64> = (0..4)
+            .map(|h| 1.7e12 + f64::from(h) * MS_PER_HOUR)
+            .collect();
+        let trend = samples_trend_per_hour(&t, &[5.0, 7.0, 6.0, 10.0]);
+        assert!((trend - 1.4).abs() < 1e-12, "{trend}");
+        // Fewer than two values, or all at one time: no trend.
+        assert!(samples_trend_per_hour(&t[..1], &[5.0]).is_nan());
+        assert!(samples_trend_per_hour(&[t[0], t[0]], &[1.0, 2.0]).is_nan());
+    }
+
+    proptest::proptest! {
+        /// The running fit is the two-pass least-squares slope (centred sums) of the same points, and
+        /// adding a constant to every value or a multiple of the hour to every time changes nothing.
+        #[test]
+        fn the_running_fit_is_the_least_squares_slope(
+            pts in proptest::collection::vec((0.0f64..1000.0, -1e9f64..1e9), 2..60),
+            shift in -1e6f64..1e6,
+        ) {
+            let n = pts.len() as f64;
+            let (mx, my) = pts.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+            let (sxy, sxx) = pts.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + (x - mx) * (y - my), b + (x - mx) * (x - mx)));
+            let mut fit = TrendFit::default();
+            let mut shifted = TrendFit::default();
+            for &(x, y) in &pts {
+                fit.push(x, y);
+                shifted.push(x + 1e6, y + shift);
+            }
+            if sxx > 1e-6 {
+                let want = sxy / sxx;
+                let tol = 1e-7 * want.abs().max(1.0);
+                proptest::prop_assert!((fit.slope() - want).abs() <= tol, "{} vs {}", fit.slope(), want);
+                proptest::prop_assert!((shifted.slope() - want).abs() <= 1e-5 * want.abs().max(1.0), "{} vs {}", shifted.slope(), want);
+            }
+        }
     }
 }

@@ -246,7 +246,14 @@ pub fn amount(v: f64, measure: Measure) -> String {
             } else {
                 ""
             };
-            format!("{} {prefix}{per}", number(bytes / d))
+            let text = number(bytes / d);
+            // A value a hair under the next prefix that rounds up to 1024 of this one (1,073,741,823.9
+            // bytes: "1024 MB") is written in the next prefix ("1 GB").
+            if text.parse::<f64>().is_ok_and(|n| n.abs() >= 1024.0) && prefix != "PB" {
+                let (d, prefix) = byte_prefix(bytes.signum() * d * 1024.0);
+                return format!("{} {prefix}{per}", number(bytes / d));
+            }
+            format!("{text} {prefix}{per}")
         }
         _ => number(v),
     }
@@ -255,6 +262,20 @@ pub fn amount(v: f64, measure: Measure) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_amount_a_hair_under_a_prefix_reads_in_it() {
+        let bytes = Measure {
+            unit: Unit::Bytes,
+            multiplier: 1.0,
+        };
+        // 1 GB less a hundredth of a byte: 1023.99999999 MB, written to 3 digits "1024": "1 GB" instead.
+        assert_eq!(amount(1_073_741_823.99, bytes), "1 GB");
+        assert_eq!(amount(1_073_741_824.0, bytes), "1 GB");
+        // 1,000 MB stays in MB.
+        assert_eq!(amount(1000.0 * 1_048_576.0, bytes), "1000 MB");
+        assert_eq!(amount(-1_073_741_823.99, bytes), "-1 GB");
+    }
 
     #[test]
     fn units_from_types_and_names() {

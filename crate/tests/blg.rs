@@ -374,6 +374,58 @@ fn a_file_cut_inside_a_buffer_reads_every_complete_sample_with_a_note() {
     assert!(!whole.notes.iter().any(|n| n.code == "truncated"));
 }
 
+/// What a log cut short says: the cut first, with where and how much was read, never "nothing was
+/// logged"; and a log only not closed says it lost nothing.
+#[test]
+fn a_log_cut_before_its_definitions_says_it_is_cut_short() {
+    let b = bytes("BasicPerfCounters.blg");
+    // The first buffer only (65 536 bytes of the 6 x 65 536 = 393 216 the header says were written): the
+    // counter definitions are not in it.
+    let e = error(&b[..0x1_0000]);
+    assert_eq!(e.code(), "no-rows");
+    assert_eq!(e.offset, Some(65_536));
+    assert!(
+        e.message.starts_with("byte 65536: the file is cut short: it is truncated at byte 65536 (a buffer boundary: its header says 6 buffers of 65536 bytes were written, the file holds 1) before the log's counter definitions"),
+        "{e}"
+    );
+    assert!(!e.message.contains("nothing was logged"), "{e}");
+    // Two buffers of PAL_SampleLog (7 written): the error names byte 131 072 = 2 x 65 536, not the first
+    // buffer's end.
+    let p = bytes("PAL_SampleLog.blg");
+    let e = error(&p[..0x2_0000]);
+    assert!(
+        e.message.starts_with("byte 131072: the file is cut short: it is truncated at byte 131072 (a buffer boundary: its header says 7 buffers"),
+        "{e}"
+    );
+    // Inside a buffer: the same lead, with the bytes into it.
+    let e = error(&b[..0x1_0000 + 100]);
+    assert!(
+        e.message.contains(
+            "the file is cut short: it is truncated at byte 65636 (100 bytes into buffer 1)"
+        ),
+        "{e}"
+    );
+    // The whole file: no trailer, every buffer whole: "not closed (all 601 samples read)", no loss.
+    let whole = open(&b);
+    let note = whole.notes.iter().find(|n| n.code == "not-closed").unwrap();
+    assert!(
+        note.message
+            .starts_with("not closed (all 601 samples read): ")
+            && note.message.contains("no value is lost"),
+        "{}",
+        note.message
+    );
+    // Cut at half (3 of 6 buffers): still not closed, but the cut is said and no loss is denied.
+    let half = open(&b[..0x3_0000]);
+    let note = half.notes.iter().find(|n| n.code == "not-closed").unwrap();
+    assert!(
+        !note.message.contains("no value is lost"),
+        "{}",
+        note.message
+    );
+    assert!(half.notes.iter().any(|n| n.code == "truncated"));
+}
+
 /// `cut` is `whole` read from a prefix of its file: the same series in the same order (a series whose
 /// instance has not appeared yet may be missing), each a prefix of the whole file's, bit for bit.
 fn assert_prefix(cut: &Capture, whole: &Capture, at: usize) {

@@ -177,13 +177,13 @@ export function mountAnalysisPanel(root, hooks) {
       const used = a?.variables?.[v.name];
       const origin = a?.variableSources?.[v.name];
       const derived = v.derive === 'logicalProcessors' ? logicalProcessors(state.info) : null;
-      const shown = origin === 'capture' ? used : derived ?? v.default;
+      const shown = origin === 'capture' || origin === 'bound' ? used : derived ?? v.default;
       const input = el('input', null, { type: v.type === 'string' ? 'text' : 'number', step: 'any', 'data-variable': v.name });
       const old = previous.get(v.name);
       input.value = old && old.value !== old.dataset.initial ? old.value : String(shown);
       input.dataset.initial = String(shown);
       const label = el('label', `${v.question || v.name} `);
-      const where = origin === 'user' ? 'answered' : origin === 'capture' || derived !== null ? `from the log: ${shown}` : `default ${v.default}: an answer to confirm`;
+      const where = origin === 'user' ? 'answered' : origin === 'bound' ? `at least ${shown}, from the log: the most it shows free; give the real figure if you know it` : origin === 'capture' || derived !== null ? `from the log: ${shown}` : `default ${v.default}: an answer to confirm`;
       label.append(input, el('span', ` (${where})`, { class: origin === 'pack' || (origin === undefined && derived === null) ? 'muted default' : 'muted', 'data-origin': origin ?? (derived !== null ? 'capture' : 'pack') }));
       questions.append(label);
     }
@@ -356,7 +356,7 @@ export function mountAnalysisPanel(root, hooks) {
     skipped.replaceChildren(el('summary', `Rules that did not run: ${skip.length} of ${analysis.rules.length}`), el('ul'));
     skipped.lastChild.append(...skip.map((r) => el('li', `${r.pack} / ${r.title || r.rule}: ${r.skipped}`)));
     variables.replaceChildren(el('summary', `Variables used: ${Object.keys(analysis.variables).length}`), el('ul'));
-    variables.lastChild.append(...Object.entries(analysis.variables).map(([n, v]) => el('li', `${n} = ${v} (${{ user: 'your answer', capture: 'from the log', pack: "the pack's default" }[analysis.variableSources[n]] ?? analysis.variableSources[n]})`)));
+    variables.lastChild.append(...Object.entries(analysis.variables).map(([n, v]) => el('li', `${n} = ${v} (${{ user: 'your answer', capture: 'from the log', bound: 'at least this, from the log', pack: "the pack's default" }[analysis.variableSources[n]] ?? analysis.variableSources[n]})`)));
     download.hidden = false;
     showQuestions();
   }

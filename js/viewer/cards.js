@@ -10,7 +10,8 @@
 // Everything from the file or a pack is written with textContent; a reference becomes a link only when
 // it is http(s).
 import { el } from './dom.js';
-import { formatInUnit } from '../core.js';
+import { formatInUnit, counterTemplate } from '../core.js';
+import { download } from './export.js';
 import { clockTime, dateTime, duration } from './verdict.js';
 import { displayName } from './legend.js';
 import { counterKey } from './pack-scope.js';
@@ -267,8 +268,27 @@ function facts(analysis, g, ctx, trend) {
   if (ep) fact('Episode', ep, 'card-episode');
   fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
   fact('Threshold', thresholdText(analysis, g, ctx.info, trend), 'card-threshold');
-  if (g.contributors?.length) fact('By process', contributorsText(g, ctx.info), 'card-contributors');
+  if (g.contributors?.length) fact(BY[g.contributors[0].kind] ?? 'By process', contributorsText(g, ctx.info), 'card-contributors');
+  else if (g.missing) {
+    const dd = el('span', `not in this log: ${g.missing} would name it. `);
+    const take = el('button', 'Counters to collect', { type: 'button', class: 'card-template', 'data-part': 'card-template',
+      title: 'A counter list for logman create counter -cf: what the rules read and what names the cause' });
+    take.addEventListener('click', () => downloadTemplate(analysis));
+    const cause = el('dd', null, { 'data-part': 'card-missing' });
+    cause.append(dd, take);
+    dl.append(el('dt', 'Cause'), cause);
+  }
   return dl;
+}
+
+const BY = { process: 'By process', processor: 'By processor', adapter: 'By adapter' };
+
+/** The counter list of the built-in packs this analysis ran (all of them when it ran none), for
+ *  `logman create counter NAME -cf counters.txt`. */
+function downloadTemplate(analysis) {
+  const packs = (analysis.packs ?? []).filter((p) => p.builtin).map((p) => p.id);
+  const text = counterTemplate(packs.length ? { packs } : {});
+  download(new Blob([text], { type: 'text/plain' }), 'counterlens-counters.txt');
 }
 
 /** A card's processes as its facts name them: "sqlservr 72% of the machine, w3wp 10%" (processor time,
@@ -293,7 +313,8 @@ function answersOf(analysis, g) {
   const answers = el('p', 'Rests on: ', { class: 'card-answers', 'data-part': 'card-answers' });
   [...seen.values()].forEach((v, j) => {
     if (j) answers.append(', ');
-    answers.append(el('span', `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin }));
+    const said = v.origin === 'bound' ? `${v.name} = at least ${v.value} (from the log)` : `${v.name} = ${v.value} (${ORIGIN[v.origin] ?? v.origin})`;
+    answers.append(el('span', said, { class: v.origin === 'pack' ? 'answer default' : 'answer', 'data-origin': v.origin }));
     if (v.origin === 'pack') answers.append(' ', el('button', 'Answer', { type: 'button', 'data-answer': v.name, class: 'card-answer' }));
   });
   return answers;

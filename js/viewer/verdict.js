@@ -184,12 +184,21 @@ export function createVerdict(root, hooks) {
         set('clean', head, packs, disagree, line);
         return;
       }
+      // The core's story where it tells one (what, when, how badly, the likely cause, the next step: the
+      // page a manager reads), else each card's sentence.
+      const story = analysis.story?.lines?.length ? analysis.story : null;
       const worst = el('ol', null, { class: 'verdict-worst', 'data-part': 'verdict-worst' });
-      for (const [k, g] of groups.slice(0, 3).entries()) {
+      const lines = story ? story.lines : groups.slice(0, 3).map((g, k) => ({ group: k }));
+      for (const line of lines) {
+        const g = groups[line.group];
+        if (!g) continue;
         const li = el('li', null, { class: g.severity });
-        li.append(el('span', ctx.sentence(g)), ' ', el('button', 'Show', { type: 'button', 'data-group': String(k), class: 'verdict-show', title: 'Chart these series around this time, with the thresholds' }));
+        const text = story ? `${g.severity === 'critical' ? 'Critical' : 'Warning'}: ${line.text}` : ctx.sentence(g);
+        li.append(el('span', text), ' ', el('button', 'Show', { type: 'button', 'data-group': String(line.group), class: 'verdict-show', title: 'Chart these series around this time, with the thresholds' }));
+        if (story && line.next) li.append(el('div', `Next: ${line.next}`, { class: 'verdict-next', 'data-part': 'verdict-next' }));
         worst.append(li);
       }
+
       const more = el('p', null, { class: 'verdict-more' });
       more.append(el('button', groups.length > 3 ? `All ${groups.length} cards, with why each matters and what to check` : 'The cards, with why each matters and what to check', { type: 'button', 'data-action': 'cards' }));
       const crit = groups.some((g) => g.severity === 'critical');

@@ -238,3 +238,19 @@ test('derivedSeries and explainDerived: a ratio per SQL instance, two named inst
   assert.throws(() => api.derivedSeries(cap, stray), (err) => err instanceof api.AnalysisError && /past the capture's 4/.test(err.message));
   cap.free();
 });
+
+test('counterTemplate: the counters to collect, one path per line for logman -cf, built-in or given packs', () => {
+  const all = api.counterTemplate();
+  assert.ok(all.endsWith('\r\n'));
+  const lines = all.split('\r\n').slice(0, -1);
+  // What the rules read and what names the cause: processor time and the processes' share of it.
+  for (const p of ['\\Processor(*)\\% Processor Time', '\\Process(*)\\% Processor Time', '\\Memory\\Available MBytes', '\\Process(*)\\Private Bytes']) {
+    assert.ok(lines.includes(p), p);
+  }
+  assert.equal(new Set(lines.map((l) => l.toLowerCase())).size, lines.length, 'nothing twice');
+  // One pack given whole: its counter with the instance as (*) and no machine, then its breakdown.
+  const pack = { id: 't', title: 'T', version: '1', source: 'test', rules: [
+    { id: 'r', title: 'R', counter: '\\\\SRV\\LogicalDisk(C:)\\Avg. Disk sec/Write', kind: 'static', severity: 'warning', operator: 'gt', threshold: 0.02 }] };
+  assert.equal(api.counterTemplate({ packs: [pack] }), '\\LogicalDisk(*)\\Avg. Disk sec/Write\r\n\\Process(*)\\IO Write Bytes/sec\r\n');
+  assert.throws(() => api.counterTemplate({ packs: ['no-such-pack'] }), (e) => e.code === 'unknown-pack');
+});

@@ -1,8 +1,10 @@
 //! `analyze`: the core's analysis (docs/analysis.md) over logs, PAL in batch. One analysis per log, each
 //! with its own slices; logs of one machine that follow each other in time (a Data Collector Set's
 //! daily files) are one analysis; `--merge` merges everything into one. With several analyses, `--html
-//! DIR` and `--json DIR` write one report per analysis and an index (per server: critical and warning
-//! counts by category, time range, a link). `--fail-on` turns findings into an exit code.
+//! DIR` and `--json DIR` write one report per analysis, an index (per analysis: critical and warning
+//! counts by category, time range, a link) and the fleet (`fleet.rs`: machines ranked worst first, as
+//! `fleet.json` and as the page `index.html`). `--baseline` adds the cards "worse than its normal".
+//! `--fail-on` turns findings into an exit code.
 
 use super::{input_names, report_failures, report_losses, strict_summary};
 use crate::args::{self, PackSpec};
@@ -13,7 +15,8 @@ use crate::naming;
 use crate::progress::Progress;
 use crate::time::iso;
 use clap::ValueEnum;
-use counterlens::analysis::{self, AnalyzeOptions, Severity, SliceLength, Value};
+use counterlens::analysis::baseline::{self, Baseline};
+use counterlens::analysis::{self, fleet, AnalyzeOptions, Severity, SliceLength, Value};
 use counterlens::capture::Capture;
 use serde::Serialize;
 use std::io::Write;
@@ -56,9 +59,13 @@ pub struct Args {
     /// One analysis of all the logs merged (as convert merges them), across machines.
     #[arg(long)]
     merge: bool,
-    /// Exit 1 when a log lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
+    /// Exit 1 when a log lost data (truncated, cut short, unreadable rows); the notes are printed anyway.
     #[arg(long)]
     strict: bool,
+    /// A machine's normal (`counterlens baseline`): adds cards "worse than its normal" (pack
+    /// "baseline"). A log of another machine is an error.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
 }
 
 /// One analysis: of one log, or of logs merged.
@@ -124,6 +131,104 @@ fn job(mut logs: Vec<Loaded>, progress: &Progress) -> Job {
     }
 }
 
+/// What an analysis runs with: the options, the baseline, where its reports go.
+type Setup<'a> = (&'a AnalyzeOptions, Option<&'a Baseline>, &'a Dest, &'a Dest);
+
+/// Reads the logs a few at a time (at most two per thread ahead of the one being grouped, each read
+/// on the pool) and groups them in the order given as they arrive; each analysis runs on the pool as
+/// soon as its logs are grouped, at most one per thread at once (the reading waits for them), so
+/// memory holds a few logs and analyses, whatever the count. Returns each analysis' inputs and
+/// result, in order; read failures and logs that lost data go to `failed` and `lost`.
+fn pipeline(
+    args: &Args,
+    names: &[String],
+    (options, baseline, html, json): Setup<'_>,
+    progress: &Progress,
+    (failed, lost): (&mut Vec<(PathBuf, String)>, &mut usize),
+) -> (Vec<String>, Vec<Result<Analysed, CliError>>) {
+    use std::sync::mpsc::channel;
+    let threads = rayon::current_num_threads();
+    let ahead = 2 * threads;
+    let files = &args.files;
+    let (rtx, rrx) = channel::<(usize, Result<Loaded, CliError>)>();
+    let (atx, arx) = channel::<(usize, Result<Analysed, CliError>)>();
+    let mut inputs: Vec<String> = Vec::new();
+    let mut results: Vec<(usize, Result<Analysed, CliError>)> = Vec::new();
+    rayon::in_place_scope(|scope| {
+        // Readers are spawned as the ones before them are taken, never all at once: no task waits
+        // on another, and an analysis always finds a thread.
+        let spawn_read = |i: usize| {
+            let rtx = rtx.clone();
+            let (f, name) = (&files[i], &names[i]);
+            scope.spawn(move |_| {
+                let r = input::read(f, name, &progress.file(input::size(f)), &Default::default());
+                let _ = rtx.send((i, r));
+            });
+        };
+        let mut spawned = files.len().min(ahead);
+        for i in 0..spawned {
+            spawn_read(i);
+        }
+        let mut in_flight = 0usize;
+        let dispatch = |g: Vec<Loaded>, in_flight: &mut usize, inputs: &mut Vec<String>| {
+            let j = job(g, progress);
+            let k = inputs.len();
+            inputs.push(j.inputs.join(", "));
+            *in_flight += 1;
+            let atx = atx.clone();
+            scope.spawn(move |_| {
+                let _ = atx.send((k, analyse(&j, options, baseline, html, json)));
+            });
+        };
+        let mut pending = std::collections::BTreeMap::new();
+        let mut group: Vec<Loaded> = Vec::new();
+        let mut next = 0;
+        while next < files.len() {
+            let Ok((i, r)) = rrx.recv() else { break };
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&next) {
+                match r {
+                    Ok(l) => {
+                        *lost += usize::from(report_losses(&l, progress) > 0);
+                        if !group
+                            .last()
+                            .is_some_and(|p| follows(&p.capture, &l.capture))
+                            && !group.is_empty()
+                        {
+                            dispatch(std::mem::take(&mut group), &mut in_flight, &mut inputs);
+                        }
+                        group.push(l);
+                    }
+                    Err(e) => failed.push((files[next].clone(), e.to_string())),
+                }
+                next += 1;
+                if spawned < files.len() {
+                    spawn_read(spawned);
+                    spawned += 1;
+                }
+                // One analysis per thread at once: the next waits for one to end.
+                while in_flight >= threads {
+                    match arx.recv() {
+                        Ok(r) => results.push(r),
+                        Err(_) => break,
+                    }
+                    in_flight -= 1;
+                }
+            }
+        }
+        if !group.is_empty() {
+            dispatch(group, &mut in_flight, &mut inputs);
+        }
+        for _ in 0..in_flight {
+            if let Ok(r) = arx.recv() {
+                results.push(r);
+            }
+        }
+    });
+    results.sort_by_key(|r| r.0);
+    (inputs, results.into_iter().map(|r| r.1).collect())
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Output<'a> {
@@ -160,17 +265,28 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(CliError::io(path))
 }
 
-/// Runs one analysis, writes its reports, returns its index entry and its summary for stdout.
+/// What one analysis gives: its index entry, its machines' runs for the fleet, its summary for stdout.
+type Analysed = (Entry, Vec<fleet::Run>, Vec<u8>);
+
+/// Runs one analysis (and its baseline's judgement), writes its reports, returns what it gives.
 fn analyse(
     job: &Job,
     options: &AnalyzeOptions,
+    baseline: Option<&Baseline>,
     html: &Dest,
     json: &Dest,
-) -> Result<(Entry, Vec<u8>), CliError> {
-    let a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
+) -> Result<Analysed, CliError> {
+    let mut a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
         file: job.title.clone().into(),
         source,
     })?;
+    if let Some(b) = baseline {
+        baseline::judge(&job.capture, b, &mut a).map_err(|source| CliError::Baseline {
+            file: job.title.clone().into(),
+            source,
+        })?;
+    }
+    let runs = fleet::runs(&job.capture, &a, &job.inputs, &job.name);
     let east = job
         .capture
         .time_zone
@@ -224,6 +340,16 @@ fn analyse(
         a.rules.len(),
         a.slices.len()
     );
+    // The story first (what a reader takes in at once: the worst cards in words, with the next step),
+    // then every finding.
+    let _ = writeln!(out, "  {}", a.story.headline);
+    for (k, l) in a.story.lines.iter().enumerate() {
+        let sev = match l.severity {
+            Severity::Critical => "critical",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "  {}. {sev}: {}\n     Next: {}", k + 1, l.text, l.next);
+    }
     for f in &a.findings {
         let sev = match f.severity {
             Severity::Critical => "critical",
@@ -239,7 +365,7 @@ fn analyse(
         );
     }
     entry.worst = a.findings.iter().map(|f| f.severity).max();
-    Ok((entry, out))
+    Ok((entry, runs, out))
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
@@ -258,48 +384,87 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             say!("counterlens: {n}");
         }
     }
-    let progress = Progress::new(&args.files, quiet);
-    let results = input::read_all(&args.files, &names, &progress);
-    progress.finish();
-    let mut failed = Vec::new();
-    let mut loaded = Vec::new();
-    let mut lost = 0;
-    for (path, r) in args.files.iter().zip(results) {
-        match r {
-            Ok(l) => {
-                lost += usize::from(report_losses(&l, &progress) > 0);
-                loaded.push(l);
-            }
-            Err(e) => failed.push((path.clone(), e.to_string())),
+    let baseline = match &args.baseline {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(CliError::io(p))?;
+            Some(
+                Baseline::from_json(&text)
+                    .map_err(|e| CliError::Usage(format!("--baseline {}: {e}", p.display())))?,
+            )
         }
-    }
-    let jobs: Vec<Job> = group(loaded, args.merge)
-        .into_iter()
-        .map(|g| job(g, &progress))
-        .collect();
-    let html = dest(&args.html, "html", jobs.len())?;
-    let json = dest(&args.json, "json", jobs.len())?;
-    use rayon::prelude::*;
-    let results: Vec<Result<(Entry, Vec<u8>), CliError>> = jobs
-        .par_iter()
-        .map(|j| analyse(j, &options, &html, &json))
-        .collect();
+        None => None,
+    };
+    let progress = Progress::new(&args.files, quiet);
+    let mut failed = Vec::new();
+    let mut lost = 0;
+    // With directories (or no report) and no --merge, logs are read a few at a time and each analysis
+    // runs as soon as its logs are read (`pipeline`): memory holds a few logs, not all of them. A report
+    // file needs the count of analyses first (one analysis only), so that case reads them all.
+    let files_out = [&args.html, &args.json]
+        .iter()
+        .any(|p| p.as_ref().is_some_and(|p| !naming::is_dir_output(p)));
+    let (jobs, results): (Vec<String>, Vec<Result<Analysed, CliError>>) = if args.merge || files_out
+    {
+        let results = input::read_all(&args.files, &names, &progress);
+        progress.finish();
+        let mut loaded = Vec::new();
+        for (path, r) in args.files.iter().zip(results) {
+            match r {
+                Ok(l) => {
+                    lost += usize::from(report_losses(&l, &progress) > 0);
+                    loaded.push(l);
+                }
+                Err(e) => failed.push((path.clone(), e.to_string())),
+            }
+        }
+        let jobs: Vec<Job> = group(loaded, args.merge)
+            .into_iter()
+            .map(|g| job(g, &progress))
+            .collect();
+        let html = dest(&args.html, "html", jobs.len())?;
+        let json = dest(&args.json, "json", jobs.len())?;
+        use rayon::prelude::*;
+        let results = jobs
+            .par_iter()
+            .map(|j| analyse(j, &options, baseline.as_ref(), &html, &json))
+            .collect();
+        (jobs.iter().map(|j| j.inputs.join(", ")).collect(), results)
+    } else {
+        let html = dest(&args.html, "html", 1)?;
+        let json = dest(&args.json, "json", 1)?;
+        let r = pipeline(
+            args,
+            &names,
+            (&options, baseline.as_ref(), &html, &json),
+            &progress,
+            (&mut failed, &mut lost),
+        );
+        progress.finish();
+        r
+    };
+    let html = dest(&args.html, "html", 1)?;
+    let json = dest(&args.json, "json", 1)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut entries = Vec::new();
-    for (job, r) in jobs.iter().zip(results) {
+    let mut runs = Vec::new();
+    for (inputs, r) in jobs.iter().zip(results) {
         match r {
-            Ok((entry, text)) => {
+            Ok((entry, r, text)) => {
                 out.write_all(&text).map_err(CliError::io("stdout"))?;
                 entries.push(entry);
+                runs.extend(r);
             }
             // A pack that does not fit (an unknown variable, say) fails every analysis alike: stop.
-            Err(e @ CliError::Analysis { .. }) if jobs.len() == 1 => return Err(e),
-            Err(e) => failed.push((job.inputs.join(", ").into(), e.to_string())),
+            Err(e @ (CliError::Analysis { .. } | CliError::Baseline { .. })) if jobs.len() == 1 => {
+                return Err(e)
+            }
+            Err(e) => failed.push((inputs.into(), e.to_string())),
         }
     }
+    let fleet = fleet::fleet(runs);
     if let Dest::Dir(d) = &html {
-        write_file(&d.join("index.html"), &index::html(&entries))?;
+        write_file(&d.join("index.html"), &crate::fleet::page(&fleet, &entries))?;
     }
     if let Dest::Dir(d) = &json {
         let text = serde_json::to_string_pretty(&entries).map_err(|e| CliError::Io {
@@ -307,6 +472,11 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             source: e.into(),
         })?;
         write_file(&d.join("index.json"), &(text + "\n"))?;
+        let text = crate::fleet::json(&fleet).map_err(|e| CliError::Io {
+            file: d.join("fleet.json"),
+            source: e.into(),
+        })?;
+        write_file(&d.join("fleet.json"), &text)?;
     }
     if entries.len() > 1 {
         let critical: usize = entries.iter().map(|e| e.critical).sum();

@@ -14,7 +14,7 @@ use crate::args::{self, Partition};
 use crate::error::CliError;
 use crate::input::{self, Loaded};
 use crate::naming::{self, Staged};
-use crate::parquet_out::{LongWriter, Stream};
+use crate::parquet_out::{Encoded, LongWriter, ParallelFile, RowGroups, Stream};
 use crate::progress::FileProgress;
 use crate::progress::Progress;
 use crate::select::{self, Cut, Piece, Selection};
@@ -78,7 +78,7 @@ pub struct Args {
     /// which DuckDB and Spark prune on; machine, date or machine,date.
     #[arg(long, value_parser = args::partition)]
     partition: Option<Partition>,
-    /// Exit 1 when an input lost data (truncated, not closed, unreadable rows); the notes are printed anyway.
+    /// Exit 1 when an input lost data (truncated, cut short, unreadable rows); the notes are printed anyway.
     #[arg(long)]
     strict: bool,
 }
@@ -302,6 +302,8 @@ enum Out {
     Partitioned(Partitioned),
     /// One CSV or TSV file.
     Table(Table),
+    /// Row groups encoded for a file of several inputs (`one_parquet`), appended there once complete.
+    Encode(Box<(RowGroups, Stream)>),
 }
 
 impl Out {
@@ -310,6 +312,10 @@ impl Out {
             Out::Parquet(o) => o.piece(p),
             Out::Partitioned(o) => o.piece(p),
             Out::Table(o) => o.piece(p),
+            Out::Encode(o) => {
+                let (groups, stream) = &mut **o;
+                stream.add(groups, p, 0..p.times.len(), None).map(|_| ())
+            }
         }
     }
 
@@ -319,6 +325,7 @@ impl Out {
             Out::Parquet(o) => (*o).end().map(|(r, f)| (r, f, 0)),
             Out::Partitioned(o) => o.end().map(|(r, f)| (r, f, 0)),
             Out::Table(o) => o.end(),
+            Out::Encode(_) => Ok((0, 0, 0)),
         }
     }
 }
@@ -336,7 +343,26 @@ fn stream_to(
     progress: &Progress,
     mut out: Out,
 ) -> Result<Done, CliError> {
-    if let Out::Table(t) = &mut out {
+    let lost = stream_into(f, name, fp, sel, progress, &mut out)?;
+    let (rows, files, series) = out.end()?;
+    Ok(Done {
+        rows,
+        files,
+        lost,
+        series,
+    })
+}
+
+/// `stream_to` without completing the output: whether the log lost data.
+fn stream_into(
+    f: &Path,
+    name: &str,
+    fp: &FileProgress<'_>,
+    sel: &Selection,
+    progress: &Progress,
+    out: &mut Out,
+) -> Result<bool, CliError> {
+    if let Out::Table(t) = out {
         if input::format_of(f) == Some(Format::Blg) {
             t.series = catalogue(f, fp, sel)?;
         }
@@ -366,13 +392,7 @@ fn stream_to(
     };
     let lost = report_lost_notes(name, &notes, progress) > 0;
     selection_warnings(name, sel, &cut, zone.as_ref(), progress);
-    let (rows, files, series) = out.end()?;
-    Ok(Done {
-        rows,
-        files,
-        lost,
-        series,
-    })
+    Ok(lost)
 }
 
 /// Series listed in the capture's order: their indices among those met, and their paths.
@@ -731,8 +751,12 @@ fn single(
     Ok((Done { lost, ..done }, summary))
 }
 
-/// One Parquet file for every input: inputs are read on the pool and written here as each completes, in
-/// any order (the source column tells them apart), so reading the next overlaps writing the last.
+/// One Parquet file for every input: each input is streamed and its row groups encoded on the pool
+/// (`parquet_out::RowGroups`: dictionaries, encodings and zstd side by side), then appended to the file
+/// in the order the inputs were given, so the file is the same whatever finishes first. An input's row
+/// groups wait, encoded, until it is complete (a log that fails half-way adds no row) and its turn
+/// comes; no input starts more than `2 x threads` places ahead of the one being written, so the
+/// waiting is bounded.
 fn one_parquet(
     args: &Args,
     sel: &Selection,
@@ -740,66 +764,75 @@ fn one_parquet(
     progress: &Progress,
     failed: &mut Vec<(PathBuf, String)>,
 ) -> Result<(Done, String), CliError> {
-    // Each input is read whole before its rows are written, so one that does not read adds no row.
-    whole_read_note(
-        &args.files,
-        "several inputs into one Parquet file",
-        progress,
-    );
-    let mut writer = LongWriter::create(&args.output, args.overwrite)?;
-    // Bounded: when writing falls behind, readers wait instead of piling captures up in memory.
-    let (tx, rx) = std::sync::mpsc::sync_channel(rayon::current_num_threads());
+    let mut file = ParallelFile::create(&args.output, args.overwrite)?;
+    let (tx, rx) = std::sync::mpsc::channel();
     let files = &args.files;
+    let ahead = 2 * rayon::current_num_threads();
+    // How many inputs have been written (or failed), for the bound above.
+    let turn = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
     let mut write_error = None;
     let mut lost = 0usize;
     let mut written = 0usize;
+    let mut pending: std::collections::BTreeMap<usize, EncodedInput> = Default::default();
+    let turn_ref = &turn;
+    let encoders: Vec<RowGroups> = (0..files.len()).map(|_| file.encoder()).collect();
     rayon::in_place_scope(|scope| {
-        for (i, (f, name)) in files.iter().zip(names).enumerate() {
+        for (i, ((f, name), groups)) in files.iter().zip(names).zip(encoders).enumerate() {
             let tx = tx.clone();
             scope.spawn(move |_| {
-                let size = input::size(f);
-                // The file's share is handed to the writer with its capture: it is done when written.
-                let fp = progress.file(size);
-                let r = input::read(f, name, &fp, &sel.open_options()).map(|l| {
-                    let lost = report_losses(&l, progress) > 0;
-                    let c = select_one(&l, sel, progress);
-                    (l.source, c, lost)
+                {
+                    let (m, c) = turn_ref;
+                    let mut done = m.lock().unwrap_or_else(|e| e.into_inner());
+                    while i >= *done + ahead {
+                        done = c.wait(done).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+                let fp = progress.file(input::size(f));
+                let mut out = Out::Encode(Box::new((groups, Stream::new(name))));
+                let r = stream_into(f, name, &fp, sel, progress, &mut out).and_then(|lost| {
+                    let Out::Encode(o) = out else {
+                        unreachable!("made above")
+                    };
+                    let (mut groups, mut stream) = *o;
+                    stream.flush(&mut groups)?;
+                    Ok((groups.groups, lost))
                 });
-                let read = fp.detach();
-                let _ = tx.send((i, r, size, read));
+                let _ = tx.send((i, r, fp.detach(), input::size(f)));
             });
         }
         drop(tx);
-        for (i, r, size, read) in rx {
-            // This input's read half is counted; its written half counts as its rows go out.
-            let fp = progress.file_resumed(size, read);
-            match r {
-                Ok((source, c, l)) => {
-                    lost += usize::from(l);
-                    if write_error.is_none() {
-                        let mut stream = Stream::new(&source);
-                        let piece = Piece::whole(c);
-                        let n = piece.times.len();
-                        let r = stream
-                            .add(&mut writer, &piece, 0..n, None)
-                            .and_then(|a| Ok(a + stream.flush(&mut writer)?));
-                        fp.written(1, 1);
-                        match r {
-                            Ok(n) => written += usize::from(n > 0),
-                            Err(e) => write_error = Some(e),
+        let mut next = 0;
+        for (i, r, read, size) in rx {
+            pending.insert(i, (r, read, size));
+            while let Some((r, read, size)) = pending.remove(&next) {
+                let fp = progress.file_resumed(size, read);
+                match r {
+                    Ok((groups, l)) => {
+                        lost += usize::from(l);
+                        if write_error.is_none() {
+                            let any = !groups.is_empty();
+                            match file.append(groups) {
+                                Ok(()) => written += usize::from(any),
+                                Err(e) => write_error = Some(e),
+                            }
                         }
                     }
+                    Err(e) => failed.push((files[next].clone(), e.to_string())),
                 }
-                Err(e) => failed.push((files[i].clone(), e.to_string())),
+                fp.written(1, 1);
+                next += 1;
+                let (m, c) = &turn;
+                *m.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                c.notify_all();
             }
         }
     });
     if let Some(e) = write_error {
         return Err(e);
     }
-    let rows = writer.rows;
+    let rows = file.rows;
     let files_made = if rows > 0 {
-        writer.close()?;
+        file.close()?;
         1
     } else {
         0 // nothing to write: the temporary file is removed, no empty Parquet file is left
@@ -818,6 +851,10 @@ fn one_parquet(
         summary,
     ))
 }
+
+/// One input of `one_parquet`: its row groups and whether it lost data, the bytes counted as read, its
+/// size.
+type EncodedInput = (Result<(Vec<Encoded>, bool), CliError>, u64, u64);
 
 /// One input read for a merge: the log, what the selection keeps of it, whether it lost data, its size
 /// and the bytes counted as read.

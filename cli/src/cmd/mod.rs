@@ -2,9 +2,11 @@
 //! lost-data notes (`--strict`), and `--json` documents on stdout.
 
 pub mod analyze;
+pub mod baseline;
 pub mod check;
 pub mod convert;
 pub mod info;
+pub mod template;
 
 use crate::error::CliError;
 use crate::input::Loaded;

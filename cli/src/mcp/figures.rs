@@ -4,8 +4,9 @@
 //! the summary in words (the report's first page as text).
 
 use crate::time::{iso, iso_utc};
-use counterlens::analysis::{findings::duration, Analysis, Severity};
+use counterlens::analysis::{Analysis, Severity};
 use counterlens::capture::Capture;
+use counterlens::words::duration;
 use serde::Serialize;
 
 /// Minutes east of UTC of a capture's clock (Windows' bias is minutes west).

@@ -594,7 +594,7 @@ fn analyze_tool(
                 "machine": g.machine,
                 "start": when(g.start, e),
                 "end": when(g.end, e),
-                "duration": analysis::findings::duration(g.duration_ms),
+                "duration": counterlens::words::duration(g.duration_ms),
                 "lead": g.lead,
                 "findings": findings,
                 "findingsLeftOut": g.findings.len().saturating_sub(FINDINGS_PER_CARD),
@@ -697,6 +697,7 @@ fn explain(
                 json!({"name": v.name, "value": v.value, "origin": match v.origin {
                     Origin::User => "given by you",
                     Origin::Capture => "derived from the log",
+                    Origin::Bound => "at least this, derived from the log (a lower bound)",
                     Origin::Pack => "the pack's default (an assumption to confirm)",
                 }})
             })

@@ -8,26 +8,15 @@
 //! ranked machine before part, then critical before warning, then longest first.
 
 use super::contributors::Contributor;
-use super::findings::{duration, message_amount, message_measure, percent_of_time, Clock, Finding};
+use super::findings::{message_amount, message_measure, percent_of_time, Clock, Finding, Scope};
 use super::pack::{Operator, Severity};
 use super::rules::Prepared;
 use crate::capture::names::english_names;
 use crate::capture::path::FoldedPath;
 use crate::units::Unit;
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// Whether a series speaks for the machine or for one part of it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Scope {
-    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
-    #[default]
-    Machine,
-    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
-    /// object's `_Total` on that machine.
-    Instance,
-}
 
 /// One card: the findings of one concern over one stretch, with the facts a reader needs first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -79,6 +68,10 @@ pub struct FindingGroup {
     /// (`contributors`); empty when the log has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contributors: Vec<Contributor>,
+    /// A machine card without contributors: the counter that would have named them
+    /// (`\Process(*)\% Processor Time`), for the next collection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
 }
 
 /// Object names (English, folded) whose instances are parts of a machine.
@@ -234,16 +227,24 @@ fn excess(f: &Finding) -> f64 {
 
 /// The findings as cards, ranked (module docs).
 pub fn group(findings: &[Finding], ctx: &Context<'_>) -> Vec<FindingGroup> {
-    // Per concern: episode findings per machine too.
-    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    // Per concern: episode findings per machine too, growth findings per machine and instance (a
+    // leaking process is a card of its own).
+    let mut keys: Vec<(&str, &str, &str, &str)> = Vec::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
-        let machine = if f.mean.is_some() { ctx.machine(f) } else { "" };
-        let key = (f.pack.as_str(), ctx.concern(f), machine);
-        match keys
-            .iter()
-            .position(|k| k.0 == key.0 && k.1 == key.1 && k.2.eq_ignore_ascii_case(key.2))
-        {
+        let per_machine = f.mean.is_some() || f.growth.is_some();
+        let machine = if per_machine { ctx.machine(f) } else { "" };
+        let instance = match (&f.growth, ctx.series.get(f.series_index)) {
+            (Some(_), Some(s)) => s.parsed.instance.as_deref().unwrap_or(""),
+            _ => "",
+        };
+        let key = (f.pack.as_str(), ctx.concern(f), machine, instance);
+        match keys.iter().position(|k| {
+            k.0 == key.0
+                && k.1 == key.1
+                && k.2.eq_ignore_ascii_case(key.2)
+                && k.3.eq_ignore_ascii_case(key.3)
+        }) {
             Some(k) => members[k].push(i),
             None => {
                 keys.push(key);
@@ -423,12 +424,13 @@ fn card(
         share: l.share,
         summary: String::new(),
         contributors: Vec::new(),
+        missing: None,
         findings: idx,
     };
     if scope == Scope::Machine {
         let from = ctx.times.partition_point(|&t| t < start);
         let to = ctx.times.partition_point(|&t| t <= end);
-        g.contributors = super::contributors::contributors(
+        (g.contributors, g.missing) = super::contributors::contributors(
             l.series_index,
             from..to,
             ctx.paths,
@@ -446,7 +448,7 @@ fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
 }
 
 /// A value of series `index` as the card writes it.
-fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
+pub(super) fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
     let Some(s) = ctx.series.get(index) else {
         return crate::units::number(v);
     };
@@ -484,6 +486,7 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
     );
     let op = l.operator.words();
     let mut s = match (l.mean, l.share) {
+        _ if l.growth.is_some() => growth_words(l, ctx, &when),
         (Some(mean), Some(share)) => format!(
             "{} {op} {} for {} {when}, {} of the time, mean {}, worst {}",
             short_path(l, ctx),
@@ -558,7 +561,10 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
             continue;
         }
         seen.push(f.series_index);
-        if others < 2 {
+        if others < 2 && f.growth.is_some() {
+            s.push_str("; ");
+            s.push_str(&growth_words(f, ctx, ""));
+        } else if others < 2 {
             s.push_str(&format!(
                 "; {} {} {} (worst {})",
                 short_path(f, ctx),
@@ -609,10 +615,36 @@ fn summary(findings: &[Finding], g: &FindingGroup, ctx: &Context<'_>) -> String 
                 }
             })
             .collect();
-        s.push_str("; by process: ");
+        s.push_str(match first.kind.as_str() {
+            "processor" => "; by processor: ",
+            "adapter" => "; by adapter: ",
+            _ => "; by process: ",
+        });
         s.push_str(&named.join(", "));
     }
     s
+}
+
+/// A growth finding in words: `Process(leaky)\Private Bytes grew 250 MB per hour for 8 h from 09:00 to
+/// 17:00: from 1 GB to 3 GB, steadily (a straight line explains 99% of its change)`; `when` may be empty.
+fn growth_words(f: &Finding, ctx: &Context<'_>, when: &str) -> String {
+    let Some(g) = &f.growth else {
+        return String::new();
+    };
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" {when}")
+    };
+    format!(
+        "{} grew {} per hour for {}{when}: from {} to {}, steadily (a straight line explains {} of its change)",
+        short_path(f, ctx),
+        amount_of(f, g.per_hour, ctx),
+        duration(f.end - f.start),
+        amount_of(f, g.from, ctx),
+        amount_of(f, g.to, ctx),
+        percent_of_time(g.steadiness),
+    )
 }
 
 /// The parts inside a machine card by object and instance as written, at most three named:

@@ -8,6 +8,7 @@ use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
 use crate::units::{amount, measure_of, Measure, Unit};
+use crate::words::duration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,9 +43,24 @@ pub struct Finding {
     pub mean: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<f64>,
-    /// Whether its series speaks for the machine or for one part of it (`cards::Scope`).
+    /// A growth rule's finding: the line fitted to the series (`growth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<super::growth::Growth>,
+    /// Whether its series speaks for the machine or for one part of it (decided by `cards`).
     #[serde(default)]
-    pub scope: super::cards::Scope,
+    pub scope: Scope,
+}
+
+/// Whether a series speaks for the machine or for one part of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scope {
+    /// A series without an instance, an aggregate (`_Total`), a disk, an adapter, a paging file alone.
+    #[default]
+    Machine,
+    /// One processor, process, thread or CLR instance; or any instance whose rule also reads the
+    /// object's `_Total` on that machine.
+    Instance,
 }
 
 /// One slice broken by one rule: which statistics broke and the worst of them.
@@ -327,29 +343,6 @@ pub fn split_runs(
     out
 }
 
-/// A duration as a message writes it: 45 s, 20 min, 2 h 5 min, 3 d 4 h.
-pub fn duration(ms: f64) -> String {
-    let s = (ms / 1000.0).round().max(0.0) as u64;
-    match s {
-        0..=119 => format!("{s} s"),
-        120..=7_199 => format!("{} min", (s + 30) / 60),
-        7_200..=172_799 => {
-            let m = (s + 30) / 60;
-            match m % 60 {
-                0 => format!("{} h", m / 60),
-                r => format!("{} h {r} min", m / 60),
-            }
-        }
-        _ => {
-            let h = (s + 1800) / 3600;
-            match h % 24 {
-                0 => format!("{} d", h / 24),
-                r => format!("{} d {r} h", h / 24),
-            }
-        }
-    }
-}
-
 /// The findings of prepared rules, sorted by start, then severity (critical first), then pack, rule
 /// and series. `series` are the capture's series followed by the derived ones (`derived[i]` is series
 /// `capture.series.len() + i`); `stats[i]` holds series `i`'s slice statistics (for every series a
@@ -412,7 +405,7 @@ pub fn findings(
                 .iter()
                 .map(|p| {
                     let b = match (p.rule.for_seconds, &p.rule.episode, st) {
-                        (None, None, Some(st)) => {
+                        (None, None, Some(st)) if p.rule.growth.is_none() => {
                             breaks(p.rule, p.threshold, st, &sr.values, slicing)
                         }
                         _ => vec![None; slicing.len()],
@@ -440,6 +433,15 @@ pub fn findings(
                         .episode
                         .as_ref()
                         .map(|e| episodes(values, times, p.rule.operator, p.threshold, e))
+                })
+                .collect();
+            // Growth rules: one line over the range.
+            let found_growth: Vec<Option<(f64, f64, super::growth::Growth)>> = members
+                .iter()
+                .map(|p| {
+                    p.rule.growth.as_ref().and_then(|g| {
+                        super::growth::growth(values, times, p.rule.operator, p.threshold, g)
+                    })
                 })
                 .collect();
             let has = |sev| members.iter().any(|p| p.rule.severity == sev);
@@ -503,7 +505,20 @@ pub fn findings(
             };
             for (k, (p, (_, b))) in members.iter().zip(&broken).enumerate() {
                 let mut found: Vec<(f64, f64, Break, Option<&Episode>)> = Vec::new();
-                if let Some(es) = &found_episodes[k] {
+                if p.rule.growth.is_some() {
+                    if let Some((first, last, g)) = &found_growth[k] {
+                        found.push((
+                            *first,
+                            *last,
+                            Break {
+                                stats: bit(Stat::Trend),
+                                worst: g.per_hour,
+                                worst_stat: Stat::Trend,
+                            },
+                            None,
+                        ));
+                    }
+                } else if let Some(es) = &found_episodes[k] {
                     for e in es {
                         found.push((
                             times[e.first],
@@ -540,6 +555,7 @@ pub fn findings(
                         ));
                     }
                 }
+                let growth = found_growth[k].as_ref().map(|g| &g.2);
                 for (start, end, br, episode) in found {
                     let broke: Vec<Stat> = ORDER
                         .into_iter()
@@ -561,7 +577,7 @@ pub fn findings(
                             p.threshold,
                             unit(),
                             &br,
-                            (start, end, episode),
+                            (start, end, episode, growth),
                             &clock,
                         ),
                         broke,
@@ -576,6 +592,7 @@ pub fn findings(
                         derived: derived_ref.clone(),
                         mean: episode.map(|e| e.mean),
                         share: episode.map(|e| e.share),
+                        growth: growth.cloned(),
                         scope: Default::default(),
                     });
                 }
@@ -711,9 +728,24 @@ fn message(
     threshold: f64,
     measure: Measure,
     b: &Break,
-    (start, end, episode): (f64, f64, Option<&Episode>),
+    (start, end, episode, growth): (f64, f64, Option<&Episode>, Option<&super::growth::Growth>),
     clock: &Clock,
 ) -> String {
+    if let Some(g) = growth {
+        return format!(
+            "{path} grew {} per hour for {}, from {} to {} (a straight line explains {} of its change; {} {} per hour) from {} to {}{}",
+            message_amount(g.per_hour, measure),
+            duration(end - start),
+            message_amount(g.from, measure),
+            message_amount(g.to, measure),
+            percent_of_time(g.steadiness),
+            rule.operator.words(),
+            message_amount(threshold, measure),
+            clock.time(start),
+            clock.time(end),
+            clock.suffix(),
+        );
+    }
     let (what, unit) = if rule.kind == RuleKind::Trend {
         (" trend", " per hour")
     } else {

@@ -5,6 +5,7 @@
 //! findings ([`findings`]); [`report`] writes them as one self-contained HTML page. docs/analysis.md
 //! describes the semantics and the decisions.
 
+pub mod baseline;
 mod builtin;
 pub mod cards;
 pub mod contributors;
@@ -13,18 +14,23 @@ pub mod episodes;
 pub mod error;
 pub mod expr;
 pub mod findings;
+pub mod fleet;
+pub mod growth;
 pub mod pack;
 pub mod pal;
 pub mod report;
 pub mod rules;
 pub mod slices;
+pub mod story;
+pub mod template;
 pub mod variables;
 
-pub use cards::{FindingGroup, Scope};
+pub use cards::FindingGroup;
 pub use contributors::Contributor;
 pub use derived::{derived_values, explain_derived, DerivedExplanation, DerivedRef};
 pub use error::AnalysisError;
 pub use findings::Finding;
+pub use findings::Scope;
 pub use pack::{
     Block, Derive, Derived, DerivedInput, EpisodeSpec, Inline, Instances, Operator, PairBy,
     Reference, Rule, RuleKind, RulePack, Severity, Stat, Text, Threshold, Value, Variable,
@@ -177,6 +183,9 @@ pub struct RuleRun {
     /// An episode rule: its window and share.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub episode: Option<EpisodeSpec>,
+    /// A growth rule: its hours and steadiness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<pack::GrowthSpec>,
     /// How many series it ran on.
     pub series: usize,
     /// The threshold it compared with: the number, or the expression evaluated with the variables and
@@ -271,6 +280,9 @@ pub struct Analysis {
     /// The findings as cards: one concern over one stretch, ranked by what matters (`cards`).
     #[serde(default)]
     pub groups: Vec<FindingGroup>,
+    /// The cards in a few plain sentences: what, when, how badly, the likely cause, the next step.
+    #[serde(default)]
+    pub story: story::Story,
     pub rules: Vec<RuleRun>,
     /// The values used.
     pub variables: BTreeMap<String, Value>,
@@ -347,7 +359,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             {
                 p.skipped = Some(format!(
                     "a trend per hour needs at least an hour of log; the range analysed is {}",
-                    findings::duration(span)
+                    crate::words::duration(span)
                 ));
                 p.series.clear();
                 p.threshold = f64::NAN;
@@ -357,10 +369,9 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     // Each selected series' statistics, once, however many rules read them (sustained and episode
     // rules read the samples, not the slices).
     let mut stats: Vec<Option<SliceStats>> = vec![None; all.len()];
-    for p in prepared
-        .iter()
-        .filter(|p| p.rule.for_seconds.is_none() && p.rule.episode.is_none())
-    {
+    for p in prepared.iter().filter(|p| {
+        p.rule.for_seconds.is_none() && p.rule.episode.is_none() && p.rule.growth.is_none()
+    }) {
         for &s in &p.series {
             if stats[s].is_none() {
                 stats[s] = Some(SliceStats::compute(&all[s].values, &slicing));
@@ -397,15 +408,20 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     cards::set_scopes(&mut findings, &prepared, &paths);
     let facts = LogFacts::of(capture, &from_log);
     let clock = findings::Clock::of(capture, &slicing.slices);
-    let groups = cards::group(
+    let ctx = cards::Context::new(
+        &prepared,
+        &all,
+        &clock,
+        facts.machines.len(),
+        (&paths, &capture.timestamps, from_log.logical_processors),
+    );
+    let groups = cards::group(&findings, &ctx);
+    let story = story::story(
+        &groups,
         &findings,
-        &cards::Context::new(
-            &prepared,
-            &all,
-            &clock,
-            facts.machines.len(),
-            (&paths, &capture.timestamps, from_log.logical_processors),
-        ),
+        &ctx,
+        prepared.iter().filter(|p| p.skipped.is_none()).count(),
+        facts.first.zip(facts.last).map(|(a, b)| b - a),
     );
     Ok(Analysis {
         packs: packs
@@ -419,6 +435,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .collect(),
         slices: slicing.slices,
         groups,
+        story,
         findings,
         rules: prepared
             .iter()
@@ -436,6 +453,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 variables: reads(p),
                 counter: p.rule.counter.clone(),
                 episode: p.rule.episode.clone(),
+                growth: p.rule.growth.clone(),
                 series: p.series.len(),
                 threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),

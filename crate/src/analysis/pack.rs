@@ -143,6 +143,37 @@ pub struct Rule {
     /// (`docs/analysis.md`, "Episodes"), independent of slicing and of the sampling interval.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub episode: Option<EpisodeSpec>,
+    /// A rule of kind "trend" that judges a series' growth over the whole analysed range: one straight
+    /// line fitted to its samples (`docs/analysis.md`, "Growth"), not a trend per slice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<GrowthSpec>,
+}
+
+/// How a growth rule judges a series (`docs/analysis.md`, "Growth"): it breaks when the least-squares
+/// line through the series' samples rises past the threshold per hour, over at least `hours`, and the
+/// line explains at least `steadiness` of the values' variance (R²).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GrowthSpec {
+    /// The fewest hours between the series' first and last sample in the range (default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hours: Option<f64>,
+    /// The least R² (0..=1, default 0.8): how much of the values' change the line explains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steadiness: Option<f64>,
+}
+
+impl GrowthSpec {
+    pub const DEFAULT_HOURS: f64 = 2.0;
+    pub const DEFAULT_STEADINESS: f64 = 0.8;
+
+    pub fn hours(&self) -> f64 {
+        self.hours.unwrap_or(Self::DEFAULT_HOURS)
+    }
+
+    pub fn steadiness(&self) -> f64 {
+        self.steadiness.unwrap_or(Self::DEFAULT_STEADINESS)
+    }
 }
 
 /// How an episode rule judges a window of samples (`docs/analysis.md`, "Episodes").
@@ -623,6 +654,35 @@ impl RulePack {
                     return Err(bad(
                         format!("/rules/{i}/episode"),
                         "an episode rule compares its samples: kind \"static\", without `stats`, `minDurationPercent` or `for`".into(),
+                    ));
+                }
+            }
+            if let Some(g) = &r.growth {
+                let at = |field: &str| format!("/rules/{i}/growth/{field}");
+                if let Some(h) = g.hours {
+                    if !(h.is_finite() && h >= 1.0) {
+                        return Err(bad(
+                            at("hours"),
+                            format!("expected at least 1 hour (a trend per hour is not judged on less), found {h}"),
+                        ));
+                    }
+                }
+                if let Some(r2) = g.steadiness {
+                    if !(0.0..=1.0).contains(&r2) {
+                        return Err(bad(
+                            at("steadiness"),
+                            format!("expected a share (R²) from 0 to 1, found {r2}"),
+                        ));
+                    }
+                }
+                if r.kind != RuleKind::Trend
+                    || r.min_duration_percent.is_some()
+                    || r.for_seconds.is_some()
+                    || r.episode.is_some()
+                {
+                    return Err(bad(
+                        format!("/rules/{i}/growth"),
+                        "a growth rule is a trend over the whole range: kind \"trend\", without `minDurationPercent`, `for` or `episode`".into(),
                     ));
                 }
             }

@@ -8,8 +8,10 @@
 //!   default marked as an answer to confirm), its findings, and a chart per affected series with the
 //!   thresholds and the findings' ranges (drawn by `chart::draw` through the SVG backend, the viewer's
 //!   renderer, axes labelled in the counter's unit);
-//! - statistics per series (min, avg, max, 95th percentile, trend per hour) and PAL's chronological alert
-//!   grid (per time slice: condition, counter, min/avg/max, hourly trend);
+//! - statistics per series (min, avg, max, 95th percentile, trend per hour of the samples) and PAL's
+//!   chronological alert grid (per time slice: condition, counter, min/avg/max, slice trend per hour: the
+//!   two trends are named apart, each computed in one place, `series::samples_trend_per_hour` and
+//!   `slices::trend`);
 //! - key counters (CPU, memory, disk latency, network) charted even when nothing was found;
 //! - the variables with their origin, the rules that did not run and why.
 //!
@@ -30,6 +32,7 @@ use crate::chart::range_stats::range_stats;
 use crate::chart::svg::chart_svg;
 use crate::chart::{Band, ChartSeries, ThresholdMark, View};
 use crate::units::{amount, format_reading, number, Measure};
+use crate::words::duration;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -45,8 +48,57 @@ th{background:#f4f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums;
 figure{margin:1em 0}figcaption{font-weight:600;word-break:break-all}figure svg{max-width:100%;height:auto;display:block}\
 code,.path{word-break:break-all}dl.head{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}\
 dl.head dt{color:#5f5f68}dl.head dd{margin:0}\
-@media print{body{margin:0;max-width:none;font-size:11px}h2{break-before:auto;break-after:avoid}h3,h4{break-after:avoid}\
+#story{font-size:1.1em}#story ol{padding-left:1.4em}#story li{margin:.5em 0}#story .next{display:block;color:#5f5f68}\
+@media print{#summary{break-before:page}body{margin:0;max-width:none;font-size:11px}h2{break-before:auto;break-after:avoid}h3,h4{break-after:avoid}\
 figure,tr,.verdict{break-inside:avoid}a{color:inherit;text-decoration:none}a[href]::after{content:\" (\" attr(href) \")\";font-size:.85em;color:#5f5f68}}";
+
+/// The story (`story`): its headline, a line per card with its next step, and how many more cards the
+/// detail holds.
+fn write_story(h: &mut String, story: &super::story::Story) {
+    h.push_str("<section id=\"story\">\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"verdict {}\">{}</p>",
+        story_class(story),
+        esc(&story.headline)
+    );
+    if !story.lines.is_empty() {
+        h.push_str("<ol>");
+        for l in &story.lines {
+            let sev = match l.severity {
+                Severity::Critical => "critical",
+                Severity::Warning => "warning",
+            };
+            let _ =
+                write!(
+                h,
+                "<li><span class=\"{sev}\">{}:</span> {}<span class=\"next\">Next: {}</span></li>",
+                if sev == "critical" { "Critical" } else { "Warning" },
+                esc(&l.text),
+                esc(&l.next)
+            );
+        }
+        h.push_str("</ol>\n");
+    }
+    if story.more > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">{} more card{} below.</p>",
+            story.more,
+            if story.more == 1 { "" } else { "s" }
+        );
+    }
+    h.push_str("</section>\n");
+}
+
+fn story_class(story: &super::story::Story) -> &'static str {
+    match story.lines.iter().map(|l| l.severity).max() {
+        Some(Severity::Critical) => "critical",
+        Some(Severity::Warning) => "warning",
+        None if story.ran == 0 => "none",
+        None => "ok",
+    }
+}
 
 /// Charts per rule at most (the others are in its table); alert grid rows at most.
 const CHARTS_PER_RULE: usize = 12;
@@ -187,21 +239,6 @@ fn in_unit(m: Measure, v: f64) -> String {
         return "–".into();
     }
     format_reading(m.unit, v * m.multiplier)
-}
-
-/// A duration in words: `2 h 05 min`, `45 min`, `30 s`.
-pub fn duration(ms: f64) -> String {
-    if !ms.is_finite() || ms < 0.0 {
-        return "?".into();
-    }
-    let s = (ms / 1000.0).round() as u64;
-    match s {
-        s if s >= 86_400 => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
-        s if s >= 3600 => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
-        s if s >= 60 && s % 60 != 0 => format!("{} min {} s", s / 60, s % 60),
-        s if s >= 60 => format!("{} min", s / 60),
-        s => format!("{s} s"),
-    }
 }
 
 /// "above", "below", ...: the words of an operator.
@@ -401,6 +438,9 @@ pub fn analysis_report(capture: &Capture, analysis: &Analysis, title: Option<&st
         esc(title),
         esc(title)
     );
+
+    // ---- the story: the page a manager reads ----
+    write_story(&mut h, &analysis.story);
 
     // ---- header ----
     h.push_str("<dl class=\"head\" id=\"header\">");
@@ -627,8 +667,9 @@ This is not a clean result: add counters the packs know (processor, memory, disk
         h.push_str("<p>No series with findings and no key counter in this log.</p>\n");
     } else {
         h.push_str(
-            "<p class=\"muted\">Over the analysed range: the series with findings, then the key counters.</p>\n\
-<table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour</th></tr>\n",
+            "<p class=\"muted\">Over the analysed range: the series with findings, then the key counters. \
+Trend per hour (samples): the least-squares slope of every sample against time.</p>\n\
+<table><tr><th>Series</th><th>Min</th><th>Avg</th><th>Max</th><th>95th pct</th><th>Trend per hour (samples)</th></tr>\n",
         );
         for &i in &stat_series {
             let Some(sr) = src.series(i) else {
@@ -688,6 +729,9 @@ This is not a clean result: add counters the packs know (processor, memory, disk
             let from = match analysis.variable_sources.get(name) {
                 Some(Origin::User) => "answered by the user",
                 Some(Origin::Capture) => "from the log",
+                Some(Origin::Bound) => {
+                    "at least this, from the log (the most memory it shows free)"
+                }
                 Some(Origin::Pack) => {
                     "<span class=\"default\">the pack's default: an answer to confirm</span>"
                 }
@@ -860,6 +904,7 @@ fn write_group(
                     " <span class=\"default\">(the pack's default: an answer to confirm)</span>",
                 ),
                 Origin::Capture => h.push_str(" (from the log)"),
+                Origin::Bound => h.push_str(" (at least this: from the log)"),
                 Origin::User => h.push_str(" (answered)"),
             }
         }
@@ -947,7 +992,8 @@ fn write_definition(h: &mut String, d: &DerivedRef) {
 }
 
 /// PAL's chronological alert grid: per broken slice of each finding, in time order, the condition, the
-/// counter and its min, avg, max and hourly trend in that slice.
+/// counter and its min, avg, max and slice trend per hour (PAL's: the slope of the slice averages from
+/// the first slice to this one) in that slice.
 fn write_alerts(h: &mut String, src: &Src<'_>, analysis: &Analysis, clock: &Clock) {
     let slicing = slicing_of(&src.capture.timestamps, &analysis.slices);
     let mut stats: BTreeMap<usize, SliceStats> = BTreeMap::new();
@@ -975,7 +1021,8 @@ fn write_alerts(h: &mut String, src: &Src<'_>, analysis: &Analysis, clock: &Cloc
             )
             .then(a.1.cmp(&b.1))
     });
-    h.push_str("<table><tr><th>Time slice</th><th>Condition</th><th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Hourly trend</th></tr>\n");
+    h.push_str("<p class=\"muted\">Slice trend per hour (PAL's): the least-squares slope of the slice averages from the first slice to this one; not the trend of the samples in the statistics above.</p>\n");
+    h.push_str("<table><tr><th>Time slice</th><th>Condition</th><th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Slice trend per hour</th></tr>\n");
     for &(i, k) in rows.iter().take(ALERT_ROWS) {
         let f = &analysis.findings[k];
         let st = &stats[&f.series_index];
@@ -1147,8 +1194,10 @@ mod tests {
         assert!(html.contains("<dt>Machine</dt><dd>SRV</dd>"), "{html}");
         assert!(html.contains("<dt>First sample</dt><dd>2023-11-14 22:13:20 UTC</dd>"));
         assert!(html.contains("<dt>Last sample</dt><dd>2023-11-14 23:13:20 UTC</dd>"));
-        assert!(html.contains("<dt>Duration</dt><dd>1 h 00 min</dd>"));
-        assert!(html.contains("<dt>Interval</dt><dd>1 min</dd>"));
+        // Durations in the core's one rule (words::duration): 3600 s is below 7200 s, so minutes;
+        // 60 s is below 120 s, so seconds.
+        assert!(html.contains("<dt>Duration</dt><dd>60 min</dd>"));
+        assert!(html.contains("<dt>Interval</dt><dd>60 s</dd>"));
         assert!(html.contains("<dt>Time zone</dt><dd>not recorded: times are UTC</dd>"));
         // Two charts: the finding's series, and the same series as the key processor counter.
         assert_eq!(html.matches("<svg").count(), 2);
@@ -1379,5 +1428,15 @@ mod tests {
             );
             assert!(findings.contains(&named), "{named} in {findings}");
         }
+        // The two trends are named apart: the samples' in the statistics, the slices' in the alert grid.
+        let stats =
+            &html[html.find("id=\"statistics\"").unwrap()..html.find("id=\"alerts\"").unwrap()];
+        assert!(
+            stats.contains("<th>Trend per hour (samples)</th>"),
+            "{stats}"
+        );
+        let alerts = &html[html.find("id=\"alerts\"").unwrap()..];
+        assert!(alerts.contains("<th>Slice trend per hour</th>"), "{alerts}");
+        assert!(!html.contains("Hourly trend"));
     }
 }

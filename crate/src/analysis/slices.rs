@@ -1,19 +1,18 @@
 //! Time slices and per-slice statistics, PAL's way: the analysed range cut into equal slices ("auto" =
 //! duration / 30, PAL's AUTO), and per series and slice the min, avg and max of the values that exist
-//! (NaN skipped), with the trend: the least-squares slope of the slice averages from the first slice up
-//! to this one, in units per hour.
+//! (NaN skipped), with the slice trend per hour: the least-squares slope of the slice averages from the
+//! first slice up to this one, in units per hour (fitted by `series::TrendFit`, as the samples' trend is).
 //!
 //! Columnar and in one pass: the capture's timestamps are cut once into one sample-index range per slice;
 //! each series is then read once, a tight loop over each range's values with four accumulators, writing
 //! into columns (one `Vec<f64>` per statistic) allocated once per series.
 
 use super::error::AnalysisError;
+use crate::series::{TrendFit, MS_PER_HOUR};
 use serde::{Deserialize, Serialize};
 
 /// Slices beyond this would be a slice length far below the sampling interval of any log.
 pub const MAX_SLICES: usize = 100_000;
-
-const MS_PER_HOUR: f64 = 3_600_000.0;
 
 /// The slice length asked for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -254,28 +253,18 @@ pub fn slice_min_max_sum(values: &[f64]) -> (f64, f64, f64, u32) {
     (min, max, sum, count)
 }
 
-/// Running least-squares slope of (slice middle in hours, slice average) over slices `0..=i`, skipping
-/// slices without an average. Sums are taken about the first slice's start so they stay small.
+/// The slice trend per hour (PAL's trend): after each slice `i`, the least-squares slope of the slice
+/// averages against the slices' middles in hours over slices `0..=i`, slices without an average skipped;
+/// one [`TrendFit`] run along the slices. Not the trend of the samples of a range
+/// ([`crate::series::samples_trend_per_hour`]): this one weighs each slice alike and looks only back.
 pub fn trend(avg: &[f64], slices: &[Slice]) -> Vec<f64> {
     let origin = slices.first().map_or(0.0, |s| s.start);
-    let (mut n, mut sx, mut sy, mut sxx, mut sxy) = (0.0f64, 0.0, 0.0, 0.0, 0.0);
+    let mut fit = TrendFit::default();
     avg.iter()
         .zip(slices)
         .map(|(&y, s)| {
-            if !y.is_nan() {
-                let x = ((s.start + s.end) / 2.0 - origin) / MS_PER_HOUR;
-                n += 1.0;
-                sx += x;
-                sy += y;
-                sxx += x * x;
-                sxy += x * y;
-            }
-            let d = n * sxx - sx * sx;
-            if n >= 2.0 && d > 0.0 {
-                (n * sxy - sx * sy) / d
-            } else {
-                f64::NAN
-            }
+            fit.push(((s.start + s.end) / 2.0 - origin) / MS_PER_HOUR, y);
+            fit.slope()
         })
         .collect()
 }

@@ -105,6 +105,7 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
             variables: Vec::new(),
             counter: r"\Processor(*)\% Processor Time".into(),
             episode: None,
+            growth: None,
             series: 1,
             threshold: Some(80.0),
             skipped: None

@@ -97,6 +97,9 @@ pub enum Origin {
     User,
     /// Derived from the capture.
     Capture,
+    /// A lower bound the capture proves (`minPhysicalMemoryGb`: at least the most memory it shows free),
+    /// used because it is above the default: "at least 25.3 (from the log)".
+    Bound,
     /// The pack's default.
     Pack,
 }
@@ -151,8 +154,13 @@ impl Variables {
                         .map(Value::Number),
                     None => None,
                 };
+                let origin = if var.derive == Some(Derive::MinPhysicalMemoryGb) {
+                    Origin::Bound
+                } else {
+                    Origin::Capture
+                };
                 match derived {
-                    Some(value) => set(&mut v, &var.name, value, Origin::Capture),
+                    Some(value) => set(&mut v, &var.name, value, origin),
                     None => set(&mut v, &var.name, var.default.clone(), Origin::Pack),
                 }
             }
@@ -229,7 +237,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(a.variables["PhysicalMemoryGB"], Value::Number(25.5));
-        assert_eq!(a.variable_sources["PhysicalMemoryGB"], O::Capture);
+        // A lower bound, said as one ("at least 25.5, from the log") by the report, the viewer and MCP.
+        assert_eq!(a.variable_sources["PhysicalMemoryGB"], O::Bound);
+        let html = crate::analysis::analysis_report(&cap(vec![26_050.0]), &a, None);
+        assert!(html.contains("at least this, from the log (the most memory it shows free)"));
         let a = crate::analysis::analyze(&cap(vec![8000.0, 7000.0]), &AnalyzeOptions::default())
             .unwrap();
         assert_eq!(a.variables["PhysicalMemoryGB"], Value::Number(16.0));

@@ -152,6 +152,14 @@ fn an_idle_16_processor_log_with_spikes_gives_no_card() {
     let a = builtin(&log(1.0, s));
     assert!(a.findings.is_empty(), "{:?}", a.findings);
     assert!(a.groups.is_empty());
+    // The story of a calm log says so, with how long it is (1,200 samples at 1 s: 1,199 s, written to
+    // the minute past ten minutes: 20 min) and how many rules ran: system-overview's 6 processor and
+    // privileged time rules (the others lack their counters).
+    assert_eq!(
+        a.story.headline,
+        "Nothing was wrong in 20 min of log: none of the 6 rules that ran found trouble."
+    );
+    assert!(a.story.lines.is_empty());
 }
 
 /// A one-minute log (61 samples at 1 s) at 99% with 50% kernel time: no episode can be judged (no
@@ -381,6 +389,16 @@ fn cards_name_the_processes_that_did_it() {
     let a = builtin(&c);
     assert_eq!(a.groups.len(), 1, "{:?}", a.groups);
     let g = &a.groups[0];
+    // The story (issue 37's fourth point): the episode 10:30 (sample 30) to 10:59 (sample 59), 29
+    // minutes at 90% on every sample, and the two first contributors.
+    assert_eq!(a.story.headline, "One problem in 89 min of log.");
+    assert_eq!(
+        a.story.lines[0].text,
+        "The processors were busy from 10:30 to 10:59 UTC (29 min; mean 90%, worst 90%, above 80% throughout); sqlservr used 72% of the machine's processor time, w3wp 10%."
+    );
+    assert!(a.story.lines[0]
+        .next
+        .starts_with("Look at what sqlservr was doing then"));
     // The report's first page says what the verdict says.
     let html = analysis_report(&c, &a, None);
     assert!(html.contains("; by process: sqlservr 72% of the machine, w3wp 10% of the machine"));
@@ -417,6 +435,14 @@ fn cards_name_the_processes_that_did_it() {
     let a = builtin(&log(60.0, s));
     let g = &a.groups[0];
     assert_eq!(g.group, "memory");
+    // Samples 20..=39 at 400 MB, below 5% of 16 GB = 819.2 MB: critical, 10:20 to 10:39.
+    assert_eq!(
+        (a.story.headline.as_str(), a.story.lines[0].text.as_str()),
+        (
+            "One problem in 59 min of log, critical.",
+            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819.2 MB throughout); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%)."
+        )
+    );
     assert_eq!(
         (g.contributors[0].name.as_str(), g.contributors[0].value),
         ("sqlservr", 11.0 * gb)
@@ -443,6 +469,11 @@ fn cards_name_the_processes_that_did_it() {
         vec![20.0 * mb; 60],
     ));
     let a = builtin(&log(60.0, s));
+    // 45 ms past the 25 ms critical on every sample of 10:20..10:39.
+    assert_eq!(
+        a.story.lines[0].text,
+        "Reads on disk D: were slow from 10:20 to 10:39 UTC (19 min; mean 45 ms, worst 45 ms, above 25 ms throughout); backup read 180 MB/s (90% of the processes' reads), sqlservr 20 MB/s (10%)."
+    );
     let g = &a.groups[0];
     assert_eq!(
         (g.group.as_str(), a.findings[g.lead].path.as_str()),
@@ -454,5 +485,218 @@ fn cards_name_the_processes_that_did_it() {
             .ends_with("; by process: backup 180 MB/s (90%), sqlservr 20 MB/s (10%)"),
         "{}",
         g.summary
+    );
+}
+
+/// Growth (issue 37's second point): a process whose private bytes rise 250 MB an hour for 8 hours is a
+/// leak card of its own, naming it with the growth per hour and how steady it is; processes that are large
+/// but flat, or seen for a few samples, are not; two leaking processes are two cards.
+#[test]
+fn a_process_growing_250_mb_an_hour_for_8_hours_is_a_leak_card() {
+    let mb = 1024.0 * 1024.0;
+    // 8 hours at 60 s: 481 samples, 10:00 to 18:00.
+    let n = 481;
+    let hours = |k: usize| k as f64 / 60.0;
+    let leaky: Vec<f64> = (0..n)
+        .map(|k| 1024.0 * mb + 250.0 * mb * hours(k))
+        .collect();
+    // Its handles rise 600 an hour from 2,000, with a wobble of ±20 (past 500 an hour).
+    let handles: Vec<f64> = (0..n)
+        .map(|k| 2000.0 + 600.0 * hours(k) + if k % 2 == 0 { 20.0 } else { -20.0 })
+        .collect();
+    // sqlservr: 11 GB, flat but for a ±50 MB wobble; w3wp rising 300 MB an hour, but only for 40
+    // minutes (samples 100..140): less than the 2 hours a leak needs.
+    let sql: Vec<f64> = (0..n)
+        .map(|k| 11.0 * 1024.0 * mb + if k % 2 == 0 { 50.0 * mb } else { -50.0 * mb })
+        .collect();
+    let mut w3wp = vec![f64::NAN; n];
+    for (k, v) in w3wp.iter_mut().enumerate().take(140).skip(100) {
+        *v = 300.0 * mb * hours(k - 100);
+    }
+    let mut s = calm(n);
+    s.push((r"\\SRV\Process(leaky)\Private Bytes", leaky));
+    s.push((r"\\SRV\Process(leaky)\Handle Count", handles));
+    s.push((r"\\SRV\Process(sqlservr)\Private Bytes", sql));
+    s.push((r"\\SRV\Process(w3wp)\Private Bytes", w3wp));
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 1, "{:#?}", a.groups);
+    assert_eq!(
+        a.story.lines[0].text,
+        "The private memory of leaky grew steadily from 10:00 to 18:00 UTC (8 h; 250 MB an hour, from 1 GB to 2.95 GB)."
+    );
+    assert!(a.story.lines[0]
+        .next
+        .starts_with("Take two memory dumps of leaky"));
+    let g = &a.groups[0];
+    assert_eq!(
+        (g.group.as_str(), g.scope, g.severity),
+        ("leak", Scope::Instance, Severity::Warning)
+    );
+    // Its private bytes lead (the pack lists them first); both of its growing counters are on it.
+    let lead = &a.findings[g.lead];
+    assert_eq!(lead.path, r"\\SRV\Process(leaky)\Private Bytes");
+    assert_eq!((g.start, g.end, g.series), (T0, T0 + 8.0 * 3_600_000.0, 2));
+    let growth = lead.growth.as_ref().unwrap();
+    // An exact line: 250 MB an hour, from 1,024 MB to 1,024 + 8 x 250 = 3,024 MB (2.95 GB), R² = 1.
+    assert!((growth.per_hour / mb - 250.0).abs() < 1e-6);
+    assert!(
+        (growth.from / mb - 1024.0).abs() < 1e-3 && (growth.to / mb - 3024.0).abs() < 1e-3,
+        "{growth:?}"
+    );
+    assert!((growth.steadiness - 1.0).abs() < 1e-12);
+    // The handles: R² = 1 - (residual 20² per sample) / (the rise's variance 4,800² / 12) = 1 - 400 /
+    // 1,920,000 ≈ 0.9998, written 99% (a share under 1 never reads 100%).
+    assert_eq!(
+        g.summary,
+        r"\Process(leaky)\Private Bytes grew 250 MB per hour for 8 h from 10:00 to 18:00 UTC: from 1 GB to 2.95 GB, steadily (a straight line explains 100% of its change); \Process(leaky)\Handle Count grew 600 per hour for 8 h: from 2000 to 6800, steadily (a straight line explains 99% of its change)"
+    );
+
+    // A second leaking process is a card of its own.
+    let mut s = calm(n);
+    for name in ["leaky", "other"] {
+        let path = format!(r"\\SRV\Process({name})\Private Bytes");
+        let v: Vec<f64> = (0..n).map(|k| 200.0 * mb * hours(k)).collect();
+        s.push((Box::leak(path.into_boxed_str()) as &str, v));
+    }
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups.len(), 2, "{:#?}", a.groups);
+    assert_eq!(
+        a.story.headline,
+        "2 problems in 8 h of log; the worst first."
+    );
+}
+
+/// Contributors beyond the processes (issue 37's first point): kernel time by processor when the log has
+/// no process, the network by adapter; and a card whose breakdown the log lacks names the counter that
+/// would have given it, in the card and in the story's next step.
+#[test]
+fn cards_name_processors_adapters_and_the_counters_they_lack() {
+    // 4 processors, 30 minutes of an hour and a half at 60 s with processor 0 at 100% kernel time and the
+    // others at 20%: _Total (100 + 3 x 20) / 4 = 40%, past 30% (critical). No process counters: by
+    // processor, a share of the machine: 100 / 400 = 25%, 20 / 400 = 5%.
+    let n = 90;
+    let mut s = calm(n);
+    let mut total = vec![2.0; n];
+    total[30..60].iter_mut().for_each(|v| *v = 40.0);
+    s.push((r"\\SRV\Processor(_Total)\% Privileged Time", total));
+    let names: Vec<String> = (0..4)
+        .map(|p| format!(r"\\SRV\Processor({p})\% Privileged Time"))
+        .collect();
+    for (p, name) in names.iter().enumerate() {
+        let mut v = vec![2.0; n];
+        v[30..60]
+            .iter_mut()
+            .for_each(|x| *x = if p == 0 { 100.0 } else { 20.0 });
+        s.push((name.as_str(), v));
+    }
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert_eq!(g.group, "processor");
+    let got: Vec<(&str, &str, f64)> = g
+        .contributors
+        .iter()
+        .map(|c| (c.kind.as_str(), c.name.as_str(), c.share))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("processor", "processor 0", 0.25),
+            ("processor", "processor 1", 0.05),
+            ("processor", "processor 2", 0.05),
+            ("processor", "processor 3", 0.05)
+        ]
+    );
+    assert_eq!(g.missing, None);
+    assert!(
+        g.summary.ends_with("; by processor: processor 0 25% of the machine, processor 1 5% of the machine, processor 2 5% of the machine"),
+        "{}",
+        g.summary
+    );
+
+    // The network: adapter A at 90 MB/s of a 1 Gbit/s link (125 MB/s: 72%, past 50%) for 20 minutes, B
+    // at 10 MB/s: by adapter, a share of all adapters' traffic: 90 / 100 = 90%, 10%.
+    let mb = 1024.0 * 1024.0;
+    let mut s = calm(60);
+    let mut busy = vec![1.0 * mb; 60];
+    busy[20..40].iter_mut().for_each(|v| *v = 90.0 * mb);
+    s.push((r"\\SRV\Network Interface(A)\Bytes Total/sec", busy));
+    s.push((
+        r"\\SRV\Network Interface(A)\Current Bandwidth",
+        vec![1e9; 60],
+    ));
+    s.push((
+        r"\\SRV\Network Interface(B)\Bytes Total/sec",
+        vec![10.0 * mb; 60],
+    ));
+    s.push((
+        r"\\SRV\Network Interface(B)\Current Bandwidth",
+        vec![1e9; 60],
+    ));
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert_eq!(
+        (g.group.as_str(), a.findings[g.lead].path.as_str()),
+        ("network", r"\\SRV\Network Interface(A)\Bytes Total/sec")
+    );
+    let shares: Vec<(&str, f64)> = g
+        .contributors
+        .iter()
+        .map(|c| (c.name.as_str(), (c.share * 1000.0).round() / 1000.0))
+        .collect();
+    assert_eq!(shares, [("A", 0.9), ("B", 0.1)]);
+    assert!(
+        g.summary
+            .ends_with("; by adapter: A 90 MB/s (90%), B 10 MB/s (10%)"),
+        "{}",
+        g.summary
+    );
+    assert!(
+        a.story.lines[0]
+            .text
+            .ends_with("; A carried 90 MB/s (90% of the adapters' traffic), B 10 MB/s (10%)."),
+        "{}",
+        a.story.lines[0].text
+    );
+
+    // Processor time at 97% for 30 minutes and no process counters: the card says which counter would
+    // have named the process, and so does the story's next step.
+    let mut s = calm(n);
+    let mut cpu = vec![10.0; n];
+    cpu[30..60].iter_mut().for_each(|v| *v = 97.0);
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu));
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert!(g.contributors.is_empty());
+    assert_eq!(g.missing.as_deref(), Some(r"\Process(*)\% Processor Time"));
+    assert_eq!(
+        a.story.lines[0].next,
+        r"Log \Process(*)\% Processor Time to learn which process it was."
+    );
+}
+
+/// The story names a process to look at only when it stands out (a quarter or more of the resource):
+/// memory short while the largest of many processes holds 10% of the private bytes says so, and does
+/// not blame it.
+#[test]
+fn the_next_step_blames_no_process_that_does_not_stand_out() {
+    // Available MBytes at 400 (below 5% of 16 GB = 819.2 MB) for 20 minutes; ten processes of 1 GB
+    // each: the largest holds 1 / 10 = 10%.
+    let gb = 1024.0 * 1024.0 * 1024.0;
+    let mut avail = vec![8000.0; 60];
+    avail[20..40].iter_mut().for_each(|v| *v = 400.0);
+    let mut s = calm(60);
+    s.retain(|(p, _)| !p.contains("Available"));
+    s.push((r"\\SRV\Memory\Available MBytes", avail));
+    let names: Vec<String> = (0..10)
+        .map(|k| format!(r"\\SRV\Process(app{k})\Private Bytes"))
+        .collect();
+    for n in &names {
+        s.push((n.as_str(), vec![gb; 60]));
+    }
+    let a = builtin(&log(60.0, s));
+    assert_eq!(a.groups[0].contributors[0].share, 0.1);
+    assert_eq!(
+        a.story.lines[0].next,
+        "No process stands out (the largest, app0, has 10%): the load is spread over many; look at the machine's capacity and the total load."
     );
 }

@@ -5,7 +5,9 @@
 //! counter has a different path on a Spanish, German or Polish machine. Paths are kept as written; this map
 //! gives the English path beside them, so search, analysis rules and comparisons can work across
 //! languages. The data (`crate/data/counter-names.tsv`, made by `scripts/counter-names.mjs`) comes from
-//! PAL's CounterLang.xml (MIT licence; docs/counter-names.md has the notice, the languages and the limits).
+//! PAL's CounterLang.xml (MIT licence) and, for the Russian names PAL lacks, from
+//! `scripts/counter-names-more.tsv` (made by hand, each name with its source); docs/counter-names.md has
+//! the notice, the languages and the limits.
 
 use super::CounterPath;
 use std::collections::HashMap;
@@ -221,6 +223,26 @@ mod tests {
             None
         );
         assert_eq!(english_object("Arbeitsspeicher"), Some("Memory"));
+        // Russian, which PAL's data lacks (scripts/counter-names-more.tsv): Cyrillic compared in lower
+        // case as the rest, the counter looked up within its object.
+        assert_eq!(
+            english(r"\\СЕРВЕР\Процессор(_Total)\% загруженности процессора").as_deref(),
+            Some(r"\\СЕРВЕР\Processor(_Total)\% Processor Time")
+        );
+        assert_eq!(
+            english(r"\\H\Процесс(svchost#3)\I/O - чтение байт в сек").as_deref(),
+            Some(r"\\H\Process(svchost#3)\IO Read Bytes/sec")
+        );
+        assert_eq!(
+            english(r"\\H\ФИЗИЧЕСКИЙ ДИСК(0 C:)\Среднее время чтения с диска (с)").as_deref(),
+            Some(r"\\H\PhysicalDisk(0 C:)\Avg. Disk sec/Read")
+        );
+        assert_eq!(
+            english(r"\\H\Память\Доступно МБ").as_deref(),
+            Some(r"\\H\Memory\Available MBytes")
+        );
+        // A Russian counter name in another object than its own: not translated.
+        assert_eq!(english(r"\\H\Память\Рабочий набор"), None);
         // english_parts: English paths too, each part None where the map has no entry.
         let parts = |p: &str| english_parts(&parse(p).unwrap());
         assert_eq!(

@@ -6,12 +6,15 @@
 //!
 //! The analysis draws on the same charts: warning and critical thresholds ([`ThresholdMark`], a dashed line
 //! with the band beyond it shaded, always inside the value range) and shaded time ranges (a finding's), in
-//! the viewer's canvas and in the report's SVG ([`svg`]) alike.
+//! the viewer's canvas and in the report's SVG ([`svg`]) alike. The fleet draws on it too: the heatmap of
+//! machines by time ([`heatmap`]) and sparklines for tables ([`spark`]).
 
 pub mod axes;
 pub mod compose;
+pub mod heatmap;
 pub mod m4;
 pub mod range_stats;
+pub mod spark;
 pub mod svg;
 pub mod time_axis;
 

@@ -1,8 +1,9 @@
 //! Statistics of a visible range as the viewer shows them: those of [`crate::series::stats`] (count, min,
-//! max, mean, population standard deviation, p95, last) plus the 99th percentile and the trend per hour (the
-//! least-squares slope of value against time, times 3 600 000 ms).
+//! max, mean, population standard deviation, p95, last) plus the 99th percentile and the trend per hour
+//! ([`crate::series::samples_trend_per_hour`]: the least-squares slope of every sample's value against
+//! time, per hour).
 
-use crate::series::{stats_with, Stats};
+use crate::series::{samples_trend_per_hour, stats_with, Stats};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -17,7 +18,7 @@ pub struct RangeStats {
     pub p95: f64,
     /// 99th percentile, nearest-rank: the ceil(0.99 n)-th smallest value.
     pub p99: f64,
-    /// Least-squares slope of value against time, per hour; NaN with fewer than two values.
+    /// Least-squares slope of the samples' values against time, per hour; NaN with fewer than two values.
     pub trend_per_hour: f64,
 }
 
@@ -51,31 +52,7 @@ pub fn range_stats(
         stddev,
         p95,
         p99,
-        trend_per_hour: slope(ts, vs) * 3_600_000.0,
-    }
-}
-
-/// Least-squares slope of v against t over the points where both are finite (centred sums, so times of
-/// 1.7e12 ms lose no precision).
-fn slope(ts: &[f64], vs: &[f64]) -> f64 {
-    let pts = || {
-        ts.iter()
-            .zip(vs)
-            .filter(|(t, v)| t.is_finite() && v.is_finite())
-    };
-    let n = pts().count();
-    if n < 2 {
-        return f64::NAN;
-    }
-    let (mt, mv) = pts().fold((0.0, 0.0), |(a, b), (t, v)| (a + t, b + v));
-    let (mt, mv) = (mt / n as f64, mv / n as f64);
-    let (num, den) = pts().fold((0.0, 0.0), |(a, b), (t, v)| {
-        (a + (t - mt) * (v - mv), b + (t - mt) * (t - mt))
-    });
-    if den == 0.0 {
-        f64::NAN
-    } else {
-        num / den
+        trend_per_hour: samples_trend_per_hour(ts, vs),
     }
 }
 

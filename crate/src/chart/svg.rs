@@ -13,7 +13,7 @@ use plotters_backend::{
 };
 
 /// plotters' SVG backend with text sizes estimated from the character count.
-struct Estimated<'a> {
+pub struct Estimated<'a> {
     inner: SVGBackend<'a>,
 }
 
@@ -95,6 +95,23 @@ impl<'a> DrawingBackend for Estimated<'a> {
 pub fn estimate(text: &str, size: f64) -> (u32, u32) {
     let n = text.chars().count() as f64;
     ((n * size * 0.56).ceil() as u32, (size * 1.2).ceil() as u32)
+}
+
+/// What `draw` draws on an area `width` x `height` px, as one `<svg>` element.
+pub fn with_svg(
+    (width, height): (u32, u32),
+    draw: impl FnOnce(
+        &plotters::drawing::DrawingArea<Estimated<'_>, plotters::coord::Shift>,
+    ) -> Result<(), ChartError>,
+) -> Result<String, ChartError> {
+    let mut out = String::new();
+    {
+        let backend = Estimated {
+            inner: SVGBackend::with_string(&mut out, (width, height)),
+        };
+        draw(&backend.into_drawing_area())?;
+    }
+    Ok(out)
 }
 
 /// The chart of `series` as one `<svg>` element `width` x `height` px, and where it drew.

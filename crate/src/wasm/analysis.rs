@@ -131,6 +131,14 @@ pub fn rule_pack(id: &str) -> Result<JsValue, JsValue> {
     }
 }
 
+/// The counters to collect so that the packs of `options.packs` (every built-in pack when absent) can run
+/// and name their causes: a file for `logman create counter NAME -cf FILE`, one path per line.
+#[wasm_bindgen(js_name = counterTemplate)]
+pub fn counter_template(options_arg: JsValue) -> Result<String, JsValue> {
+    let o = options(&options_arg)?;
+    analysis::template::counter_list(o.packs.as_deref()).map_err(analysis_error)
+}
+
 fn options(v: &JsValue) -> Result<AnalyzeOptions, JsValue> {
     let mut o = AnalyzeOptions::default();
     if absent(v) {

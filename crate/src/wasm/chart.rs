@@ -434,7 +434,7 @@ pub fn format_in_unit(value: f64, unit: &str) -> String {
 /// the report, the verdict): `formatDuration(82000)` is `82 s`, 1185 s `20 min`, 13485 s `3 h 45 min`.
 #[wasm_bindgen(js_name = formatDuration)]
 pub fn format_duration(ms: f64) -> String {
-    crate::analysis::findings::duration(ms)
+    crate::words::duration(ms)
 }
 
 /// The unit of a counter (`{ unit, multiplier }`: multiplier takes its values to the unit's base), from

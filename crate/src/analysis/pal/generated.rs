@@ -12,6 +12,7 @@
 //! (hash tables, `ForEach`, a question's answer) is reported with the reason.
 
 use super::lexer::{lex, Tok};
+use super::{Reason, ReasonCode};
 use crate::analysis::expr::{Cmp, Expr, Op, MAX_DEPTH};
 use crate::analysis::pack::PairBy;
 use std::collections::HashMap;
@@ -29,25 +30,51 @@ pub struct Generated {
 /// model's MAX_DEPTH, as every expression of the crate.
 const MAX_TOKENS: usize = 20_000;
 
+/// The snippet is not PowerShell this reader follows: a token out of place.
+fn syntax(message: impl Into<String>) -> Reason {
+    Reason::new(ReasonCode::Syntax, message)
+}
+
+/// A PowerShell form not translated: a cast, a method, an operator, a statement.
+fn form(message: impl Into<String>) -> Reason {
+    Reason::new(ReasonCode::Form, message)
+}
+
+/// A loop whose shape is not the one PAL's Generated data sources have (one value per sample of
+/// paired series).
+fn shape(message: impl Into<String>) -> Reason {
+    Reason::new(ReasonCode::Generated, message)
+}
+
+/// Beyond the bounds: tokens or nesting.
+fn too_large(message: impl Into<String>) -> Reason {
+    Reason::new(ReasonCode::TooLarge, message)
+}
+
 /// Input names in the expression: the first input is `a`, then `b`, ...
 pub fn input_name(i: usize) -> String {
     char::from(b'a' + (i.min(25)) as u8).to_string()
 }
 
 /// Reads the CODE of a Generated data source whose output collection is `output` (lower case).
-pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
+pub fn translate(code: &str, output: &str) -> Result<Generated, Reason> {
     // `.Add(` takes an expression, which the lexer's method calls (numbers only) do not.
     let code = replace_ignore_case(code, ".add(", " ___add(");
     let toks = lex(&code)?;
     if toks.len() > MAX_TOKENS {
-        return Err(format!("a loop of more than {MAX_TOKENS} tokens"));
+        return Err(too_large(format!(
+            "a loop of more than {MAX_TOKENS} tokens"
+        )));
     }
     for t in &toks {
         if let Tok::Word(w) = t {
             let lw = w.to_ascii_lowercase();
             if matches!(lw.as_str(), "foreach" | "while" | "foreach-object") {
-                return Err(format!(
-                    "walks other data with `{w}` (not one value per sample of paired series)"
+                return Err(Reason::new(
+                    ReasonCode::Loop,
+                    format!(
+                        "walks other data with `{w}` (not one value per sample of paired series)"
+                    ),
                 ));
             }
         }
@@ -67,7 +94,8 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
     while k < toks.len() {
         if matches!(&toks[k], Tok::Word(w) if w.eq_ignore_ascii_case("for")) {
             let open = k + 1;
-            let close = matching(&toks, open, '(', ')').ok_or("a `For` without its `)`")?;
+            let close =
+                matching(&toks, open, '(', ')').ok_or_else(|| syntax("a `For` without its `)`"))?;
             let header = &toks[open + 1..close];
             let var = header.iter().find_map(|t| match t {
                 Tok::Var(n, None) => Some(n.to_ascii_lowercase()),
@@ -82,11 +110,11 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
                     || matches!(t, Tok::Word(w) if w.eq_ignore_ascii_case("value"))
             });
             let body_open = close + 1 + skip_seps(&toks[close + 1..]);
-            let body_close =
-                matching(&toks, body_open, '{', '}').ok_or("a `For` without its block")?;
+            let body_close = matching(&toks, body_open, '{', '}')
+                .ok_or_else(|| syntax("a `For` without its block"))?;
             if sample {
                 if sample_body.is_some() {
-                    return Err("two loops over the samples".into());
+                    return Err(shape("two loops over the samples"));
                 }
                 sample_body = Some((body_open + 1, body_close));
                 k = body_close + 1;
@@ -94,7 +122,7 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
             }
             if let (Some(v), Some(c)) = (var, counted) {
                 if c == output {
-                    return Err("loops over its own output".into());
+                    return Err(shape("loops over its own output"));
                 }
                 loop_of.insert(v, c.clone());
                 if !order.contains(&c) {
@@ -106,7 +134,7 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
         }
         k += 1;
     }
-    let (b0, b1) = sample_body.ok_or("no loop over the samples (`.Value.Count`)")?;
+    let (b0, b1) = sample_body.ok_or_else(|| shape("no loop over the samples (`.Value.Count`)"))?;
     // Aliases: `$m = $b` (b a loop over X: m is X's match), `$InstanceOfY = $X[$a]`.
     let mut alias: HashMap<String, String> = loop_of.clone();
     for w in toks.windows(3) {
@@ -130,7 +158,7 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
         }
     }
     if order.is_empty() {
-        return Err("no loop over a collection of series".into());
+        return Err(shape("no loop over a collection of series"));
     }
     let mut run = Run {
         toks: &toks[b0..b1],
@@ -141,9 +169,9 @@ pub fn translate(code: &str, output: &str) -> Result<Generated, String> {
     };
     let mut st = State::default();
     run.block(&mut st)?;
-    let out = st.out.ok_or("adds no value per sample")?;
+    let out = st.out.ok_or_else(|| shape("adds no value per sample"))?;
     if matches!(out, Expr::Number(n) if n.is_nan()) {
-        return Err("adds a value only on some paths".into());
+        return Err(shape("adds a value only on some paths"));
     }
     Ok(Generated {
         inputs: run.inputs,
@@ -233,33 +261,33 @@ impl Run<'_> {
         }
     }
 
-    fn punct(&mut self, c: char) -> Result<(), String> {
+    fn punct(&mut self, c: char) -> Result<(), Reason> {
         self.seps_inline();
         match self.peek() {
             Some(Tok::Punct(p)) if *p == c => {
                 self.i += 1;
                 Ok(())
             }
-            other => Err(format!(
+            other => Err(syntax(format!(
                 "expected `{c}`, found {}",
                 other.map_or("the end".into(), Tok::show)
-            )),
+            ))),
         }
     }
 
     /// Inside parentheses new lines do not end anything.
     fn seps_inline(&mut self) {}
 
-    fn enter(&mut self) -> Result<(), String> {
+    fn enter(&mut self) -> Result<(), Reason> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(format!("nesting deeper than {MAX_DEPTH}"));
+            return Err(too_large(format!("nesting deeper than {MAX_DEPTH}")));
         }
         Ok(())
     }
 
     /// Statements up to the end of the tokens or a `}`.
-    fn block(&mut self, st: &mut State) -> Result<(), String> {
+    fn block(&mut self, st: &mut State) -> Result<(), Reason> {
         loop {
             self.seps();
             match self.peek() {
@@ -269,7 +297,7 @@ impl Run<'_> {
         }
     }
 
-    fn braced(&mut self, st: &mut State) -> Result<(), String> {
+    fn braced(&mut self, st: &mut State) -> Result<(), Reason> {
         self.seps();
         self.punct('{')?;
         self.enter()?;
@@ -278,7 +306,7 @@ impl Run<'_> {
         self.punct('}')
     }
 
-    fn statement(&mut self, st: &mut State) -> Result<(), String> {
+    fn statement(&mut self, st: &mut State) -> Result<(), Reason> {
         if is_word(self.peek(), "if") {
             self.i += 1;
             return self.if_chain(st);
@@ -289,7 +317,7 @@ impl Run<'_> {
                 "int" | "int32" | "int64" | "long" => int = true,
                 "void" => {}
                 "double" | "decimal" => {}
-                other => return Err(format!("a [{other}] statement")),
+                other => return Err(form(format!("a [{other}] statement"))),
             }
             self.i += 1;
         }
@@ -322,22 +350,22 @@ impl Run<'_> {
                 st.locals.insert(name, (e, constrained));
                 self.end()
             }
-            other => Err(format!(
+            other => Err(syntax(format!(
                 "a statement starting with {}",
                 other.map_or("the end".into(), |t| t.show())
-            )),
+            ))),
         }
     }
 
-    fn end(&mut self) -> Result<(), String> {
+    fn end(&mut self) -> Result<(), Reason> {
         match self.peek() {
             None | Some(Tok::Sep) | Some(Tok::Punct('}')) => Ok(()),
-            Some(t) => Err(format!("unexpected {} after a statement", t.show())),
+            Some(t) => Err(syntax(format!("unexpected {} after a statement", t.show()))),
         }
     }
 
     /// After `If`: `(cond) { } [ElseIf (cond) { }]* [Else { }]`.
-    fn if_chain(&mut self, st: &mut State) -> Result<(), String> {
+    fn if_chain(&mut self, st: &mut State) -> Result<(), Reason> {
         self.enter()?;
         self.punct('(')?;
         let c = self.condition(st)?;
@@ -392,7 +420,7 @@ impl Run<'_> {
     }
 
     /// `a -and b`, `a -or b` over comparisons: 1 or 0.
-    fn condition(&mut self, st: &State) -> Result<Expr, String> {
+    fn condition(&mut self, st: &State) -> Result<Expr, Reason> {
         let mut left = self.comparison(st)?;
         loop {
             match self.peek() {
@@ -415,7 +443,7 @@ impl Run<'_> {
         }
     }
 
-    fn comparison(&mut self, st: &State) -> Result<Expr, String> {
+    fn comparison(&mut self, st: &State) -> Result<Expr, Reason> {
         let left = self.expr(st)?;
         let op = match self.peek() {
             Some(Tok::Dash(d)) => Cmp::ALL.iter().find(|(_, n)| n == d).map(|(c, _)| *c),
@@ -428,14 +456,16 @@ impl Run<'_> {
                 Ok(Expr::Compare(op, Box::new(left), Box::new(right)))
             }
             None => match self.peek() {
-                Some(Tok::Dash(d)) if d != "and" && d != "or" => Err(format!("the operator -{d}")),
+                Some(Tok::Dash(d)) if d != "and" && d != "or" => {
+                    Err(form(format!("the operator -{d}")))
+                }
                 // A bare value in a condition: true when not 0.
                 _ => Ok(left),
             },
         }
     }
 
-    fn expr(&mut self, st: &State) -> Result<Expr, String> {
+    fn expr(&mut self, st: &State) -> Result<Expr, Reason> {
         let mut left = self.term(st)?;
         loop {
             let op = match self.peek() {
@@ -449,7 +479,7 @@ impl Run<'_> {
         }
     }
 
-    fn term(&mut self, st: &State) -> Result<Expr, String> {
+    fn term(&mut self, st: &State) -> Result<Expr, Reason> {
         let mut left = self.unary(st)?;
         loop {
             let op = match self.peek() {
@@ -463,7 +493,7 @@ impl Run<'_> {
         }
     }
 
-    fn unary(&mut self, st: &State) -> Result<Expr, String> {
+    fn unary(&mut self, st: &State) -> Result<Expr, Reason> {
         self.enter()?;
         let e = match self.peek().cloned() {
             Some(Tok::Punct('-')) => {
@@ -476,7 +506,7 @@ impl Run<'_> {
                     "double" | "decimal" | "float" | "single" => self.unary(st)?,
                     "int" | "int32" | "int64" | "long" => Expr::Round(Box::new(self.unary(st)?)),
                     "math" => self.math(st)?,
-                    other => return Err(format!("the cast [{other}]")),
+                    other => return Err(form(format!("the cast [{other}]"))),
                 }
             }
             _ => self.primary(st)?,
@@ -486,12 +516,12 @@ impl Run<'_> {
     }
 
     /// After `[math]`: `::abs(x)`, `::round(x)`.
-    fn math(&mut self, st: &State) -> Result<Expr, String> {
+    fn math(&mut self, st: &State) -> Result<Expr, Reason> {
         self.punct(':')?;
         self.punct(':')?;
         let f = match self.peek() {
             Some(Tok::Word(w)) => w.to_ascii_lowercase(),
-            _ => return Err("[math] without a method".into()),
+            _ => return Err(form("[math] without a method")),
         };
         self.i += 1;
         self.punct('(')?;
@@ -500,11 +530,11 @@ impl Run<'_> {
         match f.as_str() {
             "abs" => Ok(Expr::Abs(Box::new(x))),
             "round" => Ok(Expr::Round(Box::new(x))),
-            other => Err(format!("[math]::{other}")),
+            other => Err(form(format!("[math]::{other}"))),
         }
     }
 
-    fn primary(&mut self, st: &State) -> Result<Expr, String> {
+    fn primary(&mut self, st: &State) -> Result<Expr, Reason> {
         match self.peek().cloned() {
             Some(Tok::Num(n)) => {
                 self.i += 1;
@@ -537,12 +567,12 @@ impl Run<'_> {
                         let coll = self
                             .alias
                             .get(&lname)
-                            .ok_or_else(|| format!("${name}.{m} is not a series of a loop"))?
+                            .ok_or_else(|| form(format!("${name}.{m} is not a series of a loop")))?
                             .clone();
                         self.index()?;
                         return Ok(self.input(&coll));
                     }
-                    return Err(format!("${name}.{m}"));
+                    return Err(form(format!("${name}.{m}")));
                 }
                 // $X[$a].Value[$v]
                 if self.peek().is_some_and(is_index) {
@@ -556,10 +586,10 @@ impl Run<'_> {
                             self.i += 1
                         }
                         other => {
-                            return Err(format!(
+                            return Err(form(format!(
                                 "${name}[…].{}",
                                 other.map_or("?".into(), Tok::show)
-                            ))
+                            )))
                         }
                     }
                     self.index()?;
@@ -567,30 +597,32 @@ impl Run<'_> {
                 }
                 match st.locals.get(&lname) {
                     Some((Expr::Number(n), _)) if n.is_nan() => {
-                        Err(format!("${name} is set on some paths only"))
+                        Err(shape(format!("${name} is set on some paths only")))
                     }
                     Some((e, _)) => Ok(e.clone()),
-                    None => Err(format!("uses ${name}, which is not computed in the loop")),
+                    None => Err(shape(format!(
+                        "uses ${name}, which is not computed in the loop"
+                    ))),
                 }
             }
-            other => Err(format!(
+            other => Err(syntax(format!(
                 "{} in an expression",
                 other.map_or("the end".into(), |t| t.show())
-            )),
+            ))),
         }
     }
 
     /// `[$x]` (a `Cast("$x")` token).
-    fn index(&mut self) -> Result<(), String> {
+    fn index(&mut self) -> Result<(), Reason> {
         match self.peek() {
             Some(t) if is_index(t) => {
                 self.i += 1;
                 Ok(())
             }
-            other => Err(format!(
+            other => Err(syntax(format!(
                 "expected an index [$v], found {}",
                 other.map_or("the end".into(), Tok::show)
-            )),
+            ))),
         }
     }
 
@@ -604,5 +636,34 @@ impl Run<'_> {
             }
         };
         Expr::Variable(input_name(k), 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(code: &str) -> ReasonCode {
+        translate(code, "out").unwrap_err().code
+    }
+
+    #[test]
+    fn refusals_are_typed_reasons() {
+        // Walking other data: a loop PAL's Generated sources never have.
+        assert_eq!(code_of("ForEach ($x in $y) { }"), ReasonCode::Loop);
+        // Tokens out of place, from the lexer or the loop reader.
+        assert_eq!(code_of("$"), ReasonCode::Syntax);
+        assert_eq!(code_of("For ($i = 0"), ReasonCode::Syntax);
+        // Beyond the bounds: 20 001 tokens, one more than MAX_TOKENS.
+        assert_eq!(code_of(&"1 ".repeat(MAX_TOKENS + 1)), ReasonCode::TooLarge);
+        // PowerShell that reads, in a shape that is not a Generated loop: no loop over the samples.
+        let r = translate("$a = 1", "out").unwrap_err();
+        assert_eq!(
+            (r.code, r.message.as_str()),
+            (
+                ReasonCode::Generated,
+                "no loop over the samples (`.Value.Count`)"
+            )
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! and punctuation; comments and line continuations dropped. Errors are messages (the caller gives them
 //! their code).
 
+use super::{Reason, ReasonCode};
 use crate::analysis::expr::size_multiplier;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,7 +41,9 @@ impl Tok {
     }
 }
 
-pub(super) fn lex(code: &str) -> Result<Vec<Tok>, String> {
+/// The tokens of a snippet; a `$` without a name or a string without its closing quote is a `Syntax`
+/// reason.
+pub(super) fn lex(code: &str) -> Result<Vec<Tok>, Reason> {
     let c: Vec<char> = code.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -87,7 +90,10 @@ pub(super) fn lex(code: &str) -> Result<Vec<Tok>, String> {
                 }
                 let name: String = c[s..i].iter().collect();
                 if name.is_empty() {
-                    return Err("a `$` without a variable name".into());
+                    return Err(Reason::new(
+                        ReasonCode::Syntax,
+                        "a `$` without a variable name",
+                    ));
                 }
                 let mut member = None;
                 if c.get(i) == Some(&'.') && c.get(i + 1).is_some_and(|x| x.is_alphabetic()) {
@@ -133,7 +139,12 @@ pub(super) fn lex(code: &str) -> Result<Vec<Tok>, String> {
                 i += 1;
                 loop {
                     match c.get(i) {
-                        None => return Err("a string without its closing quote".into()),
+                        None => {
+                            return Err(Reason::new(
+                                ReasonCode::Syntax,
+                                "a string without its closing quote",
+                            ))
+                        }
                         Some(&q) if q == ch => {
                             if c.get(i + 1) == Some(&ch) {
                                 s.push(ch);

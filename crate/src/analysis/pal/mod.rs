@@ -13,21 +13,26 @@
 //! (`$CollectionOf...==>...`); anything else is reported untranslated with the reason. docs/rule-packs.md
 //! lists the forms and the rates measured on PAL's own files (tests/vectors/pal).
 //!
-//! The layers, one file each: [`xml`] reads the files (inheritance, QUESTIONs, ANALYSIS, DATASOURCE,
-//! THRESHOLD and CHART elements) and writes the pack's rules; [`lexer`] cuts a CODE snippet into
-//! tokens; [`parser`] reads the snippet's statements symbolically; [`lowering`] builds the threshold
-//! expressions as [`super::expr::Expr`] trees (the one expression model of the crate, printed into the
-//! pack by its `Display`) and turns the calls into rules; [`generated`] reads Generated data sources
-//! into derived series; [`description`] turns a DESCRIPTION's HTML into rich text and links.
+//! The layers, one file each, with no import cycle between them: [`importer`] declares the import's
+//! state; [`xml`] reads the files (inheritance, QUESTIONs, ANALYSIS, DATASOURCE, THRESHOLD and CHART
+//! elements) and writes the pack's rules; [`lexer`] cuts a CODE snippet into tokens; [`parser`] reads
+//! the snippet's statements symbolically; [`fold`] builds the threshold expressions as
+//! [`super::expr::Expr`] trees (the one expression model of the crate, printed into the pack by its
+//! `Display`); [`lowering`] turns the calls into rules; [`names`] reads a data source path's names;
+//! [`generated`] reads Generated data sources into derived series; [`description`] turns a
+//! DESCRIPTION's HTML into rich text and links. Every refusal is a [`Reason`] with its [`ReasonCode`].
 
 use super::error::AnalysisError;
 use super::pack::{RulePack, Severity, Threshold};
 use serde::Serialize;
 
 mod description;
+mod fold;
 mod generated;
+mod importer;
 mod lexer;
 mod lowering;
+mod names;
 mod parser;
 mod xml;
 

@@ -1,12 +1,13 @@
 //! The reader of PAL's CODE snippets (PowerShell), symbolically, never run: statements (assignments,
 //! `If`/`ElseIf`/`Else`, `switch` with literal cases, StaticThreshold and StaticChartThreshold calls)
-//! and arithmetic over QUESTION answers, with the state each branch leaves; what it reads is lowered
-//! into [`Expr`] trees as it goes ([`super::lowering`]). Nesting is bounded by the expression model's
+//! and arithmetic over QUESTION answers, with the state each branch leaves (combined after an If/Else
+//! or switch by `combine`); what it reads is built into [`Expr`] trees as it goes (`fold.rs`). Nesting is bounded by the expression model's
 //! [`MAX_DEPTH`] and branches by MAX_BRANCHES, so hostile input cannot exhaust the stack or the memory.
 
+use super::fold::{bin, bounded, choose, clamp, cmp, neg};
+use super::importer::{Call, Command, DataSource, Importer};
 use super::lexer::{fmt_num, parse_number, Tok};
-use super::lowering::{bin, bounded, cmp, combine, neg, Call, Command, DataSource, Importer};
-use super::xml::counter_object;
+use super::names::counter_object;
 use super::{Reason, ReasonCode, LOGICAL_PROCESSORS};
 use crate::analysis::expr::{Cmp, Expr, Op, MAX_DEPTH};
 use crate::analysis::pack::{Operator, VariableType};
@@ -915,4 +916,87 @@ fn arith(op: char) -> Op {
         '*' => Op::Mul,
         _ => Op::Div,
     }
+}
+
+/// After mutually exclusive branches (an If/Else: one condition; a switch: one per case) and the
+/// default (the Else, or the state before when there is none): every variable and call is chosen by
+/// the conditions. A variable set in some branches only keeps its earlier value in the others, or is
+/// an error (used later, it fails the rule) if it had none.
+pub(super) fn combine(
+    st: &mut State,
+    conds: &[Expr],
+    cases: Vec<State>,
+    default: State,
+    compared: Option<&(Cmp, Expr, Expr)>,
+) -> Result<(), Reason> {
+    let all: Vec<&State> = cases.iter().chain(std::iter::once(&default)).collect();
+    let mut keys: Vec<&String> = Vec::new();
+    for k in all.iter().flat_map(|s| s.env.keys()) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mut env = HashMap::new();
+    for k in keys {
+        let vals: Vec<Option<&Result<Expr, Reason>>> = all.iter().map(|s| s.env.get(k)).collect();
+        let v = if vals.iter().all(|v| *v == vals[0]) {
+            match vals[0] {
+                Some(v) => v.clone(),
+                None => continue,
+            }
+        } else if vals.iter().any(Option::is_none) {
+            Err(Reason::new(
+                ReasonCode::Branches,
+                format!("${k} is set in only some branches of an If/Else or switch, and had no value before"),
+            ))
+        } else if let Some(Err(r)) = vals.iter().flatten().find(|v| v.is_err()) {
+            Err(r.clone())
+        } else {
+            let vals: Vec<&Expr> = vals
+                .iter()
+                .flatten()
+                .flat_map(|v| v.as_ref().ok())
+                .collect();
+            let (last, values) = vals.split_last().ok_or("no branch")?;
+            match (compared, values) {
+                (Some(c), [yes]) => match clamp(c, yes, last) {
+                    Some(e) => bounded(e),
+                    None => choose(conds, values, last),
+                },
+                _ => choose(conds, values, last),
+            }
+        };
+        env.insert(k.clone(), v);
+    }
+    st.env = env;
+    let before = st.calls.len();
+    let n = default.calls.len();
+    if n < before || all.iter().any(|s| s.calls.len() != n) {
+        return Err(Reason::new(
+            ReasonCode::Branches,
+            "the branches of an If/Else or switch make a different number of threshold calls",
+        ));
+    }
+    for i in before..n {
+        let calls: Vec<&Call> = cases.iter().map(|s| &s.calls[i]).collect();
+        let d = &default.calls[i];
+        if calls.iter().any(|a| {
+            a.command != d.command
+                || !a.collection.eq_ignore_ascii_case(&d.collection)
+                || a.operator != d.operator
+                || a.trend != d.trend
+        }) {
+            return Err(Reason::new(
+                ReasonCode::Branches,
+                "the branches of an If/Else or switch call StaticThreshold on different collections or operators",
+            ));
+        }
+        let mut c = d.clone();
+        let thresholds: Vec<&Expr> = calls.iter().map(|a| &a.threshold).collect();
+        c.threshold = choose(conds, &thresholds, &d.threshold)?;
+        let mins: Vec<&Expr> = calls.iter().map(|a| &a.band_min).collect();
+        c.band_min = choose(conds, &mins, &d.band_min)?;
+        st.calls.push(c);
+    }
+    Ok(())
 }

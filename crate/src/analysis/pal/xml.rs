@@ -1,12 +1,15 @@
 //! The XML layer of the PAL import: the files in inheritance order (`<INHERITANCE FILEPATH>`, each
 //! once, a missing one noted), the QUESTIONs as pack variables (one name and unit for the answers the
 //! built-in packs ask too), each ANALYSIS's DATASOURCEs (counters, EXCLUDEd instances, Generated
-//! series), THRESHOLDs and CHART bands read through [`super::lowering`] into the pack's rules, and the
+//! series), THRESHOLDs and CHART bands read through `lowering.rs` into the pack's rules (an `impl
+//! Importer` block, as `lowering.rs` is; the type is declared in `importer.rs`), and the
 //! DESCRIPTION as rich text with its links.
 
 use super::description::{self, collapse_ws, references_in};
+use super::fold::{split_clamps, to_threshold};
+use super::importer::{Command, DataSource, Importer, Question};
 use super::lexer::parse_number;
-use super::lowering::{split_clamps, to_threshold, Command, DataSource, Importer, Question};
+use super::names::slug;
 use super::{
     ChartBand, PalImport, PalQuestion, Reason, ReasonCode, Untranslated, LOGICAL_PROCESSORS,
     NETWORK_BANDWIDTH, PHYSICAL_MEMORY_GB,
@@ -281,25 +284,6 @@ fn text_of(node: roxmltree::Node<'_, '_>) -> String {
         .collect()
 }
 
-/// `[a-z0-9-]+` from any text: "Process % Processor Time" -> "process-processor-time".
-pub(super) fn slug(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() {
-        out.push_str("pal");
-    }
-    out
-}
-
 impl Importer {
     pub(super) fn read_questions(&mut self, doc: &roxmltree::Document<'_>) {
         for q in children(doc.root_element(), "QUESTION") {
@@ -507,6 +491,7 @@ impl Importer {
                                 min_duration_percent: None,
                                 for_seconds: None,
                                 episode: None,
+                                growth: None,
                             });
                         }
                         self.translated += 1;
@@ -690,17 +675,6 @@ fn wildcard_object_prefix(path: &str) -> String {
     }
 }
 
-/// `\Processor(*)\% Processor Time` -> `Processor`; `\\SRV\Memory\...` -> `Memory`.
-pub(super) fn counter_object(path: &str) -> &str {
-    let p = path
-        .strip_prefix("\\\\")
-        .map_or(path.trim_start_matches('\\'), |rest| {
-            rest.split_once('\\').map_or(rest, |(_, r)| r)
-        });
-    let obj = p.split('\\').next().unwrap_or(p);
-    obj.split('(').next().unwrap_or(obj).trim()
-}
-
 pub(super) fn valid_name(s: &str) -> bool {
     let mut b = s.bytes();
     b.next()
@@ -750,27 +724,12 @@ fn category(pal: &str) -> String {
     c.to_string()
 }
 
-/// The counter part of a path: `\\PAL Generated(*)\\Ratio` is `Ratio`.
-pub(super) fn counter_name(path: &str) -> &str {
-    path.rsplit('\\').next().unwrap_or(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn slugs_and_objects() {
-        assert_eq!(slug("Process % Processor Time"), "process-processor-time");
-        assert_eq!(slug("***"), "pal");
-        assert_eq!(
-            counter_object("\\Processor(*)\\% Processor Time"),
-            "Processor"
-        );
-        assert_eq!(
-            counter_object("\\\\SRV\\Processor(_Total)\\% Idle Time"),
-            "Processor"
-        );
+    fn file_names_and_object_prefixes() {
         assert_eq!(
             base_name("C:\\PAL\\QuickSystemOverview.xml"),
             "QuickSystemOverview.xml"

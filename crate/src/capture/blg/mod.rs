@@ -455,31 +455,47 @@ impl BlgReader {
             let partial = std::mem::take(&mut self.pending);
             self.buffer(&partial)?;
         }
-        let cut_at = |what: &str| match truncated {
-            Some((buffer, into, at)) => format!(
-                "; the file is truncated at byte {at} ({into} bytes into buffer {buffer}) {what}"
-            ),
-            None => String::new(),
+        // Cut exactly at a buffer's edge: only the header's count of buffers written tells.
+        let boundary = match (&truncated, &self.header) {
+            (None, Some(h)) if h.buffers_written as usize > self.buffers => {
+                Some((h.buffers_written as usize, self.buffers * n))
+            }
+            _ => None,
         };
-        let end = truncated.map_or(n, |t| t.2);
+        // Where the file was cut, for an error: said first, since it is why the rest is missing.
+        let cut_at = |what: &str| {
+            match (truncated, boundary) {
+            (Some((buffer, into, at)), _) => Some(format!(
+                "the file is cut short: it is truncated at byte {at} ({into} bytes into buffer {buffer}) {what}"
+            )),
+            (None, Some((written, at))) => Some(format!(
+                "the file is cut short: it is truncated at byte {at} (a buffer boundary: its header says {written} buffers of {n} bytes were written, the file holds {}) {what}",
+                at / n
+            )),
+            _ => None,
+        }
+        };
+        let end = truncated.map_or(boundary.map_or(n, |b| b.1), |t| t.2);
         let Some(header) = self.header.take() else {
             return Err(CaptureError::at_offset(
                 CaptureErrorKind::Empty,
                 end.min(n),
-                format!(
-                    "expected at least the log's first buffer and its header{}",
-                    cut_at("inside it")
-                ),
+                match cut_at("inside the log's first buffer, before its header is complete") {
+                    Some(cut) => cut,
+                    None => "expected at least the log's first buffer and its header".into(),
+                },
             ));
         };
         if self.defs.is_none() {
             return Err(CaptureError::at_offset(
                 CaptureErrorKind::NoRows,
                 end,
-                format!(
-                    "the log holds no counter definitions: nothing was logged{}",
-                    cut_at("before them")
-                ),
+                match cut_at(
+                    "before the log's counter definitions, without which no value can be read",
+                ) {
+                    Some(cut) => cut,
+                    None => "the log holds no counter definitions: nothing was logged".into(),
+                },
             ));
         }
         let samples = self.samples_read();
@@ -521,10 +537,10 @@ impl BlgReader {
             return Err(CaptureError::at_offset(
                 CaptureErrorKind::NoRows,
                 end,
-                format!(
-                    "the log defines counters but holds no complete sample{}",
-                    cut_at("before the first sample is complete")
-                ),
+                match cut_at("before the first sample is complete") {
+                    Some(cut) => cut,
+                    None => "the log defines counters but holds no complete sample".into(),
+                },
             ));
         }
         let notes = self.notes(&header, samples, truncated);
@@ -557,7 +573,10 @@ impl BlgReader {
             notes.push(Note { code: "cut-short", message: format!("the last record (started in buffer {} at +{:#x}) has {} of its {} fragments: the log was not closed; it is left out", p.at.0, p.at.1, p.next - 1, p.count), line: None });
         }
         match self.trailer_samples {
-            None => notes.push(Note { code: "not-closed", message: "the log has no trailer: it was not closed cleanly (the logger stopped or the file was copied while logging); every complete sample was read".into(), line: None }),
+            // Without a trailer but with every buffer whole, nothing is lost: Windows reads such a log
+            // whole too (BasicPerfCounters, Microsoft's own sample). A cut is its own note above.
+            None if truncated.is_none() && self.partial.is_none() && header.buffers_written as usize <= self.buffers => notes.push(Note { code: "not-closed", message: format!("not closed (all {} samples read): the log has no trailer, as when the logger was stopped without closing it or the file was copied while logging; every buffer is whole, so no value is lost", self.samples_seen), line: None }),
+            None => notes.push(Note { code: "not-closed", message: format!("not closed: the log has no trailer (the logger stopped, or the file was copied while logging); the {samples} complete samples were read"), line: None }),
             Some(t) if t as usize != self.samples_seen => notes.push(Note { code: "sample-count", message: format!("the trailer counts {t} samples; the log holds {}", self.samples_seen), line: None }),
             Some(_) => {}
         }
