@@ -6,9 +6,12 @@ cd "$(dirname "$0")/.."
 
 want_test=false
 want_py=false
-[[ "${1:-}" == "--test" ]] && want_test=true && want_py=true
+want_wheel=false
+[[ "${1:-}" == "--test" ]] && want_test=true && want_py=true && want_wheel=true
 # --bench: only the Python venv of step 5 beyond the build set-up (bench/cli.sh needs DuckDB).
 [[ "${1:-}" == "--bench" ]] && want_py=true
+# --python: what the `python` layer of scripts/test.sh needs (steps 5 and 6), without Chromium.
+[[ "${1:-}" == "--python" ]] && want_py=true && want_wheel=true
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
@@ -47,6 +50,28 @@ if $want_py && ! target/py/bin/python -c 'import pyarrow, duckdb' 2>/dev/null; t
   python3 -m venv target/py
   if ! target/py/bin/pip install -q pyarrow duckdb; then
     say "pip could not install pyarrow and duckdb (no network?): the CLI's Parquet read-back tests will be skipped"
+  fi
+fi
+# 6. For the Python package (python/, the `python` test layer): maturin in target/py, which builds the
+#    wheel; a wheelhouse (target/wheelhouse) of what its tests install into a fresh venv (numpy, pandas,
+#    pyarrow, pytest, pyspark: pandas below 3, which pyspark asks for), so each test run installs
+#    offline; and Java for Spark's local mode (Debian's default-jre-headless: OpenJDK 17).
+if $want_wheel; then
+  if ! target/py/bin/maturin --version 2>/dev/null | grep -q '^maturin 1\.'; then
+    say "installing maturin into target/py"
+    target/py/bin/pip install -q 'maturin>=1.16,<2'
+  fi
+  wheel_reqs=(numpy 'pandas<3' pyarrow pytest pyspark)
+  if [[ "$(cat target/wheelhouse/.requirements 2>/dev/null)" != "${wheel_reqs[*]}" ]]; then
+    say "filling target/wheelhouse with ${wheel_reqs[*]} (pyspark is ~400 MB, once)"
+    mkdir -p target/wheelhouse
+    target/py/bin/pip wheel -q -w target/wheelhouse "${wheel_reqs[@]}"
+    echo "${wheel_reqs[*]}" > target/wheelhouse/.requirements
+  fi
+  if ! command -v java >/dev/null; then
+    say "installing Debian default-jre-headless (Java for Spark's local mode)"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq default-jre-headless >/dev/null
   fi
 fi
 say "ready"

@@ -159,6 +159,47 @@ pub fn format_of(path: &Path) -> Option<Format> {
     format
 }
 
+/// Reads a capture from bytes in memory (gzip undone, recognised by its magic bytes, as for files);
+/// `name` names it in errors.
+pub fn read_bytes(bytes: &[u8], name: &str, part: &OpenOptions) -> Result<Capture, CliError> {
+    let gzip = bytes.starts_with(&[0x1f, 0x8b]);
+    let capture_error = |source| CliError::Capture {
+        file: name.into(),
+        source,
+    };
+    let options = OpenOptions {
+        size_hint: (!gzip).then_some(bytes.len()),
+        ..part.clone()
+    };
+    let mut reader = CaptureReader::new(&options).map_err(capture_error)?;
+    if gzip {
+        let mut stream = flate2::read::MultiGzDecoder::new(bytes);
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            let n = match stream.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(CliError::Io {
+                        file: name.into(),
+                        source: std::io::Error::new(
+                            e.kind(),
+                            format!("byte {} of the gzip data: {e}", reader.bytes()),
+                        ),
+                    })
+                }
+            };
+            reader.push(&buf[..n]).map_err(capture_error)?;
+        }
+    } else {
+        for chunk in bytes.chunks(CHUNK) {
+            reader.push(chunk).map_err(capture_error)?;
+        }
+    }
+    reader.finish().map_err(capture_error)
+}
+
 /// Pushes a file's bytes (gzip undone) through a new reader, calling `after(reader, bytes)` after each
 /// chunk; returns the reader and whether the file was gzip.
 fn pump(

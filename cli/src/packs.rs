@@ -84,7 +84,7 @@ fn name_of(p: &Path) -> String {
 }
 
 /// Bytes to text with the core's detection (BOM, UTF-8, else the Windows code page chardetng guesses).
-fn decode(bytes: &[u8]) -> String {
+pub fn decode(bytes: &[u8]) -> String {
     use counterlens::capture::text::{detect, TextDecoder};
     match detect(bytes, None, true) {
         Ok(enc) => match TextDecoder::new(enc) {

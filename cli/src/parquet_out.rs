@@ -21,7 +21,7 @@ use arrow_array::{
     TimestampMicrosecondArray,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use counterlens::capture::limits;
+use counterlens::capture::{limits, Capture};
 use parquet::arrow::arrow_writer::{
     compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
 };
@@ -545,4 +545,42 @@ impl ParallelFile {
         self.staged.commit()?;
         Ok(self.rows)
     }
+}
+
+/// A sink that keeps the record batches (`capture_batches`).
+struct Collect {
+    batches: Vec<RecordBatch>,
+    path: PathBuf,
+}
+
+impl Sink for Collect {
+    fn batch(&mut self, batch: RecordBatch) -> Result<(), CliError> {
+        self.batches.push(batch);
+        Ok(())
+    }
+    fn end_row_group(&mut self) -> Result<(), CliError> {
+        Ok(())
+    }
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A whole capture in the long layout, as record batches of `schema()` (what `convert` writes of it
+/// as one input named `source`, row for row), for callers that hand the table on instead of writing it
+/// (the Python binding).
+pub fn capture_batches(c: &Capture, source: &str) -> Result<Vec<RecordBatch>, CliError> {
+    let block = Block {
+        times: c.timestamps.clone(),
+        columns: c.series.iter().map(|s| s.values.clone()).collect(),
+        values: 0,
+    };
+    let names: Vec<_> = c.series.iter().map(|s| Some(s.parsed.clone())).collect();
+    let order: Vec<usize> = (0..c.series.len()).collect();
+    let mut sink = Collect {
+        batches: Vec::new(),
+        path: PathBuf::from(source),
+    };
+    write_block(&mut sink, source, &block, &order, &names)?;
+    Ok(sink.batches)
 }

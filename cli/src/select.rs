@@ -128,6 +128,17 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// A whole capture (its series in its order) as one piece (the Python binding's `convert`).
+    pub fn whole(c: Capture) -> Piece {
+        let order = (0..c.series.len()).collect();
+        Piece {
+            times: c.timestamps,
+            series: c.series.into_iter().enumerate().collect(),
+            order,
+            time_zone: c.time_zone,
+        }
+    }
+
     /// The series of index `id`, if it is in the piece (`series` is in the order of the indices).
     pub fn get(&self, id: usize) -> Option<&Series> {
         self.series

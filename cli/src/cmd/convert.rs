@@ -970,7 +970,8 @@ pub fn empty_cells_warning(
     })
 }
 
-fn write_table(
+/// One capture, whole, as a CSV, TSV or JSON file at `path` (Parquet: `parquet_out`).
+pub fn write_table(
     c: &Capture,
     format: OutFormat,
     path: &Path,
