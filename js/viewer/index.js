@@ -201,9 +201,10 @@ export function mountViewer(element, options = {}) {
     if (shared) applySharedView(shared);
     else if (options.series) for (const s of state.info.filter(pathFilter(options.series))) selectSeries(state, s.index);
     else {
-      const chosen = defaultSelection(state.info);
+      // The busiest machines first: each _Total's mean over the whole log.
+      const chosen = defaultSelection(state.info, (i) => state.capture.stats(i).mean);
       for (const i of chosen) selectSeries(state, i);
-      noteDefault(describeDefault(state.info, chosen));
+      noteDefault(describeDefault(state.info, chosen, state.multiMachine));
     }
     shared = null;
     $['series-filter'].value = '';

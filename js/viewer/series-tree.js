@@ -32,10 +32,16 @@ const DEFAULT_MAX = 8;
 const englishOf = (s) => ({ object: s.englishObject ?? s.object, counter: s.englishCounter ?? s.counter });
 
 /** Series shown at first: % Processor Time of the Processor instances (_Total first, at most
- *  DEFAULT_MAX; a localized log's too, by its English names), or the first few series. */
-export function defaultSelection(series) {
+ *  DEFAULT_MAX; a localized log's too, by its English names), or the first few series. On a log of several
+ *  machines the machines' _Totals go busiest first (by `meanOf(index)`, their mean over the log, as the
+ *  verdict judges a machine), so the chart shows the busiest machines, not the first in file order. */
+export function defaultSelection(series, meanOf) {
   const cpu = series.filter((s) => /^processor$/i.test(englishOf(s).object) && /^% processor time$/i.test(englishOf(s).counter));
   const total = cpu.filter((s) => s.instance?.toLowerCase() === '_total');
+  if (meanOf && total.length > 1) {
+    const mean = new Map(total.map((s) => { const m = meanOf(s.index); return [s.index, Number.isFinite(m) ? m : -Infinity]; }));
+    total.sort((a, b) => mean.get(b.index) - mean.get(a.index) || a.index - b.index);
+  }
   const list = cpu.length ? [...total, ...cpu.filter((s) => s.instance?.toLowerCase() !== '_total')] : series;
   // In file order, so colours follow the order of the counters.
   return list.slice(0, cpu.length ? DEFAULT_MAX : 4).map((s) => s.index).sort((a, b) => a - b);
@@ -46,8 +52,9 @@ export const machinesOf = (series) => [...new Set(series.map((s) => s.machine))]
 
 /** What a default selection left out on a log of several machines, for the note above the chart:
  *  `{ text, all }` (all: the indices of the same counters on every machine), or null when it shows
- *  every machine that has them. "Processor(_Total)\% Processor Time of 8 of 26 machines." */
-export function describeDefault(series, chosen) {
+ *  every machine that has them. "Processor(_Total)\% Processor Time of 8 of 26 machines"; "of the 8
+ *  busiest of 26 machines" when `busiest` (defaultSelection ranked the _Totals by mean). */
+export function describeDefault(series, chosen, busiest = false) {
   const machines = machinesOf(series);
   if (machines.length < 2 || !chosen.length) return null;
   const key = (s) => `${s.path.replace(/^\\\\[^\\]*/, '')}`.toLowerCase();
@@ -59,7 +66,9 @@ export function describeDefault(series, chosen) {
   const first = series[chosen[0]];
   const name = `${first.instance !== undefined ? `${first.object}(${first.instance})` : first.object}\\${first.counter}`;
   const what = keys.size === 1 ? name : `${keys.size} counters`;
-  return { text: `Showing ${what} of ${shownMachines.size} of ${having.size} machines (at most ${DEFAULT_MAX} lines at first).`, all: all.slice(0, MAX_SELECT), machines: having.size };
+  const ranked = busiest && chosen.every((i) => series[i].instance?.toLowerCase() === '_total');
+  const which = ranked ? `the ${shownMachines.size} busiest (by mean)` : `${shownMachines.size}`;
+  return { text: `Showing ${what} of ${which} of ${having.size} machines (at most ${DEFAULT_MAX} lines at first).`, all: all.slice(0, MAX_SELECT), machines: having.size };
 }
 
 /** Renders the tree of the series `filterText` matches into `list` (an ARIA tree: machine > object >

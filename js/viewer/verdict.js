@@ -2,7 +2,8 @@
 // by severity and category, the rules that produced it (the built-in packs, or a PAL file imported for
 // this log, with the way back and the choice to keep it for the next logs), the first three cards in the
 // core's order (each one Show away from its chart), where the built-in rules judge otherwise than an
-// imported PAL file, the log's machine(s), time range with its date, and interval; while the analysis
+// imported PAL file, on a log of several machines which are in trouble (ranked) and how many are calm,
+// the log's machine(s), time range with its date, and interval; while the analysis
 // runs, that it runs; on a log no rule could run on, that it was not analysed (never a clean-looking
 // result); an error as an error. Everything from the file or a pack is written with textContent.
 import { el } from './dom.js';
@@ -63,6 +64,17 @@ function countsHead(groups, findings) {
   counts.append(` card${groups.length === 1 ? '' : 's'}`);
   head.append(counts, ' ', el('span', `(${findings.length} finding${findings.length === 1 ? '' : 's'})`, { class: 'muted' }));
   return head;
+}
+
+/** On a log of several machines, which are in trouble (a card on them), in the cards' rank order, and the
+ *  rest as a count: "3 of 26 machines in trouble: WEB05, DB01, WEB02; 23 calm". Null on one machine. */
+export function machinesInTrouble(groups, machines) {
+  if (!(machines?.length > 1)) return null;
+  const known = new Map(machines.map((m) => [m.toLowerCase(), m]));
+  const trouble = [...new Set(groups.map((g) => known.get(g.machine?.toLowerCase() ?? '')).filter(Boolean))];
+  const calm = machines.length - trouble.length;
+  const named = trouble.length ? `: ${trouble.join(', ')}` : '';
+  return `${trouble.length} of ${machines.length} machines in trouble${named}; ${calm} calm`;
 }
 
 /** The cards by category ("Processor: 1 critical, 1 warning"): the card's own category, or its worst
@@ -202,7 +214,9 @@ export function createVerdict(root, hooks) {
       const more = el('p', null, { class: 'verdict-more' });
       more.append(el('button', groups.length > 3 ? `All ${groups.length} cards, with why each matters and what to check` : 'The cards, with why each matters and what to check', { type: 'button', 'data-action': 'cards' }));
       const crit = groups.some((g) => g.severity === 'critical');
-      set(crit ? 'critical' : 'warning', countsHead(groups, findings), packs, categoriesLine(groups, findings), worst, disagree, more, line);
+      const trouble = machinesInTrouble(groups, log.machines);
+      const machines = trouble && el('p', trouble, { class: 'verdict-machines', 'data-part': 'verdict-machines' });
+      set(crit ? 'critical' : 'warning', countsHead(groups, findings), machines, packs, categoriesLine(groups, findings), worst, disagree, more, line);
     },
   };
 }

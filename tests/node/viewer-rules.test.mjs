@@ -10,7 +10,7 @@ import { matchSeries, describeElsewhere, rangeInside } from '../../js/viewer/url
 import { runsOverlap } from '../../js/viewer/compare.js';
 import { displayName, legendOrder } from '../../js/viewer/legend.js';
 import { hasSeveralMachines } from '../../js/viewer/state.js';
-import { dateTime, clockTime } from '../../js/viewer/verdict.js';
+import { dateTime, clockTime, machinesInTrouble } from '../../js/viewer/verdict.js';
 import { createPackScope, describePacks, disagreements, disagreementText } from '../../js/viewer/pack-scope.js';
 import { cardThresholds, contributorsText } from '../../js/viewer/cards.js';
 import { formatInUnit } from '../../js/node.js'; // initialises the module cards.js formats with
@@ -43,6 +43,11 @@ test('the default selection: _Total first, 8 at most, by English names; on 26 ma
   assert.equal(d.text, 'Showing Processor(_Total)\\% Processor Time of 8 of 26 machines (at most 8 lines at first).');
   assert.equal(d.machines, 26);
   assert.deepEqual(d.all, machines.map((_, k) => 2 * k)); // the same counter on all 26
+  // With their means: the busiest 8 (WEB26's mean is 26, WEB01's 1; ties keep file order), in file order.
+  const meanOf = (i) => (i === 6 ? 99 : i === 8 ? NaN : i / 2 + 1);
+  const busiest = defaultSelection(info, meanOf);
+  assert.deepEqual(busiest, [6, 38, 40, 42, 44, 46, 48, 50]); // WEB04 (99), then WEB20..WEB26
+  assert.equal(describeDefault(info, busiest, true).text, 'Showing Processor(_Total)\\% Processor Time of the 8 busiest (by mean) of 26 machines (at most 8 lines at first).');
   // One machine: nothing to say.
   assert.equal(describeDefault(info.slice(0, 2), [0]), null);
   // Spanish: Procesador is Processor; memory first in the file is not chosen.
@@ -199,4 +204,13 @@ test("a card's processes read as the core's summary names them", () => {
   const gb = 1024 ** 3;
   const mem = { contributors: [{ seriesIndex: 0, name: 'sqlservr', value: 11 * gb, share: 11 / 12 }] };
   assert.equal(contributorsText(mem, [{ unit: 'bytes', multiplier: 1 }]), `sqlservr ${formatInUnit(11 * gb, 'bytes')} (92%)`);
+});
+
+test('the machines in trouble: in the cards\' order, each once, the rest counted; nothing on one machine', () => {
+  const machines = ['DB01', 'WEB01', 'WEB02', 'WEB05', 'WEB06'];
+  const groups = [{ machine: 'WEB05' }, { machine: 'db01' }, { machine: 'WEB05' }, { machine: '' }, { machine: 'WEB02' }];
+  assert.equal(machinesInTrouble(groups, machines), '3 of 5 machines in trouble: WEB05, DB01, WEB02; 2 calm');
+  assert.equal(machinesInTrouble([{ machine: '' }], machines), '0 of 5 machines in trouble; 5 calm');
+  assert.equal(machinesInTrouble(groups, ['WEB05']), null);
+  assert.equal(machinesInTrouble(groups, []), null);
 });
