@@ -141,6 +141,10 @@ fn what(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
             "the processors spent too much of their time in the kernel".into()
         }
         ("processor", c) if c.contains("queue") => "threads queued for busy processors".into(),
+        // Past the threshold for less than half of the episode: trouble in bursts, not a flat top.
+        ("processor", _) if g.share.is_some_and(|s| s < 0.5) => {
+            "the processors saturated in bursts".into()
+        }
         ("processor", _) if critical => "the processors were saturated".into(),
         ("processor", _) => "the processors were busy".into(),
         ("memory", "% committed bytes in use") => "committed memory neared its limit".into(),

@@ -700,3 +700,33 @@ fn the_next_step_blames_no_process_that_does_not_stand_out() {
         "No process stands out (the largest, app0, has 10%): the load is spread over many; look at the machine's capacity and the total load."
     );
 }
+
+/// The story says bursts where the lead episode is past its threshold for less than half of it: CPU at
+/// 100% for 12 minutes of every hour (at 60 s) over 5 hours, 20% between.
+#[test]
+fn bursts_read_as_bursts_in_the_story() {
+    // Samples k = 0..=300; bursts at k % 60 in 30..42. The bursts rule (above 95 for a tenth of 2 hours)
+    // holds from the first full window on, trimmed to the first and last sample past 95: k = 30 to 281
+    // (10:30 to 14:41, 4 h 11 min), 252 samples of which 5 x 12 = 60 past: 60 / 252 = 23.8% -> 24%;
+    // mean (60 x 100 + 192 x 20) / 252 = 39.05 -> 39%. Each burst is also a critical episode (95 for
+    // most of 5 minutes), so the card is critical; the bursts lead (the longest).
+    let n = 301;
+    let cpu: Vec<f64> = (0..n)
+        .map(|k| {
+            if (30..42).contains(&(k % 60)) {
+                100.0
+            } else {
+                20.0
+            }
+        })
+        .collect();
+    let mut s = calm(n);
+    s.push((r"\\SRV\Processor(_Total)\% Processor Time", cpu));
+    let a = builtin(&log(60.0, s));
+    let g = &a.groups[0];
+    assert_eq!(g.severity, Severity::Critical);
+    assert_eq!(
+        a.story.lines[0].text,
+        "The processors saturated in bursts from 10:30 to 14:41 UTC (4 h 11 min; mean 39%, worst 100%, above 95% for 24% of it)."
+    );
+}
