@@ -42,27 +42,41 @@ pub const LINES: usize = 3;
 /// The share of a card's resource from which its first contributor is named as the one to look at.
 pub const STANDS_OUT: f64 = 0.25;
 
-/// The story of `groups` (ranked cards over `findings`); `ran` is how many rules ran, `span_ms` the
-/// log's length.
+/// The rules that ran: how many, and the least stretch of log the quickest of them needs before it
+/// judges anything (its episode window, ...; 0 for a rule on slices).
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    pub rules: usize,
+    pub shortest_ms: Option<f64>,
+}
+
+/// The story of `groups` (ranked cards over `findings`); `ran` the rules that ran, `span_ms` the log's
+/// length.
 pub fn story(
     groups: &[FindingGroup],
     findings: &[Finding],
     ctx: &Context<'_>,
-    ran: usize,
+    ran: Ran,
     span_ms: Option<f64>,
 ) -> Story {
     let over = span_ms.map_or(String::new(), |s| format!(" in {} of log", duration(s)));
+    let n = ran.rules;
     if groups.is_empty() {
-        let headline = if ran == 0 {
-            "Not analysed: no rule applies to the counters of this log, so this is no clean bill of health.".to_string()
-        } else {
-            format!("Nothing was wrong{over}: none of the {ran} rules that ran found trouble.")
+        let headline = match (ran.rules, span_ms, ran.shortest_ms) {
+            (0, ..) => "Not analysed: no rule applies to the counters of this log, so this is no clean bill of health.".to_string(),
+            // A log shorter than every rule's window: nothing was judged, whatever its values.
+            (_, Some(span), Some(need)) if span < need => format!(
+                "Not judged: {} of log is shorter than the {} the quickest of the {n} rules that ran needs to judge, so this is no clean bill of health.",
+                duration(span),
+                duration(need)
+            ),
+            _ => format!("Nothing was wrong{over}: none of the {n} rules that ran found trouble."),
         };
         return Story {
             headline,
             lines: Vec::new(),
             more: 0,
-            ran,
+            ran: n,
         };
     }
     let critical = groups
@@ -106,7 +120,7 @@ pub fn story(
         headline,
         lines,
         more: groups.len().saturating_sub(LINES),
-        ran,
+        ran: n,
     }
 }
 
