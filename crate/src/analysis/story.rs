@@ -338,9 +338,9 @@ fn missing(g: &FindingGroup, counter: &str, what: &str) -> String {
     )
 }
 
-/// What the lead finding's threshold assumed rather than knew: the pack's defaults it used (" Assuming
-/// PhysicalMemoryGB = 16, the pack's default: answer it for a surer verdict."), so the line reads no
-/// surer than the log allows; empty where every value came from the user or the log.
+/// What the lead finding's threshold assumed rather than knew, inside the line's parenthesis: the pack's
+/// defaults it used ("; PhysicalMemoryGB = 16 assumed"), so the line reads no surer than the log allows;
+/// empty where every value came from the user or the log.
 fn assumed(l: &Finding) -> String {
     let defaults: Vec<String> = l
         .variables
@@ -348,13 +348,10 @@ fn assumed(l: &Finding) -> String {
         .filter(|v| v.origin == Origin::Pack)
         .map(|v| format!("{} = {}", v.name, v.value))
         .collect();
-    match defaults.as_slice() {
-        [] => String::new(),
-        [one] => format!(" Assuming {one}, the pack's default: answer it for a surer verdict."),
-        many => format!(
-            " Assuming {}, the pack's defaults: answer them for a surer verdict.",
-            many.join(", ")
-        ),
+    if defaults.is_empty() {
+        String::new()
+    } else {
+        format!("; {} assumed", defaults.join(", "))
     }
 }
 
@@ -377,14 +374,14 @@ fn line(i: usize, g: &FindingGroup, findings: &[Finding], ctx: &Context<'_>) -> 
         what
     };
     let text = format!(
-        "{who}{what} from {} to {}{} ({}; {}){}.{}",
+        "{who}{what} from {} to {}{} ({}; {}{}){}.",
         clock.time(g.start),
         clock.time(g.end),
         clock.suffix(),
         duration(g.duration_ms),
         how_badly(g, l, findings, ctx),
-        cause(g, ctx),
         assumed(l),
+        cause(g, ctx),
     );
     StoryLine {
         group: i,

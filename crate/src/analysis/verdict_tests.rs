@@ -451,7 +451,7 @@ fn cards_name_the_processes_that_did_it() {
             "One problem in 59 min of log, critical.",
             // The threshold rests on the pack's 16 GB (the log shows at most 8,000 MB free, 7.8 GB,
             // under it), so the line says so.
-            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819.2 MB throughout); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%). Assuming PhysicalMemoryGB = 16, the pack's default: answer it for a surer verdict."
+            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819.2 MB throughout; PhysicalMemoryGB = 16 assumed); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%)."
         )
     );
     assert_eq!(
