@@ -28,9 +28,10 @@ export { describeAnalysisError, contextRange };
 /**
  * @param {HTMLElement} root  the panel's section (layout.js part "analysis")
  * @param {{ state: object, verdict: HTMLElement|null, canvas: HTMLCanvasElement, show(indices: number[], range: [number, number]): void,
- *           restore(saved: object): void, redraw(): void }} hooks
+ *           restore(saved: object): void, redraw(): void, changed?(what: string): void }} hooks
  *        the viewer's state (the panel sets state.marks), the verdict region, the chart canvas, how to chart
- *        series over a range, restore a saved view, and redraw
+ *        series over a range, restore a saved view, redraw, and the viewer's scheduler (redraw.js), told
+ *        `analysis` when a run's results come (without it, they are painted at once)
  */
 export function mountAnalysisPanel(root, hooks) {
   const { state } = hooks;
@@ -78,9 +79,14 @@ export function mountAnalysisPanel(root, hooks) {
     keep: (keep) => { scope.keep(keep); setup.showCustom(); },
   }) : null;
 
-  // ---- results ----
+  // ---- results: a run's, painted by the viewer's scheduler (`changed('analysis')`, then `paint`) ----
   function onResults(result) {
     last = result;
+    if (hooks.changed) hooks.changed('analysis');
+    else paint();
+  }
+  function paint() {
+    if (!last) return;
     const { analysis } = last;
     const ctx = context();
     const ran = new Set(analysis.rules.filter((r) => !r.skipped).map((r) => r.pack));
@@ -136,6 +142,8 @@ export function mountAnalysisPanel(root, hooks) {
     },
     /** The theme changed: the derived chart is drawn again in it. */
     redraw: () => focus.redraw(),
+    /** The last run's results (the summary, cards, verdict, rules left out, variables, questions). */
+    paint,
     /** The visible range changed: a run again when the analysis follows it. */
     rangeChanged() {
       if (setup.rangeOnly() && !focus.showing()) runner.scheduleRun();

@@ -97,7 +97,7 @@ export function mountViewer(element, options = {}) {
   // ---- analysis: run on open, the verdict at the top; a card's Show charts its series around its range
   // (the panel keeps the user's view for Back) ----
   v.analysis = $.analysis ? mountAnalysisPanel($.analysis, {
-    state, verdict: $.verdict ?? null, canvas: $.chart, dark: () => v.isDark(),
+    state, verdict: $.verdict ?? null, canvas: $.chart, dark: () => v.isDark(), changed: v.changed,
     show(indices, range) {
       clearSelection(state);
       for (const i of indices) selectSeries(state, i);

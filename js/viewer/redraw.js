@@ -11,8 +11,8 @@
  *  labels' zone), scale (the value axes), view (one chart or a chart per machine), highlight (the hovered
  *  series), hidden (series hidden from the chart), panes (the pane of a series), references (PDH's own
  *  values overlaid), sort (the statistics' order), compare (the comparison file, alignment or overlay),
- *  compareSort (the change table's order), marks (an analysis card's thresholds), size (the chart's box;
- *  the API's redraw). */
+ *  compareSort (the change table's order), marks (an analysis card's thresholds), analysis (a run's
+ *  results came), size (the chart's box; the API's redraw). */
 export const DEPENDS = {
   facts: ['capture'], // the status line, the log's facts, its notes
   tree: ['capture', 'selection', 'filter'], // not after a tick: the tree shows its own ticks (and keeps focus)
@@ -25,6 +25,7 @@ export const DEPENDS = {
   url: ['capture', 'selection', 'tick', 'range', 'scale', 'theme', 'panes'],
   listeners: ['capture', 'selection', 'tick', 'range'],
   derived: ['theme'], // the analysis' derived-series chart
+  results: ['analysis'], // the analysis' summary, cards, verdict and questions
 };
 
 /** Every change a handler may name (a name not here is a mistake, thrown at once). */

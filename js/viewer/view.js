@@ -1,7 +1,7 @@
 // What the viewer shows of the open log, one painter per part of js/viewer/redraw.js' DEPENDS: the
 // status line and the log's facts, the series tree, one chart or a chart per machine, the chart panes,
 // the legend, the statistics and PDH differences, the comparison (compare-view.js), the URL hash, the
-// embedder's callbacks and the analysis' derived chart. Each paints from the state alone; none decides
+// embedder's callbacks, and the analysis' derived chart and results (analysis-panel.js). Each paints from the state alone; none decides
 // what else to paint (the scheduler does).
 import { el } from './dom.js';
 import { formatTime } from './state.js';
@@ -94,5 +94,6 @@ export function createPainters(v) {
       told = now;
     },
     derived: () => v.analysis?.redraw(),
+    results: () => v.analysis?.paint(),
   };
 }

@@ -64,7 +64,8 @@ test('the dependency map: what each change repaints', () => {
   // A tick in the tree repaints what the selection does, but not the tree (which keeps its focus).
   assert.deepEqual(partsFor(['tick']), partsFor(['selection']).filter((p) => p !== 'tree'));
   assert.deepEqual(partsFor(['compareSort']), ['comparison']);
-  assert.deepEqual(partsFor(['capture']), Object.keys(DEPENDS).filter((p) => p !== 'derived'));
+  assert.deepEqual(partsFor(['analysis']), ['results']);
+  assert.deepEqual(partsFor(['capture']), Object.keys(DEPENDS).filter((p) => p !== 'derived' && p !== 'results'));
   assert.deepEqual(partsFor([]), []);
   // Every change repaints something, and every part is repainted by something.
   for (const c of CHANGES) assert.ok(partsFor([c]).length > 0, c);
