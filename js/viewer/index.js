@@ -57,6 +57,7 @@ export function mountViewer(element, options = {}) {
     document.head.append(link);
   }
   const cleanups = [];
+  const dark = matchMedia('(prefers-color-scheme: dark)'); // the system's theme, followed while the choice is 'auto'
   // The viewer as its modules see it: its parts, state and options, and what they share.
   const v = {
     element,
@@ -68,6 +69,8 @@ export function mountViewer(element, options = {}) {
     // A shared view (the URL hash) waits for the first capture opened, and applies to it by counter path.
     shared: options.hash ? decodeView(location.hash) : null,
     countNote: null, // a handler's sentence for the tree's count line, shown once by the tree's painter
+    dark,
+    isDark: () => v.state.theme === 'dark' || (v.state.theme === 'auto' && dark.matches),
     changed: (...what) => redraw.changed(...what),
     setRange(r) {
       v.state.range = clampRange(v.state, r);

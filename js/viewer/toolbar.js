@@ -8,7 +8,7 @@ import { nextSort } from './stats.js';
 import { exportPng, exportCsv } from './export.js';
 import { seriesColor } from '../core.js';
 
-/** @param {object} v  the viewer (index.js): `$`, state, options, element, on, pane, setRange, changed
+/** @param {object} v  the viewer (index.js): `$`, state, options, element, on, dark, pane, setRange, changed
  *  @returns {{ setTheme(theme: 'auto'|'light'|'dark'): void }} */
 export function mountToolbar(v) {
   const { $, state, options, element, on } = v;
@@ -69,9 +69,7 @@ export function mountToolbar(v) {
   on($['export-csv'], 'click', () => exportCsv(state));
   on($['chart-stats'].tHead, 'click', onStatsSortClicked);
   // The system's theme, followed while the choice is 'auto'.
-  const dark = matchMedia('(prefers-color-scheme: dark)');
-  on(dark, 'change', () => v.changed('theme'));
-  v.isDark = () => state.theme === 'dark' || (state.theme === 'auto' && dark.matches);
+  on(v.dark, 'change', () => v.changed('theme'));
 
   return { setTheme };
 }
