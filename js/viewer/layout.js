@@ -9,6 +9,32 @@ import { statsHeader } from './stats.js';
 
 const ACCEPT = '.blg,.csv,.tsv,.json,text/csv,text/tab-separated-values,application/json';
 
+/** The sidebar: the series browser (its filter, count, actions on the matches, and the tree). */
+function buildSidebar(part, button) {
+  const aside = part('series-sidebar', 'aside', null, { 'aria-label': 'Series' });
+  const head = el('div', null, { class: 'cl-aside-head' });
+  head.append(part('series-heading', 'h2', 'Series'), button('series-drawer-close', 'Close', 'Close the series list (Escape)'));
+  aside.append(head,
+    part('series-filter', 'input', null, { type: 'search', placeholder: 'Filter: words, or \\\\*\\Processor(*)\\% Processor Time', 'aria-label': 'Filter series' }),
+    part('series-count', 'p', null, { class: 'muted', 'aria-live': 'polite' }),
+  );
+  // Acting on the matches: select them all (or Enter in the filter), clear the selection, or keep the N
+  // busiest instances by a statistic over the visible range ("the 5 busiest processes").
+  const act = el('div', null, { class: 'series-actions', role: 'group', 'aria-label': 'Select series' });
+  const topN = part('series-top-n', 'select', null, { 'aria-label': 'How many' });
+  for (const n of [3, 5, 10, 20]) topN.append(el('option', String(n), { value: String(n) }));
+  topN.value = '5';
+  const topBy = part('series-top-by', 'select', null, { 'aria-label': 'By' });
+  for (const k of ['max', 'mean', 'p95']) topBy.append(el('option', k, { value: k }));
+  const totals = el('label', null, { class: 'cl-check', title: 'Count _Total, Idle and other aggregates among the top N' });
+  totals.append(part('series-top-totals', 'input', null, { type: 'checkbox' }), 'include _Total and Idle');
+  act.append(button('series-select-all', 'Select all matches', 'Select every series the filter matches (Enter in the filter)'),
+    button('series-clear', 'Clear', 'Deselect every series'),
+    button('series-top', 'Top', 'Select only the top N matches by the statistic, over the visible range'), topN, el('span', 'by', { class: 'muted' }), topBy, totals);
+  aside.append(act, part('series-list', 'div', null, { role: 'tree', 'aria-label': 'Series by machine, object, counter and instance', 'aria-multiselectable': 'true' }));
+  return aside;
+}
+
 export function buildLayout(root, { chartOnly, ids }) {
   const parts = {};
   const part = (name, tag, text, attrs = {}) => {
@@ -61,28 +87,7 @@ export function buildLayout(root, { chartOnly, ids }) {
     el('span', 'A perfmon log (.blg), a relog CSV or TSV, Get-Counter JSON or a counterlens raw capture. It is read here, in this page: nothing is uploaded.'),
     button('dropzone-open', 'Choose a file', null, 'cl-primary'));
 
-  // ---- the sidebar: the series browser ----
-  const aside = part('series-sidebar', 'aside', null, { 'aria-label': 'Series' });
-  const head = el('div', null, { class: 'cl-aside-head' });
-  head.append(part('series-heading', 'h2', 'Series'), button('series-drawer-close', 'Close', 'Close the series list (Escape)'));
-  aside.append(head,
-    part('series-filter', 'input', null, { type: 'search', placeholder: 'Filter: words, or \\\\*\\Processor(*)\\% Processor Time', 'aria-label': 'Filter series' }),
-    part('series-count', 'p', null, { class: 'muted', 'aria-live': 'polite' }),
-  );
-  // Acting on the matches: select them all (or Enter in the filter), clear the selection, or keep the N
-  // busiest instances by a statistic over the visible range ("the 5 busiest processes").
-  const act = el('div', null, { class: 'series-actions', role: 'group', 'aria-label': 'Select series' });
-  const topN = part('series-top-n', 'select', null, { 'aria-label': 'How many' });
-  for (const n of [3, 5, 10, 20]) topN.append(el('option', String(n), { value: String(n) }));
-  topN.value = '5';
-  const topBy = part('series-top-by', 'select', null, { 'aria-label': 'By' });
-  for (const k of ['max', 'mean', 'p95']) topBy.append(el('option', k, { value: k }));
-  const totals = el('label', null, { class: 'cl-check', title: 'Count _Total, Idle and other aggregates among the top N' });
-  totals.append(part('series-top-totals', 'input', null, { type: 'checkbox' }), 'include _Total and Idle');
-  act.append(button('series-select-all', 'Select all matches', 'Select every series the filter matches (Enter in the filter)'),
-    button('series-clear', 'Clear', 'Deselect every series'),
-    button('series-top', 'Top', 'Select only the top N matches by the statistic, over the visible range'), topN, el('span', 'by', { class: 'muted' }), topBy, totals);
-  aside.append(act, part('series-list', 'div', null, { role: 'tree', 'aria-label': 'Series by machine, object, counter and instance', 'aria-multiselectable': 'true' }));
+  const aside = buildSidebar(part, button);
 
   // ---- the chart toolbar ----
   const tools = el('div', null, { class: 'chart-tools', role: 'toolbar', 'aria-label': 'Chart range and export' });

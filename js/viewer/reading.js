@@ -55,9 +55,9 @@ export function warmReader() {
   if (warmed) return warmed.done;
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.done = new Promise((resolve) => {
-    worker.onmessage = ({ data }) => { if (data.warmed) resolve(data.warmed); };
+    worker.onmessage = ({ data }) => { if (data.type === 'warmed') resolve(data.warmed); };
   });
-  worker.postMessage({ warm: true });
+  worker.postMessage({ type: 'warm' });
   warmed = worker;
   return worker.done;
 }
@@ -123,15 +123,17 @@ export function createReader({ onProgress }) {
       current = { worker, reject: (e) => { done(); reject(e); } };
       onProgress(0, name);
       worker.onmessage = ({ data }) => {
-        if (data.warmed) return; // the warm-up this worker was made with, stopped by this read
-        if (data.progress !== undefined) return onProgress(data.progress, name);
-        done();
-        if (data.error) reject(errorFromData(data.error));
-        else if (data.catalogue) resolve({ catalogue: data.catalogue });
-        else resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
+        switch (data.type) {
+          case 'warmed': return; // the warm-up this worker was made with, stopped by this read
+          case 'progress': return onProgress(data.fraction, name);
+          case 'error': done(); return reject(errorFromData(data.error));
+          case 'catalogue': done(); return resolve({ catalogue: data.catalogue });
+          case 'parts': done(); return resolve({ capture: Capture.fromParts(data.parts), notes: data.parts.notes });
+          default: done(); return reject(new Error(`the capture reader sent a message of unknown type ${data.type}`));
+        }
       };
       worker.onerror = (e) => { done(); reject(new Error(e.message || 'the capture reader stopped')); };
-      worker.postMessage({ blob, keepRaw, series, every, catalogue: listing });
+      worker.postMessage(listing ? { type: 'catalogue', blob } : { type: 'read', blob, keepRaw, series, every });
     });
   }
 

@@ -2,9 +2,9 @@
 // reported as they go, and the finished capture goes back as parts whose Float64Arrays are transferred,
 // not copied. The page cancels by terminating this worker. With `keepRaw` (counter paths), the series
 // named keep their raw samples and only those are sent (the page explains their points, explain.js).
-// With `catalogue`, the log's catalogue is read instead (CatalogueReader: its series and time range, no
-// values) for a log too large to read whole (catalogue.js); `series` and `every` then read a part of it.
-// Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
+// A `catalogue` message reads the log's catalogue instead (CatalogueReader: its series and time range, no
+// values) for a log too large to read whole (catalogue.js); a `read` with `series` and `every` then reads a
+// part of it. Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
 // file (js/warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
 // It imports the package's core (core.js): none of the viewer, no DOM.
 import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
@@ -16,23 +16,35 @@ const SLICE = 4 << 20;
 let warming = null;
 let stopWarming = false;
 
-onmessage = async ({ data: { warm, blob, keepRaw, series, every, catalogue, analyze: job, report } }) => {
-  if (warm) {
-    warming = ready.then(() => warmUp({ stop: () => stopWarming })).then((w) => postMessage({ warmed: w }), () => null);
+// Every message carries a `type`, both ways. In: `warm`, `read` (blob, keepRaw, series, every),
+// `catalogue` (blob), `analyze` (job), `report` (title). Out: `warmed`, `progress` (fraction), `parts`,
+// `catalogue`, `error` (a read's, as plain data), `analysis` (analysis and builtin, or error), `report`
+// (report, or null and error).
+onmessage = async ({ data }) => {
+  if (data.type === 'warm') {
+    warming = ready.then(() => warmUp({ stop: () => stopWarming })).then((w) => postMessage({ type: 'warmed', warmed: w }), () => null);
     return;
   }
   stopWarming = true;
   await ready;
   await warming;
-  if (job) return postMessage(analyzeParts(job));
-  if (report) return postMessage(writeReport(report));
-  if (catalogue) return postMessage(await readCatalogue(blob));
+  switch (data.type) {
+    case 'analyze': return postMessage({ type: 'analysis', ...analyzeParts(data.job) });
+    case 'report': return postMessage({ type: 'report', ...writeReport(data) });
+    case 'catalogue': return postMessage(await readCatalogue(data.blob));
+    case 'read': return readCapture(data);
+    default: return postMessage({ type: 'error', error: errorToData(new TypeError(`the reading worker got a message of unknown type ${data.type}`)) });
+  }
+};
+
+/** Reads a Blob in slices with progress; posts its parts (the columns transferred) or the error. */
+async function readCapture({ blob, keepRaw, series, every }) {
   let reader = null;
   try {
     reader = new CaptureReader({ size: blob.size, ...(keepRaw ? { keepRaw } : {}), ...(series ? { series } : {}), ...(every > 1 ? { every } : {}) });
     for (let at = 0; at < blob.size; at += SLICE) {
       reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
-      postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
+      postMessage({ type: 'progress', fraction: Math.min(at + SLICE, blob.size) / blob.size });
     }
     const capture = reader.finish();
     const parts = capture.toParts();
@@ -40,27 +52,27 @@ onmessage = async ({ data: { warm, blob, keepRaw, series, every, catalogue, anal
     if (keepRaw) parts.series = parts.series.filter((s) => s.raw);
     const transfer = [parts.timestamps.buffer, ...parts.series.flatMap((s) => [s.values, s.reference, ...(s.raw ? [s.raw.value, s.raw.second, s.raw.frequency, s.raw.multi, s.raw.present] : [])]
       .filter(Boolean).map((a) => a.buffer))];
-    postMessage({ parts }, transfer);
+    postMessage({ type: 'parts', parts }, transfer);
   } catch (e) {
     // Errors do not cross to the page with their class and fields: sent as plain data (errors.js).
-    postMessage({ error: errorToData(e) });
+    postMessage({ type: 'error', error: errorToData(e) });
   } finally {
     reader?.free();
   }
-};
+}
 
-/** The catalogue of a Blob, read in slices with progress: `{ catalogue }` or `{ error }`. */
+/** The catalogue of a Blob, read in slices with progress: a `catalogue` message or an `error`. */
 async function readCatalogue(blob) {
   let reader = null;
   try {
     reader = new CatalogueReader();
     for (let at = 0; at < blob.size; at += SLICE) {
       reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
-      postMessage({ progress: Math.min(at + SLICE, blob.size) / blob.size });
+      postMessage({ type: 'progress', fraction: Math.min(at + SLICE, blob.size) / blob.size });
     }
-    return { catalogue: reader.finish() };
+    return { type: 'catalogue', catalogue: reader.finish() };
   } catch (e) {
-    return { error: errorToData(e) };
+    return { type: 'error', error: errorToData(e) };
   } finally {
     reader?.free();
   }

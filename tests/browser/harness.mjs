@@ -47,5 +47,19 @@ export async function openPage(browser, url, { init, arg } = {}) {
   });
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
-  return { page, problems };
+  return { page: readAfterFrame(page), problems };
+}
+
+/** The page's reads (evaluate, $eval, textContent, ...) wait for its next animation frame first. The
+ *  viewer repaints what a change affects once per frame (js/viewer/redraw.js), just before the browser
+ *  paints: what a test reads after an action is then what the user sees after it. */
+export function readAfterFrame(page) {
+  const evaluate = page.evaluate.bind(page);
+  const frame = () => evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  for (const name of ['evaluate', '$eval', '$$eval', '$', '$$', 'textContent', 'innerText', 'getAttribute', 'inputValue',
+    'isVisible', 'isHidden', 'isChecked', 'isDisabled', 'isEnabled', 'screenshot']) {
+    const read = page[name].bind(page);
+    page[name] = async (...args) => { await frame(); return read(...args); };
+  }
+  return page;
 }

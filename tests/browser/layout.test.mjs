@@ -3,14 +3,14 @@
 // room. The sample capture is open in each.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, artifacts } from './harness.mjs';
+import { serve, launch, artifacts, readAfterFrame } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
 async function at(width, height) {
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = readAfterFrame(await browser.newPage({ viewport: { width, height } }));
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
