@@ -21,6 +21,7 @@ import { seriesColor } from '../core.js';
 import { changeRows, renderChangeTable, changeCsv, overlaysFor, overlayLegend, runsOverlap } from './compare.js';
 import { renderMultiples } from './multiples.js';
 import { columnBudget, estimateColumnBytes, planPart, renderPart } from './catalogue.js';
+import { mountFleet } from './fleet.js';
 
 /** A duration in words: 45 s, 10 min, 3.5 h, 2 days. */
 function formatDuration(ms) {
@@ -72,6 +73,9 @@ export function mountViewer(element, options = {}) {
   const cleanups = [];
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); cleanups.push(() => target.removeEventListener(type, fn, opts)); };
 
+  // Several logs chosen or dropped at once (or a folder): the fleet view (fleet.js), over this viewer's open.
+  const fleet = options.chartOnly ? null : mountFleet(element, $, { open: (file, name) => open(file, name) });
+  cleanups.push(() => fleet?.destroy());
   const reader = createReader({ onProgress: showReadProgress });
   // A .blg's raw samples, read again for the series whose point is clicked (explain.js).
   let rawProgress = null;
@@ -495,7 +499,7 @@ export function mountViewer(element, options = {}) {
     pane.draw();
     pane.legend();
   }
-  function onFileChosen(e) { const f = e.target.files[0]; if (f) open(f, f.name); }
+  function onFileChosen(e) { const f = e.target.files[0]; if (f && !fleet?.take(e.target.files)) open(f, f.name); }
   function onDragOver(e) {
     e.preventDefault();
     element.classList.toggle('dragging', !e.target.closest?.('[data-own-drop]'));
@@ -505,7 +509,7 @@ export function mountViewer(element, options = {}) {
     element.classList.remove('dragging');
     if (!e.dataTransfer?.files[0] || e.target.closest?.('[data-own-drop]')) return; // panels with drops of their own
     e.preventDefault();
-    open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
+    if (!fleet?.drop(e.dataTransfer)) open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
   }
   function onZoneChanged(e) { state.zone = e.target.value; pane.draw(); }
   function onScaleChanged(e) { state.yScale = e.target.value; showView(); }
