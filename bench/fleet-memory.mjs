@@ -69,18 +69,19 @@ function browserRss() {
       kids.get(ppid).push(Number(p));
     } catch { /* gone */ }
   }
-  let total = 0;
+  const by = { total: 0 };
   const stack = [...(kids.get(process.pid) ?? [])];
   while (stack.length) {
     const p = stack.pop();
     if (p === serverPid) continue;
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${p}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      if (m) { by.total += Number(m[1]) * 1024; by[type] = (by[type] ?? 0) + Number(m[1]) * 1024; }
     } catch { /* gone */ }
     stack.push(...(kids.get(p) ?? []));
   }
-  return total;
+  return by;
 }
 
 let serverPid = -1;
@@ -100,12 +101,13 @@ for (const n of counts) {
   await cdp.send('Performance.enable');
   const heap = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize').value;
   const base = { heap: await heap(), rss: browserRss() };
-  const peak = { heap: 0, rss: 0, wasm: 0 };
+  const peak = { heap: 0, rss: { total: 0 }, wasm: 0 };
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       peak.heap = Math.max(peak.heap, await heap());
-      peak.rss = Math.max(peak.rss, browserRss());
+      const r = browserRss();
+      if (r.total > peak.rss.total) peak.rss = r;
       peak.wasm = Math.max(peak.wasm, Number(await page.getAttribute('[data-part="fleet"]', 'data-worker-wasm-peak').catch(() => 0)) || 0);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -118,14 +120,16 @@ for (const n of counts) {
   await sampler;
   await cdp.send('HeapProfiler.collectGarbage');
   const after = await heap();
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssAfter = browserRss();
   const status = await page.textContent('[data-part="fleet-status"]');
   const machines = await page.$$eval('[data-part="fleet-table"] tbody tr', (r) => r.length);
-  rows.push({ n, mb: MB(bytes), s: (ms / 1000).toFixed(1), heap0: MB(base.heap), heap: MB(peak.heap), heapAfter: MB(after), wasm: MB(peak.wasm), rss0: MB(base.rss), rss: MB(peak.rss), machines, status });
+  rows.push({ n, mb: MB(bytes), s: (ms / 1000).toFixed(1), heap0: MB(base.heap), heap: MB(peak.heap), heapAfter: MB(after), wasm: MB(peak.wasm), rss0: MB(base.rss.total), rss: MB(peak.rss.total), rssAfter: MB(rssAfter.total), renderer: [MB(base.rss.renderer ?? 0), MB(peak.rss.renderer ?? 0), MB(rssAfter.renderer ?? 0)], browserProc: [MB(base.rss.browser ?? 0), MB(peak.rss.browser ?? 0), MB(rssAfter.browser ?? 0)], machines, status });
   console.error(JSON.stringify(rows.at(-1)));
   await context.close();
 }
 await browser.close();
 server.close();
-console.log('| logs | MB in all | machines | wall (s) | page JS heap: before, peak, after GC (MB) | largest Worker wasm memory (MB) | browser RSS: before, peak (MB) |');
-console.log('|---:|---:|---:|---:|---|---:|---|');
-for (const r of rows) console.log(`| ${r.n} | ${r.mb} | ${r.machines} | ${r.s} | ${r.heap0}, ${r.heap}, ${r.heapAfter} | ${r.wasm} | ${r.rss0}, ${r.rss} |`);
+console.log('| logs | MB in all | machines | wall (s) | page JS heap: before, peak, after GC (MB) | largest Worker wasm memory (MB) | all Chromium RSS: before, peak, after (MB) | its renderers: before, peak, after (MB) | its browser process: before, peak, after (MB) |');
+console.log('|---:|---:|---:|---:|---|---:|---|---|---|');
+for (const r of rows) console.log(`| ${r.n} | ${r.mb} | ${r.machines} | ${r.s} | ${r.heap0}, ${r.heap}, ${r.heapAfter} | ${r.wasm} | ${r.rss0}, ${r.rss}, ${r.rssAfter} | ${r.renderer.join(', ')} | ${r.browserProc.join(', ')} |`);

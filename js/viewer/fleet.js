@@ -13,8 +13,12 @@ import { runPool } from './fleet-pool.js';
 import { logsOfFiles, logsOfDrop } from './fleet-files.js';
 import { describeError } from './reading.js';
 
-/** Re-ranking while logs arrive: at most this often (ms); the last log always ranks. */
+/** Re-ranking while logs arrive: at most this often (ms), and never more than a fifth of the time (the
+ *  wait is at least 4 times the last ranking's); the last log always ranks. */
 const RERANK_MS = 400;
+/** While logs arrive, the table and heatmap show the worst this many machines (all of them at the end):
+ *  a few hundred rows drawn again every moment would cost more than the reading. */
+export const LIVE_ROWS = 40;
 
 /** The core's SVG text as nodes: parsed as XML, with anything active removed (the core escapes every
  *  label; this keeps the page safe whatever comes). */
@@ -110,7 +114,8 @@ export function mountFleet(element, $, { open }) {
     const trouble = fleet.machines.filter((m) => m.worst).length;
     const head = cancelled ? `Cancelled: ${read} of ${n} logs read` : done ? `${read} of ${n} logs read in ${formatDuration(performance.now() - started)}` : `${read} of ${n} logs read`;
     const tail = machines ? `: ${machines} machine${machines === 1 ? '' : 's'}, ${trouble} in trouble` : '';
-    $['fleet-status'].textContent = `${head}${tail}${failed.length ? `; ${failed.length} could not be read` : ''}.`;
+    const live = !done && machines > LIVE_ROWS ? ` The worst ${LIVE_ROWS} are shown while reading.` : '';
+    $['fleet-status'].textContent = `${head}${tail}${failed.length ? `; ${failed.length} could not be read` : ''}.${live}`;
     progress.value = n ? read / n : 0;
     progress.hidden = done;
     $['fleet-cancel'].hidden = done;
@@ -123,25 +128,31 @@ export function mountFleet(element, $, { open }) {
     $['fleet-errors-list'].replaceChildren(...failed.map(({ name, why }) => el('li', `${name}: ${why}`)));
   }
 
+  let renderMs = 0;
   function render() {
+    const t = performance.now();
     fleet = rankFleet(runs);
     drawHeatmap();
     renderTable();
+    renderMs = performance.now() - t;
   }
+  /** The machines drawn: the worst LIVE_ROWS while the pool runs, all once it is done. */
+  const shown = () => (pool && fleet.machines.length > LIVE_ROWS ? fleet.machines.slice(0, LIVE_ROWS) : fleet.machines);
   let drawnWidth = 0;
   function drawHeatmap() {
     const width = Math.max(320, Math.min(1400, Math.round(heat.clientWidth || box.clientWidth || 960)));
-    const svg = svgNodes(fleet.machines.length ? fleetHeatmapSvg(fleet, { width, columns: Math.max(24, Math.min(120, Math.floor(width / 8))) }) : '');
+    const machines = shown();
+    const svg = svgNodes(machines.length ? fleetHeatmapSvg({ machines }, { width, columns: Math.max(24, Math.min(120, Math.floor(width / 8))) }) : '');
     if (svg) {
       svg.setAttribute('viewBox', `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`);
       svg.setAttribute('role', 'img');
-      svg.setAttribute('aria-label', `Heatmap: ${fleet.machines.length} machines by time, coloured by how bad each was`);
+      svg.setAttribute('aria-label', `Heatmap: ${machines.length} machines by time, coloured by how bad each was`);
     }
     heat.replaceChildren(...(svg ? [svg] : []));
     drawnWidth = width;
   }
   function renderTable() {
-    const rows = fleet.machines.map((m, i) => {
+    const rows = shown().map((m, i) => {
       const tr = el('tr', null, { tabindex: '0', 'data-machine': String(i), class: m.worst ?? 'calm' });
       const top = m.cards[0];
       const spark = el('td', null, { class: 'spark' });
@@ -162,7 +173,7 @@ export function mountFleet(element, $, { open }) {
   function rankSoon(last) {
     if (last) { clearTimeout(rankTimer); rankTimer = null; render(); return; }
     if (rankTimer) return;
-    rankTimer = setTimeout(() => { rankTimer = null; render(); status(false); }, RERANK_MS);
+    rankTimer = setTimeout(() => { rankTimer = null; render(); status(false); }, Math.max(RERANK_MS, 4 * renderMs));
   }
 
   async function start(list) {
@@ -187,7 +198,7 @@ export function mountFleet(element, $, { open }) {
         if (result.runs) runs.push(...result.runs);
         else { failed.push({ name: log.name, why: describeError(result.error, log.file) }); showErrors(); }
         status(false);
-        rankSoon(n === list.length);
+        rankSoon(false);
       },
     });
     pool = run;
