@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The same fleet two ways on this machine, same logs, same run: the viewer's fleet view in headless
 # Chromium (bench/fleet-memory.mjs --dir: every log picked at once, read and analysed in its Worker pool)
-# and the CLI (`counterlens analyze DIR --json out/`, every core). N logs (default 200) of
+# and the CLI (`counterlens analyze logs/*/*.csv --json out/`, every core; it joins a machine's logs that
+# follow each other into one analysis, where the viewer analyses each log alone and joins the runs). N logs (default 200) of
 # bench/gen_pdh_csv.py's fleet shape, ROWS one-second samples each (default 100,000: ~20 MB of PDH-CSV,
 # ~4 GB for 200): N/2 servers, two logs each (consecutive stretches), loads spread over the servers. To
 # save the generator's time, 20 logs are generated and the others are copies with the server's name
@@ -40,7 +41,8 @@ fi
 echo "logs: $(find "$d/logs" -type f | wc -l), $(du -sh "$d/logs" | cut -f1)"
 echo "== viewer: the fleet view (bench/fleet-memory.mjs --dir)"
 node bench/fleet-memory.mjs --dir "$d/logs" "$n"
-echo "== CLI: counterlens analyze DIR --json out/"
+# `analyze` takes files (a directory is refused): the shell lists them.
+echo "== CLI: counterlens analyze -q logs/*/*.csv --json cli/"
 rm -rf "$d/cli"
-python3 bench/tree_peak.py "$bin" analyze -q "$d/logs" --json "$d/cli/" > /dev/null
+python3 bench/tree_peak.py "$bin" analyze -q "$d"/logs/*/*.csv --json "$d/cli/" > /dev/null
 echo "fleet.json: $(wc -c < "$d/cli/fleet.json") bytes, $(grep -c '"machine":' "$d/cli/fleet.json") machines"
