@@ -296,7 +296,7 @@ pub struct Analysis {
 
 /// The least stretch of log `rule` needs before it judges anything: its episode window, the hours of a
 /// growth rule, its `for`, an hour for a trend per slice; 0 for a rule on slices, which judges any.
-fn judges_after_ms(rule: &pack::Rule) -> f64 {
+fn judges_after_ms(rule: &Rule) -> f64 {
     let s = if let Some(e) = &rule.episode {
         e.window
     } else if let Some(g) = &rule.growth {
