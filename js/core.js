@@ -33,6 +33,8 @@ export {
   derivedSeries,
   explainDerived,
 } from '../pkg/counterlens.js';
+// The fleet: logs reduced to small runs per machine, ranked, its heatmap and sparklines.
+export { fleetRuns, rankFleet, fleetHeatmapSvg, sparklineSvg } from '../pkg/counterlens.js';
 // Chart units (the viewer's axes and value text).
 export { formatInUnit, formatDuration, counterUnit } from '../pkg/counterlens.js';
 // A big CSV/TSV read by workers side by side, with openCapture's result.

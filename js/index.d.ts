@@ -662,6 +662,72 @@ export interface DerivedExplanation {
  *  names. Throws AnalysisError as derivedSeries does, and ("invalid-option") for a sample past the capture. */
 export function explainDerived(capture: Capture, derived: DerivedRef, sample: number): DerivedExplanation;
 
+// ---- The fleet: many logs reduced per machine and ranked (docs/analysis.md, "The fleet") ----
+
+/** A machine's key figures over a log (or over its logs); absent where it has no such counter. */
+export interface FleetFigures {
+  /** Processor(_Total)\% Processor Time: mean and 95th percentile, %. */
+  cpuMean?: number; cpuP95?: number;
+  /** The least Memory\Available MBytes, MB. */
+  availableMbMin?: number;
+  /** The worst disk's 95th percentile of Avg. Disk sec/Transfer (Read, Write), ms. */
+  diskLatencyP95Ms?: number;
+}
+/** A card in brief: what the fleet table shows of it. start/end: ms since the epoch, UTC. */
+export interface FleetCard {
+  pack: string; group: string; category: string; severity: Severity; start: number; end: number; summary: string;
+}
+/** One machine in one analysed log: small whatever the log (a decimated CPU line of at most 96 points,
+ *  a CPU histogram of at most 101 bins), so a caller keeps runs, not captures. */
+export interface FleetRun {
+  machine: string;
+  logs: string[];
+  /** First and last sample, ms since the epoch, UTC. */
+  first?: number; last?: number;
+  samples: number;
+  figures: FleetFigures;
+  cards: FleetCard[];
+  /** CPU decimated: [ms, %] pairs (absent without a CPU counter). */
+  cpu?: [number, number][];
+  /** CPU in 1 % bins: [bin, count, least, greatest], so runs combine into a machine's percentiles. */
+  cpuHistogram?: { bins: [number, number, number, number][] };
+}
+/** One run as the fleet lists it under its machine. */
+export interface FleetRunFigures {
+  logs: string[]; first?: number; last?: number; samples: number;
+  worst?: Severity; cards: number; troubleMs: number; figures: FleetFigures;
+}
+/** One machine of the fleet: its runs joined in time order. */
+export interface FleetMachine {
+  machine: string;
+  /** The worst severity of its cards; absent: calm. */
+  worst?: Severity;
+  /** Critical first, then the longest, then the earliest: cards[0] is its top card. */
+  cards: FleetCard[];
+  /** The union of its cards' ranges, ms. */
+  troubleMs: number;
+  logs: string[];
+  first?: number; last?: number;
+  figures: FleetFigures;
+  runs: FleetRunFigures[];
+  cpu: [number, number][];
+}
+/** The machines ranked worst first: severity, then time in trouble, then cards, then name. */
+export interface Fleet { machines: FleetMachine[]; }
+/** The runs of an analysed capture, one per machine it names (`name` stands for the machine of a log
+ *  that names none; `logs` default `[name]`). Throws AnalysisError ("invalid-argument") when `analysis`
+ *  is not what analyze() returned. */
+export function fleetRuns(capture: Capture, analysis: Analysis, name: string, logs?: string[]): FleetRun[];
+/** The machines of any number of runs (fleetRuns' results, concatenated), ranked. */
+export function rankFleet(runs: FleetRun[]): Fleet;
+/** The fleet's heatmap (machines by time, each cell coloured no log / calm / warning / critical) as one
+ *  `<svg>` element's text, drawn by the core's chart; labels escaped. Insert it parsed (DOMParser), not as
+ *  HTML. Empty text when no log has a time. Defaults: width 960 px, 120 columns, offsetMinutes 0 (UTC). */
+export function fleetHeatmapSvg(fleet: Fleet, options?: { width?: number; columns?: number; offsetMinutes?: number }): string;
+/** A sparkline of [x, y] points as one `<svg>` element's text, in currentColor; y between `range`
+ *  (default: the points' own). */
+export function sparklineSvg(points: [number, number][], width: number, height: number, range?: [number, number] | null): string;
+
 /** Why a PAL THRESHOLD was not translated (the Rust `ReasonCode` list, checked by crate/tests/js_types.rs). */
 export type PalUntranslatedCode =
   | 'disabled'

@@ -13,11 +13,12 @@ use counterlens::Status;
 use std::collections::BTreeSet;
 
 const DTS: &str = include_str!("../../js/index.d.ts");
-const WASM: [(&str, &str); 8] = [
+const WASM: [(&str, &str); 9] = [
     ("analysis.rs", include_str!("../src/wasm/analysis.rs")),
     ("capture.rs", include_str!("../src/wasm/capture.rs")),
     ("chart.rs", include_str!("../src/wasm/chart.rs")),
     ("convert.rs", include_str!("../src/wasm/convert.rs")),
+    ("fleet.rs", include_str!("../src/wasm/fleet.rs")),
     ("mod.rs", include_str!("../src/wasm/mod.rs")),
     ("parallel.rs", include_str!("../src/wasm/parallel.rs")),
     (

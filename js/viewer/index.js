@@ -23,6 +23,7 @@ import { mountSelection } from './selection.js';
 import { mountCompare } from './compare-view.js';
 import { mountDrawer } from './drawer.js';
 import { mountToolbar } from './toolbar.js';
+import { mountFleet } from './fleet.js';
 
 /**
  * Mounts the viewer in `element`.
@@ -88,7 +89,16 @@ export function mountViewer(element, options = {}) {
   v.setTheme = toolbar.setTheme;
   v.compare = mountCompare(v);
   const capturing = createCaptureView(v);
-  const opener = mountOpener(v, { onCaptureRead: capturing.onCaptureRead });
+  // Several logs chosen or dropped at once (or a folder) go to the fleet view (fleet.js), which opens one
+  // through this viewer's opener when its row is clicked.
+  let fleet = null;
+  const opener = mountOpener(v, {
+    onCaptureRead: capturing.onCaptureRead,
+    takeMany: (files) => fleet?.take(files) ?? false,
+    takeDrop: (transfer) => fleet?.drop(transfer) ?? false,
+  });
+  fleet = options.chartOnly ? null : mountFleet(element, $, { open: (file, name) => opener.open(file, name) });
+  cleanups.push(() => fleet?.destroy());
   v.explainer = createExplainer($['chart-explain'], state, { readRaw: opener.readRaw });
   v.pane = createPaneStack(
     { canvas: $.chart, selection: $['chart-selection'], cursor: $['chart-cursor'], readout: $['chart-readout'], range: $['chart-range'], legend: $['chart-legend'], stack: $['chart-panes'], live: $['chart-live'] },

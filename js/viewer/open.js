@@ -10,7 +10,7 @@ import { columnBudget, estimateColumnBytes, planPart, renderPart } from './catal
 
 /**
  * @param {object} v  the viewer (index.js): `$`, state, options, element, on, cleanups
- * @param {{ onCaptureRead(capture, notes, name: string): void }} hooks  what a read capture changes
+ * @param {{ onCaptureRead(capture, notes, name: string): void, takeMany?(files: FileList): boolean, takeDrop?(transfer: DataTransfer): boolean }} hooks  what a read capture changes; takeMany/takeDrop: several files or a folder taken by the fleet view (true), else one file opened here
  */
 export function mountOpener(v, hooks) {
   const { $, state, options, element, on } = v;
@@ -100,7 +100,7 @@ export function mountOpener(v, hooks) {
   }
 
   // ---- handlers ----
-  function onFileChosen(e) { const f = e.target.files[0]; if (f) open(f, f.name); }
+  function onFileChosen(e) { const f = e.target.files[0]; if (f && !hooks.takeMany?.(e.target.files)) open(f, f.name); }
   function onDragOver(e) {
     e.preventDefault();
     element.classList.toggle('dragging', !e.target.closest?.('[data-own-drop]'));
@@ -110,7 +110,7 @@ export function mountOpener(v, hooks) {
     element.classList.remove('dragging');
     if (!e.dataTransfer?.files[0] || e.target.closest?.('[data-own-drop]')) return; // panels with drops of their own
     e.preventDefault();
-    open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
+    if (!hooks.takeDrop?.(e.dataTransfer)) open(e.dataTransfer.files[0], e.dataTransfer.files[0].name);
   }
   function onCancelClicked() { reader.cancel(Object.assign(new Error('Reading cancelled'), { cancelled: true })); }
 

@@ -21,7 +21,7 @@ export async function serve() {
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
-  return { url, close: () => child.kill() };
+  return { url, pid: child.pid, close: () => child.kill() };
 }
 
 export async function launch() {

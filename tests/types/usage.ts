@@ -11,6 +11,7 @@ import init, {
   type CounterTypeInfo, type CookResult, type CookStatus, type ValidationReport, type SeriesInfo, type ChartLayout,
   type CaptureFormat, type CaptureEncoding, type CaptureErrorCode, type CaptureParts, type TimeZone, type TimeRange,
   type ChartUnit, type CounterUnit, formatInUnit, formatDuration, counterUnit,
+  fleetRuns, rankFleet, fleetHeatmapSvg, sparklineSvg, type FleetRun, type Fleet, type FleetMachine,
 } from 'counterlens';
 import { mountViewer as mountFromSubpath, defineViewerElement as defineFromSubpath, type Viewer, type ViewerOptions } from 'counterlens/viewer';
 
@@ -115,6 +116,14 @@ export function analysis(capture: Capture, palXml: string): string {
     const arithmetic: string | undefined = why.substituted;
     void values; void arithmetic; void why.inputs[0]?.value;
   }
+  // The fleet: runs of this log, ranked with others, its heatmap and a machine's CPU line.
+  const runs: FleetRun[] = [...fleetRuns(capture, a, 'web01.blg'), ...fleetRuns(capture, a, 'x', ['a.blg', 'b.blg'])];
+  const fleet: Fleet = rankFleet(runs);
+  const worst: FleetMachine | undefined = fleet.machines[0];
+  const heat: string = fleetHeatmapSvg(fleet, { width: 800, columns: 96, offsetMinutes: 60 });
+  const line: string = sparklineSvg(worst?.cpu ?? [], 120, 24, [0, 100]);
+  const mean: number | undefined = worst?.figures.cpuMean;
+  void heat; void line; void mean; void worst?.troubleMs;
   void full; void sev; void skipped;
   return analysisReport(capture, a, { title: 'x' });
 }

@@ -56,7 +56,7 @@ fn analysis_error(e: AnalysisError) -> JsValue {
     err
 }
 
-fn bad(message: &str, field: &str) -> JsValue {
+pub(super) fn bad(message: &str, field: &str) -> JsValue {
     named_error(
         ErrorClass::Analysis,
         "invalid-argument",
@@ -66,7 +66,7 @@ fn bad(message: &str, field: &str) -> JsValue {
 }
 
 /// Results to JS as plain objects (maps too), `None` as absent.
-fn out<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(super) fn out<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let s = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
     value
         .serialize(&s)

@@ -12,6 +12,7 @@ mod analysis;
 mod capture;
 mod chart;
 mod convert;
+mod fleet;
 mod parallel;
 mod registration;
 mod text;
@@ -19,6 +20,7 @@ mod text;
 pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
+pub use fleet::{fleet_heatmap_svg, fleet_runs, rank_fleet, sparkline};
 pub use registration::validate_registration;
 
 use crate::cook::Status;

@@ -1,0 +1,110 @@
+// The fleet view's parts (fleet.js): its section after the viewer's bar, with the way back from a
+// machine's log, the progress and Cancel, the logs that could not be read, the heatmap's legend and box,
+// and the machines' table; and one row of that table. Every name from a log is written as text.
+import { el } from './dom.js';
+import { sparklineSvg, fleetHeatmapSvg, formatDuration } from '../core.js';
+import { svgNodes } from './fleet-svg.js';
+
+const figure = (v, unit, digits = 1) => (Number.isFinite(v) ? `${v.toFixed(digits)}${unit}` : '–');
+
+/** The fleet view's section, hidden, after `$['viewer-bar']`; its parts go into `$` by name. */
+export function buildFleetLayout($) {
+  const part = (name, tag, text, attrs = {}) => ($[name] = el(tag, text, { ...attrs, 'data-part': name }));
+  const box = part('fleet', 'section', null, { class: 'cl-fleet', 'aria-label': 'Fleet' });
+  // Over a machine's log opened from the table: which, and the way back.
+  const back = part('fleet-back', 'div', null, { class: 'cl-fleet-back', role: 'navigation', 'aria-label': 'Fleet' });
+  const backText = part('fleet-back-text', 'span');
+  back.append(part('fleet-back-button', 'button', 'Back to the fleet', { type: 'button', class: 'cl-button' }), backText);
+  const main = el('div', null, { class: 'cl-fleet-main' });
+  const head = el('div', null, { class: 'cl-fleet-head' });
+  const progress = part('fleet-progress', 'progress', null, { max: '1', value: '0', 'aria-label': 'Logs read' });
+  head.append(part('fleet-title', 'h2', 'Fleet'), part('fleet-status', 'p', null, { role: 'status' }), progress,
+    part('fleet-cancel', 'button', 'Cancel', { type: 'button', class: 'cl-button' }));
+  const errors = part('fleet-errors', 'details');
+  errors.append(part('fleet-errors-summary', 'summary'), part('fleet-errors-list', 'ul'));
+  const legend = el('p', null, { class: 'cl-fleet-legend muted' });
+  for (const [level, text] of [[0, 'no log'], [1, 'calm'], [2, 'warning'], [3, 'critical']]) {
+    legend.append(el('span', null, { class: `cl-swatch level-${level}`, 'aria-hidden': 'true' }), text);
+  }
+  const heat = part('fleet-heatmap', 'figure', null, { class: 'cl-fleet-heatmap' });
+  const table = part('fleet-table', 'table', null, { class: 'grid cl-fleet-table', 'aria-label': 'Machines, worst first: Enter or a click opens its log' });
+  const hr = el('tr');
+  for (const [t, num] of [['#', 1], ['Machine'], ['Worst'], ['In trouble', 1], ['CPU'], ['CPU mean', 1], ['CPU p95', 1], ['Least available memory', 1], ['Disk latency p95', 1], ['Logs', 1], ['Top card']]) {
+    hr.append(el('th', t, { scope: 'col', ...(num ? { class: 'num' } : {}) }));
+  }
+  table.createTHead().append(hr);
+  table.createTBody();
+  const scroll = el('div', null, { class: 'table-scroll' });
+  scroll.append(table);
+  main.append(head, errors, el('h3', 'When each machine was in trouble (UTC)', { class: 'cl-section-title' }), legend, heat,
+    el('h3', 'Machines, worst first', { class: 'cl-section-title' }), scroll);
+  box.append(back, main);
+  $['viewer-bar'].after(box);
+  box.hidden = true;
+  return { box, backText, errors, heat, table };
+}
+
+/** Machine `m` (rankFleet's) as row `i` of the table: Enter or a click on it opens its log. */
+export function fleetRow(m, i) {
+  const tr = el('tr', null, { tabindex: '0', 'data-machine': String(i), class: m.worst ?? 'calm' });
+  const top = m.cards[0];
+  const spark = el('td', null, { class: 'spark' });
+  const line = svgNodes(sparklineSvg(m.cpu, 120, 24, [0, 100]));
+  if (line) { line.setAttribute('role', 'img'); line.setAttribute('aria-label', 'CPU over time'); spark.append(line); }
+  tr.append(el('td', String(i + 1), { class: 'num' }), el('td', m.machine, { class: 'machine' }),
+    el('td', m.worst ?? 'calm', { class: `sev ${m.worst ?? 'calm'}` }),
+    el('td', m.troubleMs > 0 ? formatDuration(m.troubleMs) : '–', { class: 'num' }), spark,
+    el('td', figure(m.figures.cpuMean, ' %'), { class: 'num' }), el('td', figure(m.figures.cpuP95, ' %'), { class: 'num' }),
+    el('td', figure(m.figures.availableMbMin, ' MB', 0), { class: 'num' }), el('td', figure(m.figures.diskLatencyP95Ms, ' ms'), { class: 'num' }),
+    el('td', String(m.logs.length), { class: 'num' }),
+    el('td', top ? `${top.category}: ${top.summary}` : '', { class: 'top-card' }));
+  return tr;
+}
+
+/** The status line, title, progress and Cancel for `read` of `logs` logs read (`ms` so far), their
+ *  ranked `machines`, `failed` unreadable; while reading, the worst `liveRows` machines are shown. */
+export function showStatus($, { logs: n, read, machines: ranked, failed, done, cancelled, ms, liveRows }) {
+  const machines = ranked.length;
+  const trouble = ranked.filter((m) => m.worst).length;
+  const head = cancelled ? `Cancelled: ${read} of ${n} logs read` : done ? `${read} of ${n} logs read in ${formatDuration(ms)}` : `${read} of ${n} logs read`;
+  const tail = machines ? `: ${machines} machine${machines === 1 ? '' : 's'}, ${trouble} in trouble` : '';
+  const live = !done && machines > liveRows ? ` The worst ${liveRows} are shown while reading.` : '';
+  $['fleet-status'].textContent = `${head}${tail}${failed ? `; ${failed} could not be read` : ''}.${live}`;
+  $['fleet-progress'].value = n ? read / n : 0;
+  $['fleet-progress'].hidden = done;
+  $['fleet-cancel'].hidden = done;
+  $['fleet-title'].textContent = machines ? `Fleet: ${machines} machine${machines === 1 ? '' : 's'} from ${n} log${n === 1 ? '' : 's'}` : 'Fleet';
+}
+
+/** The core's heatmap of `machines` (rankFleet's) drawn `width` pixels wide, as nodes (none without a
+ *  machine). */
+export function heatmapNodes(machines, width) {
+  const svg = svgNodes(machines.length ? fleetHeatmapSvg({ machines }, { width, columns: Math.max(24, Math.min(120, Math.floor(width / 8))) }) : '');
+  if (!svg) return [];
+  svg.setAttribute('viewBox', `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `Heatmap: ${machines.length} machines by time, coloured by how bad each was`);
+  return [svg];
+}
+
+/** Calls `f(width)` (whole pixels, not 0) a moment after `box`'s width changes; returns the way to stop. */
+export function watchWidth(box, f) {
+  let timer = null;
+  const observer = new ResizeObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { const w = Math.round(box.clientWidth); if (w) f(w); }, 150);
+  });
+  observer.observe(box);
+  return () => { clearTimeout(timer); observer.disconnect(); };
+}
+
+/** A click on a machine's row of `table`, or Enter on it, calls `open(its index)`. */
+export function onRows(table, open) {
+  const onRow = (e) => {
+    if (e.type === 'keydown' && e.key !== 'Enter') return;
+    const tr = e.target.closest('tr[data-machine]');
+    if (tr) { e.preventDefault(); open(Number(tr.dataset.machine)); }
+  };
+  table.tBodies[0].addEventListener('click', onRow);
+  table.tBodies[0].addEventListener('keydown', onRow);
+}

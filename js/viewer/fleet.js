@@ -1,0 +1,192 @@
+// The fleet view: many logs at once (several files chosen or dropped, or a folder). Each log is read and
+// analysed in a pool of Workers (fleet-pool.js) and comes back as its machines' runs (fleetRuns: small
+// whatever the log); the page keeps the runs and the File handles, never a capture, so memory does not
+// grow with the number of logs. The machines are ranked by the core (rankFleet: severity, then time in
+// trouble) into a table (rank, machine, worst, time in trouble, a CPU sparkline, key figures, top card)
+// under a heatmap of machines by time (fleetHeatmapSvg, the core's chart). Progress and Cancel while
+// the pool runs; a log that cannot be read is listed and the rest go on. A click on a machine's row
+// (or Enter on it) opens one of its logs in the single-log view, with its verdict; a bar above it leads
+// back. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
+import { el } from './dom.js';
+import { rankFleet } from '../core.js';
+import { runPool } from './fleet-pool.js';
+import { logsOfFiles, logsOfDrop } from './fleet-files.js';
+import { describeError } from './reading.js';
+import { buildFleetLayout, fleetRow, showStatus, heatmapNodes, watchWidth, onRows } from './fleet-layout.js';
+import { svgNodes } from './fleet-svg.js';
+
+export { svgNodes };
+
+/** Re-ranking while logs arrive: at most this often (ms), and never more than a fifth of the time (the
+ *  wait is at least 4 times the last ranking's); the last log always ranks. */
+const RERANK_MS = 400;
+/** While logs arrive, the table and heatmap show the worst this many machines (all of them at the end):
+ *  a few hundred rows drawn again every moment would cost more than the reading. */
+export const LIVE_ROWS = 40;
+
+/** Which log of a machine a click opens: the first in trouble, else the latest; and why, in words. */
+export function logToOpen(machine) {
+  const runs = machine.runs ?? [];
+  const troubled = runs.find((r) => r.worst);
+  const run = troubled ?? runs.at(-1);
+  const name = run?.logs?.[0] ?? machine.logs?.[0];
+  const n = machine.logs?.length ?? 1;
+  const why = n < 2 ? '' : troubled ? `the first of its ${n} logs in trouble` : `the latest of its ${n} logs`;
+  return { name, why };
+}
+
+/**
+ * Builds the fleet view in the viewer's `element` (after its bar, `$['viewer-bar']`).
+ * @param {{ open(file: File, name: string): Promise<void> }} hooks the single-log view's open
+ * @returns {{ take(files: FileList|File[]): boolean, drop(dataTransfer: DataTransfer): boolean, destroy(): void }}
+ *   take and drop return true when they took the files (more than one, or a folder)
+ */
+export function mountFleet(element, $, { open }) {
+  if (!document.querySelector('link[data-counterlens-fleet]')) {
+    document.head.append(el('link', null, { rel: 'stylesheet', href: new URL('./fleet.css', import.meta.url).href, 'data-counterlens-fleet': '' }));
+  }
+  $['capture-file'].multiple = true;
+  const { box, backText, errors, heat, table } = buildFleetLayout($);
+
+  let pool = null;
+  let logs = [];
+  let files = new Map();
+  let runs = [];
+  let failed = [];
+  let fleet = { machines: [] };
+  let read = 0;
+  let started = 0;
+  let rankTimer = null;
+  let opened = -1;
+
+  const mode = (m) => {
+    box.hidden = !m;
+    if (m) element.dataset.fleet = m;
+    else delete element.dataset.fleet;
+  };
+
+  function status(done, cancelled) {
+    const ms = performance.now() - started;
+    showStatus($, { logs: logs.length, read, machines: fleet.machines, failed: failed.length, done, cancelled, ms, liveRows: LIVE_ROWS });
+  }
+
+  function showErrors() {
+    errors.hidden = !failed.length;
+    $['fleet-errors-summary'].textContent = `${failed.length} log${failed.length === 1 ? '' : 's'} could not be read (the others are in the fleet)`;
+    $['fleet-errors-list'].replaceChildren(...failed.map(({ name, why }) => el('li', `${name}: ${why}`)));
+  }
+
+  let renderMs = 0;
+  function render() {
+    const t = performance.now();
+    fleet = rankFleet(runs);
+    drawHeatmap();
+    renderTable();
+    renderMs = performance.now() - t;
+  }
+  /** The machines drawn: the worst LIVE_ROWS while the pool runs, all once it is done. */
+  const shown = () => (pool && fleet.machines.length > LIVE_ROWS ? fleet.machines.slice(0, LIVE_ROWS) : fleet.machines);
+  let drawnWidth = 0;
+  function drawHeatmap() {
+    const width = Math.max(320, Math.min(1400, Math.round(heat.clientWidth || box.clientWidth || 960)));
+    heat.replaceChildren(...heatmapNodes(shown(), width));
+    drawnWidth = width;
+  }
+  function renderTable() {
+    const rows = shown().map(fleetRow);
+    table.tBodies[0].replaceChildren(...rows);
+  }
+
+  function rankSoon(last) {
+    if (last) { clearTimeout(rankTimer); rankTimer = null; render(); return; }
+    if (rankTimer) return;
+    rankTimer = setTimeout(() => { rankTimer = null; render(); status(false); }, Math.max(RERANK_MS, 4 * renderMs));
+  }
+
+  async function start(list) {
+    pool?.cancel();
+    logs = list;
+    files = new Map(list.map((l) => [l.name, l.file]));
+    runs = [];
+    failed = [];
+    fleet = { machines: [] };
+    read = 0;
+    opened = -1;
+    started = performance.now();
+    mode('shown');
+    showErrors();
+    render();
+    status(false);
+    const run = runPool(list, {
+      onDone(log, result, n) {
+        read = n;
+        // The largest wasm memory of a Worker of the pool (data-worker-wasm-peak: for tools, the bench).
+        if (result.wasmBytes > Number(box.dataset.workerWasmPeak ?? 0)) box.dataset.workerWasmPeak = String(result.wasmBytes);
+        if (result.runs) runs.push(...result.runs);
+        else { failed.push({ name: log.name, why: describeError(result.error, log.file) }); showErrors(); }
+        status(false);
+        rankSoon(false);
+      },
+    });
+    pool = run;
+    const { cancelled } = await run.done;
+    if (pool !== run) return;
+    pool = null;
+    rankSoon(true);
+    status(true, cancelled);
+  }
+
+  function openMachine(i) {
+    const m = fleet.machines[i];
+    if (!m) return;
+    const { name, why } = logToOpen(m);
+    const file = files.get(name);
+    if (!file) return;
+    opened = i;
+    backText.textContent = `${m.machine}: ${name}${why ? ` (${why})` : ''}`;
+    mode('log');
+    open(file, name);
+  }
+  function onBack() {
+    mode('shown');
+    (table.tBodies[0].rows[opened] ?? table.tBodies[0].rows[0])?.focus();
+  }
+  /** One log opened the usual way while a fleet is there: the way back stays, saying so. */
+  function single(file) {
+    if (file && element.dataset.fleet) {
+      opened = -1;
+      backText.textContent = `${file.name} (not one of the fleet's logs)`;
+      mode('log');
+    }
+    return false;
+  }
+  const onCancel = () => pool?.cancel();
+  // The heatmap is drawn for its box's width (labels stay readable on a phone): again when that changes.
+  const unwatch = watchWidth(heat, (w) => { if (Math.abs(w - drawnWidth) > 16 && fleet.machines.length) drawHeatmap(); });
+  onRows(table, openMachine);
+  $['fleet-back-button'].addEventListener('click', onBack);
+  $['fleet-cancel'].addEventListener('click', onCancel);
+
+  return {
+    take(chosen) {
+      if (!chosen || chosen.length < 2) return single(chosen?.[0]);
+      start(logsOfFiles(chosen));
+      return true;
+    },
+    drop(dataTransfer) {
+      const found = logsOfDrop(dataTransfer);
+      if (!found) return single(dataTransfer?.files?.[0]);
+      found.then((list) => (list.length ? start(list) : null));
+      return true;
+    },
+    /** The fleet as ranked (rankFleet's), and the logs that could not be read: for tools and tests. */
+    fleet: () => ({ ...fleet, failed: failed.map((f) => ({ ...f })) }),
+    destroy() {
+      pool?.cancel();
+      clearTimeout(rankTimer);
+      unwatch();
+      box.remove();
+      delete element.dataset.fleet;
+    },
+  };
+}
