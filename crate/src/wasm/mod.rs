@@ -15,6 +15,7 @@ mod convert;
 mod parallel;
 mod registration;
 mod text;
+mod words;
 
 pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
