@@ -135,8 +135,8 @@ pub fn value(v: f64, measure: Measure) -> String {
 ///
 /// ```
 /// use counterlens::words::clock;
-/// // 1 795 305 600 000 ms is 2026-11-23 00:00 UTC; an hour ahead (+60 min) it is 01:00 there.
-/// assert_eq!(clock(1_795_305_600_000.0, 3_600_000.0, true), "2026-11-23 01:00");
+/// // 1 795 305 600 000 ms = 20 779 days after 1970-01-01: 2026-11-22 00:00 UTC; an hour ahead, 01:00.
+/// assert_eq!(clock(1_795_305_600_000.0, 3_600_000.0, true), "2026-11-22 01:00");
 /// assert_eq!(clock(1_795_305_605_000.0, 0.0, false), "00:00:05");
 /// ```
 pub fn clock(ms: f64, offset_ms: f64, with_date: bool) -> String {

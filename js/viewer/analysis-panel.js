@@ -27,12 +27,6 @@ export function describeAnalysisError(e) {
   return `${e?.name ?? 'Error'}${e?.code ? ` (${e.code})` : ''}: ${e?.message ?? String(e)}${where && !String(e?.message).includes(where) ? ` [${where}]` : ''}`;
 }
 
-/** Logical processors as the core derives them: the Processor(*) instances other than _Total. */
-function logicalProcessors(info) {
-  const names = new Set(info.filter((s) => s.object?.toLowerCase() === 'processor' && s.instance !== undefined && s.instance.toLowerCase() !== '_total').map((s) => s.instance));
-  return names.size || null;
-}
-
 /** The view around a finding: at least as long again on each side, and at least 20 samples wide. */
 export function contextRange([start, end], interval) {
   const width = Math.max(end - start, 1);
@@ -176,7 +170,7 @@ export function mountAnalysisPanel(root, hooks) {
     for (const v of asked.values()) {
       const used = a?.variables?.[v.name];
       const origin = a?.variableSources?.[v.name];
-      const derived = v.derive === 'logicalProcessors' ? logicalProcessors(state.info) : null;
+      const derived = v.derive === 'logicalProcessors' ? state.capture?.logicalProcessors() ?? null : null;
       const shown = origin === 'capture' || origin === 'bound' ? used : derived ?? v.default;
       const input = el('input', null, { type: v.type === 'string' ? 'text' : 'number', step: 'any', 'data-variable': v.name });
       const old = previous.get(v.name);

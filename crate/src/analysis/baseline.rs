@@ -189,7 +189,10 @@ impl Builder {
             let k = key(&p);
             let entry = self.counters.entry(k.clone()).or_insert_with(|| {
                 self.order.push(k.clone());
-                (crate::words::without_machine(&s.path).to_string(), vec![Vec::new(); 48])
+                (
+                    crate::words::without_machine(&s.path).to_string(),
+                    vec![Vec::new(); 48],
+                )
             });
             for (&v, &cell) in s.values.iter().zip(&cells) {
                 if v.is_finite() {

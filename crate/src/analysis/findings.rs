@@ -8,8 +8,8 @@ use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
 use crate::units::{measure_of, Measure, Unit};
-use crate::words::value;
 use crate::words::duration;
+use crate::words::value;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -678,7 +678,7 @@ impl Clock {
     }
 }
 
-/// The message of a finding: `… above 80 (max 97.3) from 10:40 to 11:10`; a sustained rule's run says
+/// The message of a finding: `… above 80% (max 97.3%) from 10:40 to 11:10`; a sustained rule's run says
 /// how long; an episode how long, how much of it and its mean: `… above 80% for 2 h 49 min, 88% of the
 /// time (mean 87%, max 99.1%) from 14:21 to 17:10`.
 fn message(
@@ -776,7 +776,8 @@ mod tests {
         assert_eq!(t(at(9.0, 4.0, 59.4)), "2026-11-22 01:04:59");
         // 2026-11-23 07:59:59.5 UTC = 23:59:59.5 local on the 22nd: the 23rd's 00:00, not 24:00.
         assert_eq!(t(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
-        assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00:00");
+        // The date always, seconds only when they are not zero (words::clock).
+        assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
         assert_eq!(pst.date_time(at(31.0, 59.0, 59.49)), "2026-11-22 23:59:59");
     }
 
@@ -955,10 +956,10 @@ mod tests {
         assert_eq!(duration(7_200_000.0), "2 h");
         assert_eq!(duration(7_500_000.0), "2 h 5 min");
         assert_eq!(duration(183_600_000.0), "2 d 3 h");
-        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s.
+        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s, with its unit.
         let latency = message_measure(None, "Avg. Disk sec/Read");
         assert_eq!(value(0.025, latency), "25 ms");
-        assert_eq!(value(1.5, latency), "1.5");
+        assert_eq!(value(1.5, latency), "1.5 s");
         // Working Set counts bytes: 104857600 = 100 MB; SQL Server's (KB) counters: 4194304 KB = 4 GB.
         assert_eq!(
             value(104_857_600.0, message_measure(None, "Working Set")),

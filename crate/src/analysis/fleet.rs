@@ -291,10 +291,9 @@ pub fn runs(capture: &Capture, analysis: &Analysis, logs: &[String], fallback: &
                     m.is_empty()
                         || g.machine.eq_ignore_ascii_case(m)
                         || g.findings.iter().any(|&f| {
-                            analysis
-                                .findings
-                                .get(f)
-                                .is_some_and(|f| crate::words::machine(&f.path).eq_ignore_ascii_case(m))
+                            analysis.findings.get(f).is_some_and(|f| {
+                                crate::words::machine(&f.path).eq_ignore_ascii_case(m)
+                            })
                         })
                 })
                 .map(|g| Card {

@@ -32,8 +32,8 @@ use crate::chart::range_stats::range_stats;
 use crate::chart::svg::chart_svg;
 use crate::chart::{Band, ChartSeries, ThresholdMark, View};
 use crate::units::Measure;
-use crate::words::{number, value};
 use crate::words::duration;
+use crate::words::{number, value};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

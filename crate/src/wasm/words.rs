@@ -86,10 +86,13 @@ impl JsPathMatcher {
 impl JsCapture {
     /// The indices of the series `matcher` selects, in file order: the series the CLI's `-c` keeps.
     pub fn matching(&self, matcher: &JsPathMatcher) -> Vec<u32> {
-        crate::words::matching(&matcher.pattern, self.inner.series.iter().map(|s| &s.parsed))
-            .into_iter()
-            .map(|i| i as u32)
-            .collect()
+        crate::words::matching(
+            &matcher.pattern,
+            self.inner.series.iter().map(|s| &s.parsed),
+        )
+        .into_iter()
+        .map(|i| i as u32)
+        .collect()
     }
     /// The logical processors the capture shows (`Processor(*)` instances but `_Total`, per machine,
     /// by written or English names; the largest machine's count), or undefined when it has none.
