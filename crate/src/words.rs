@@ -260,6 +260,34 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// A value reads to three significant digits (within half a unit of the third: 0.5% of it)
+        /// and never loses an integer digit: the text's whole part has as many digits as the value's
+        /// (or one more, where rounding carries: 999.6 reads 1000).
+        #[test]
+        fn numbers_keep_three_digits_and_every_integer_digit(v in -1e12f64..1e12) {
+            let text = number(v);
+            let read: f64 = text.parse().unwrap();
+            prop_assert!((read - v).abs() <= 0.005 * v.abs() + 1e-12, "{v} {text}");
+            let digits = |x: f64| x.abs().trunc().to_string().len();
+            if v.abs() >= 1.0 {
+                let (a, b) = (digits(v), digits(read));
+                prop_assert!(b == a || b == a + 1, "{v} {text}");
+            }
+            prop_assert!(!text.contains('.') || !text.ends_with('0'), "{text}");
+        }
+
+        /// A size reads under 1024 of its prefix, and reads back to within 0.5% of the value.
+        #[test]
+        fn sizes_read_under_1024_of_their_prefix(v in 0.0f64..1e15) {
+            let text = value(v, Measure { unit: Unit::Bytes, multiplier: 1.0 });
+            let (n, prefix) = text.split_once(' ').unwrap();
+            let n: f64 = n.parse().unwrap();
+            prop_assert!(n < 1024.0, "{v} {text}");
+            let k = ["B", "KB", "MB", "GB", "TB", "PB"].iter().position(|p| *p == prefix).unwrap();
+            let back = n * 1024f64.powi(k as i32);
+            prop_assert!((back - v).abs() <= 0.005 * v + 1e-9, "{v} {text}");
+        }
+
         /// A longer duration never reads shorter: the number of seconds the words stand for does not
         /// go down as the duration grows.
         #[test]
