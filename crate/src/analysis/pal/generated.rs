@@ -9,11 +9,14 @@
 //! assignments, arithmetic, `[int]` (rounding, halves to even), `[math]::abs`, `IsGreaterThanZero`,
 //! comparisons joined by `-and`/`-or`, and adds it with `.Add(...)`. That body becomes one expression
 //! over the inputs (`if(c, x, y)` for each branch), built as an [`Expr`] tree directly. Anything else
-//! (hash tables, `ForEach`, a question's answer) is reported with the reason.
+//! (hash tables, `ForEach`, a question's answer) is reported with the reason. The arithmetic is
+//! `grammar.rs`'s, the threshold snippets' too; this file says what a loop's operands are (its
+//! [`Dialect`]) and reads its statements.
 
+use super::grammar::{comparison, numeric_cast, Cast, Dialect};
 use super::lexer::{lex, Tok};
 use super::{Reason, ReasonCode};
-use crate::analysis::expr::{Cmp, Expr, Op, MAX_DEPTH};
+use crate::analysis::expr::{Cmp, Expr, Op};
 use crate::analysis::pack::PairBy;
 use std::collections::HashMap;
 
@@ -251,45 +254,10 @@ fn is_word(t: Option<&Tok>, w: &str) -> bool {
 }
 
 impl Run<'_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.i)
-    }
-
-    fn seps(&mut self) {
-        while matches!(self.peek(), Some(Tok::Sep)) {
-            self.i += 1;
-        }
-    }
-
-    fn punct(&mut self, c: char) -> Result<(), Reason> {
-        self.seps_inline();
-        match self.peek() {
-            Some(Tok::Punct(p)) if *p == c => {
-                self.i += 1;
-                Ok(())
-            }
-            other => Err(syntax(format!(
-                "expected `{c}`, found {}",
-                other.map_or("the end".into(), Tok::show)
-            ))),
-        }
-    }
-
-    /// Inside parentheses new lines do not end anything.
-    fn seps_inline(&mut self) {}
-
-    fn enter(&mut self) -> Result<(), Reason> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(too_large(format!("nesting deeper than {MAX_DEPTH}")));
-        }
-        Ok(())
-    }
-
     /// Statements up to the end of the tokens or a `}`.
     fn block(&mut self, st: &mut State) -> Result<(), Reason> {
         loop {
-            self.seps();
+            self.skip_seps();
             match self.peek() {
                 None | Some(Tok::Punct('}')) => return Ok(()),
                 _ => self.statement(st)?,
@@ -298,12 +266,10 @@ impl Run<'_> {
     }
 
     fn braced(&mut self, st: &mut State) -> Result<(), Reason> {
-        self.seps();
-        self.punct('{')?;
-        self.enter()?;
-        self.block(st)?;
-        self.depth -= 1;
-        self.punct('}')
+        self.skip_seps();
+        self.expect(Tok::Punct('{'))?;
+        self.nested(|p| p.block(st))?;
+        self.expect(Tok::Punct('}'))
     }
 
     fn statement(&mut self, st: &mut State) -> Result<(), Reason> {
@@ -313,11 +279,10 @@ impl Run<'_> {
         }
         let mut int = false;
         if let Some(Tok::Cast(c)) = self.peek() {
-            match c.as_str() {
-                "int" | "int32" | "int64" | "long" => int = true,
-                "void" => {}
-                "double" | "decimal" => {}
-                other => return Err(form(format!("a [{other}] statement"))),
+            match (c.as_str(), numeric_cast(c)) {
+                (_, Some(rounds)) => int = rounds,
+                ("void", None) => {}
+                (other, None) => return Err(form(format!("a [{other}] statement"))),
             }
             self.i += 1;
         }
@@ -326,13 +291,13 @@ impl Run<'_> {
                 self.i += 1;
                 if is_word(self.peek(), "___add") {
                     self.i += 1;
-                    self.punct('(')?;
+                    self.expect(Tok::Punct('('))?;
                     let e = self.expr(st)?;
-                    self.punct(')')?;
+                    self.expect(Tok::Punct(')'))?;
                     st.out = Some(e);
-                    return self.end();
+                    return self.end_of_statement();
                 }
-                self.punct('=')?;
+                self.expect(Tok::Punct('='))?;
                 let name = name.to_ascii_lowercase();
                 // An initialisation to '' (PAL: `[int] $i = ''`) is 0.
                 let e = if matches!(self.peek(), Some(Tok::Str(s)) if s.is_empty()) {
@@ -348,7 +313,7 @@ impl Run<'_> {
                     e
                 };
                 st.locals.insert(name, (e, constrained));
-                self.end()
+                self.end_of_statement()
             }
             other => Err(syntax(format!(
                 "a statement starting with {}",
@@ -357,23 +322,16 @@ impl Run<'_> {
         }
     }
 
-    fn end(&mut self) -> Result<(), Reason> {
-        match self.peek() {
-            None | Some(Tok::Sep) | Some(Tok::Punct('}')) => Ok(()),
-            Some(t) => Err(syntax(format!("unexpected {} after a statement", t.show()))),
-        }
-    }
-
     /// After `If`: `(cond) { } [ElseIf (cond) { }]* [Else { }]`.
     fn if_chain(&mut self, st: &mut State) -> Result<(), Reason> {
         self.enter()?;
-        self.punct('(')?;
+        self.expect(Tok::Punct('('))?;
         let c = self.condition(st)?;
-        self.punct(')')?;
+        self.expect(Tok::Punct(')'))?;
         let mut yes = st.clone();
         self.braced(&mut yes)?;
         let save = self.i;
-        self.seps();
+        self.skip_seps();
         let mut no = st.clone();
         if is_word(self.peek(), "elseif") {
             self.i += 1;
@@ -445,11 +403,7 @@ impl Run<'_> {
 
     fn comparison(&mut self, st: &State) -> Result<Expr, Reason> {
         let left = self.expr(st)?;
-        let op = match self.peek() {
-            Some(Tok::Dash(d)) => Cmp::ALL.iter().find(|(_, n)| n == d).map(|(c, _)| *c),
-            _ => None,
-        };
-        match op {
+        match comparison(self.peek()) {
             Some(op) => {
                 self.i += 1;
                 let right = self.expr(st)?;
@@ -462,153 +416,6 @@ impl Run<'_> {
                 // A bare value in a condition: true when not 0.
                 _ => Ok(left),
             },
-        }
-    }
-
-    fn expr(&mut self, st: &State) -> Result<Expr, Reason> {
-        let mut left = self.term(st)?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Punct('+')) => Op::Add,
-                Some(Tok::Punct('-')) => Op::Sub,
-                _ => return Ok(left),
-            };
-            self.i += 1;
-            let r = self.term(st)?;
-            left = Expr::Binary(op, Box::new(left), Box::new(r));
-        }
-    }
-
-    fn term(&mut self, st: &State) -> Result<Expr, Reason> {
-        let mut left = self.unary(st)?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Punct('*')) => Op::Mul,
-                Some(Tok::Punct('/')) => Op::Div,
-                _ => return Ok(left),
-            };
-            self.i += 1;
-            let r = self.unary(st)?;
-            left = Expr::Binary(op, Box::new(left), Box::new(r));
-        }
-    }
-
-    fn unary(&mut self, st: &State) -> Result<Expr, Reason> {
-        self.enter()?;
-        let e = match self.peek().cloned() {
-            Some(Tok::Punct('-')) => {
-                self.i += 1;
-                Expr::Neg(Box::new(self.unary(st)?))
-            }
-            Some(Tok::Cast(c)) => {
-                self.i += 1;
-                match c.as_str() {
-                    "double" | "decimal" | "float" | "single" => self.unary(st)?,
-                    "int" | "int32" | "int64" | "long" => Expr::Round(Box::new(self.unary(st)?)),
-                    "math" => self.math(st)?,
-                    other => return Err(form(format!("the cast [{other}]"))),
-                }
-            }
-            _ => self.primary(st)?,
-        };
-        self.depth -= 1;
-        Ok(e)
-    }
-
-    /// After `[math]`: `::abs(x)`, `::round(x)`.
-    fn math(&mut self, st: &State) -> Result<Expr, Reason> {
-        self.punct(':')?;
-        self.punct(':')?;
-        let f = match self.peek() {
-            Some(Tok::Word(w)) => w.to_ascii_lowercase(),
-            _ => return Err(form("[math] without a method")),
-        };
-        self.i += 1;
-        self.punct('(')?;
-        let x = self.expr(st)?;
-        self.punct(')')?;
-        match f.as_str() {
-            "abs" => Ok(Expr::Abs(Box::new(x))),
-            "round" => Ok(Expr::Round(Box::new(x))),
-            other => Err(form(format!("[math]::{other}"))),
-        }
-    }
-
-    fn primary(&mut self, st: &State) -> Result<Expr, Reason> {
-        match self.peek().cloned() {
-            Some(Tok::Num(n)) => {
-                self.i += 1;
-                Ok(Expr::Number(n))
-            }
-            Some(Tok::SubExpr) => {
-                self.i += 1;
-                let e = self.expr(st)?;
-                self.punct(')')?;
-                Ok(e)
-            }
-            Some(Tok::Punct('(')) => {
-                self.i += 1;
-                let e = if is_word(self.peek(), "IsGreaterThanZero") {
-                    self.i += 1;
-                    let x = self.expr(st)?;
-                    Expr::Compare(Cmp::Gt, Box::new(x), Box::new(Expr::Number(0.0)))
-                } else {
-                    self.condition(st)?
-                };
-                self.punct(')')?;
-                Ok(e)
-            }
-            Some(Tok::Var(name, member)) => {
-                self.i += 1;
-                let lname = name.to_ascii_lowercase();
-                // $ALIAS.Value[$v]
-                if let Some((m, args)) = &member {
-                    if (m == "value" || m == "quantizedavg") && args.is_empty() {
-                        let coll = self
-                            .alias
-                            .get(&lname)
-                            .ok_or_else(|| form(format!("${name}.{m} is not a series of a loop")))?
-                            .clone();
-                        self.index()?;
-                        return Ok(self.input(&coll));
-                    }
-                    return Err(form(format!("${name}.{m}")));
-                }
-                // $X[$a].Value[$v]
-                if self.peek().is_some_and(is_index) {
-                    self.index()?;
-                    self.punct('.')?;
-                    match self.peek() {
-                        Some(Tok::Word(w))
-                            if w.eq_ignore_ascii_case("value")
-                                || w.eq_ignore_ascii_case("quantizedavg") =>
-                        {
-                            self.i += 1
-                        }
-                        other => {
-                            return Err(form(format!(
-                                "${name}[…].{}",
-                                other.map_or("?".into(), Tok::show)
-                            )))
-                        }
-                    }
-                    self.index()?;
-                    return Ok(self.input(&lname));
-                }
-                match st.locals.get(&lname) {
-                    Some((Expr::Number(n), _)) if n.is_nan() => {
-                        Err(shape(format!("${name} is set on some paths only")))
-                    }
-                    Some((e, _)) => Ok(e.clone()),
-                    None => Err(shape(format!(
-                        "uses ${name}, which is not computed in the loop"
-                    ))),
-                }
-            }
-            other => Err(syntax(format!(
-                "{} in an expression",
-                other.map_or("the end".into(), |t| t.show())
-            ))),
         }
     }
 
@@ -636,6 +443,112 @@ impl Run<'_> {
             }
         };
         Expr::Variable(input_name(k), 0)
+    }
+}
+
+impl Dialect for Run<'_> {
+    type State = State;
+
+    fn toks(&self) -> &[Tok] {
+        self.toks
+    }
+    fn pos(&mut self) -> &mut usize {
+        &mut self.i
+    }
+    fn at(&self) -> usize {
+        self.i
+    }
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
+    }
+
+    /// `[int]` rounds a sample's value (halves to even, as PowerShell does); `[double]` keeps it.
+    fn cast(&self, c: &str) -> Result<Cast, Reason> {
+        match numeric_cast(c) {
+            Some(true) => Ok(Cast::Round),
+            Some(false) => Ok(Cast::Keep),
+            None => Err(form(format!("a cast to [{c}]"))),
+        }
+    }
+
+    /// `[math]::abs(x)` and `[math]::round(x)`.
+    fn math(&self, method: Option<&str>, mut args: Vec<Expr>) -> Result<Expr, Reason> {
+        match (method, args.len()) {
+            (Some("abs"), 1) => Ok(Expr::Abs(Box::new(args.remove(0)))),
+            (Some("round"), 1) => Ok(Expr::Round(Box::new(args.remove(0)))),
+            (None, _) => Err(form("[math] without a method")),
+            (Some(other), _) => Err(form(format!("[math]::{other}"))),
+        }
+    }
+
+    /// A parenthesised group of a loop holds a condition (`(IsGreaterThanZero x)`, comparisons joined
+    /// by `-and`/`-or`: 1 or 0) or an expression; `$( ... )` an expression.
+    fn group(&mut self, st: &State, sub: bool) -> Result<Expr, Reason> {
+        if sub {
+            return self.expr(st);
+        }
+        if is_word(self.peek(), "IsGreaterThanZero") {
+            self.i += 1;
+            let x = self.expr(st)?;
+            return Ok(Expr::Compare(
+                Cmp::Gt,
+                Box::new(x),
+                Box::new(Expr::Number(0.0)),
+            ));
+        }
+        self.condition(st)
+    }
+
+    /// `$ALIAS.Value[$v]` and `$X[$a].Value[$v]`: a sample of an input series; `$local`: what the loop
+    /// computed before.
+    fn variable(
+        &mut self,
+        st: &State,
+        name: &str,
+        member: Option<&(String, Vec<f64>)>,
+    ) -> Result<Expr, Reason> {
+        let lname = name.to_ascii_lowercase();
+        if let Some((m, args)) = member {
+            if (m == "value" || m == "quantizedavg") && args.is_empty() {
+                let coll = self
+                    .alias
+                    .get(&lname)
+                    .ok_or_else(|| form(format!("${name}.{m} is not a series of a loop")))?
+                    .clone();
+                self.index()?;
+                return Ok(self.input(&coll));
+            }
+            return Err(form(format!("${name}.{m}")));
+        }
+        if self.peek().is_some_and(is_index) {
+            self.index()?;
+            self.expect(Tok::Punct('.'))?;
+            match self.peek() {
+                Some(Tok::Word(w))
+                    if w.eq_ignore_ascii_case("value")
+                        || w.eq_ignore_ascii_case("quantizedavg") =>
+                {
+                    self.i += 1
+                }
+                other => {
+                    return Err(form(format!(
+                        "${name}[…].{}",
+                        other.map_or("?".into(), Tok::show)
+                    )))
+                }
+            }
+            self.index()?;
+            return Ok(self.input(&lname));
+        }
+        match st.locals.get(&lname) {
+            Some((Expr::Number(n), _)) if n.is_nan() => {
+                Err(shape(format!("${name} is set on some paths only")))
+            }
+            Some((e, _)) => Ok(e.clone()),
+            None => Err(shape(format!(
+                "uses ${name}, which is not computed in the loop"
+            ))),
+        }
     }
 }
 

@@ -15,11 +15,12 @@
 //!
 //! The layers, one file each, with no import cycle between them: [`importer`] declares the import's
 //! state; [`xml`] reads the files (inheritance, QUESTIONs, ANALYSIS, DATASOURCE, THRESHOLD and CHART
-//! elements) and writes the pack's rules; [`lexer`] cuts a CODE snippet into tokens; [`parser`] reads
-//! the snippet's statements symbolically; [`fold`] builds the threshold expressions as
+//! elements) and writes the pack's rules; [`lexer`] cuts a CODE snippet into tokens; [`grammar`] is
+//! the one PowerShell grammar (cursor, arithmetic, casts, comparisons) both readers use; [`parser`]
+//! reads a threshold snippet's statements symbolically; [`fold`] builds the threshold expressions as
 //! [`super::expr::Expr`] trees (the one expression model of the crate, printed into the pack by its
 //! `Display`); [`lowering`] turns the calls into rules; [`names`] reads a data source path's names;
-//! [`generated`] reads Generated data sources into derived series; [`description`] turns a
+//! [`generated`] reads Generated data sources' loops into derived series; [`description`] turns a
 //! DESCRIPTION's HTML into rich text and links. Every refusal is a [`Reason`] with its [`ReasonCode`].
 
 use super::error::AnalysisError;
@@ -29,6 +30,7 @@ use serde::Serialize;
 mod description;
 mod fold;
 mod generated;
+mod grammar;
 mod importer;
 mod lexer;
 mod lowering;

@@ -1,15 +1,19 @@
 //! The reader of PAL's CODE snippets (PowerShell), symbolically, never run: statements (assignments,
 //! `If`/`ElseIf`/`Else`, `switch` with literal cases, StaticThreshold and StaticChartThreshold calls)
 //! and arithmetic over QUESTION answers, with the state each branch leaves (combined after an If/Else
-//! or switch by `combine`); what it reads is built into [`Expr`] trees as it goes (`fold.rs`). Nesting is bounded by the expression model's
-//! [`MAX_DEPTH`] and branches by MAX_BRANCHES, so hostile input cannot exhaust the stack or the memory.
+//! or switch by `combine`); what it reads is built into [`Expr`] trees as it goes (`fold.rs`). The
+//! arithmetic is `grammar.rs`'s (shared with the Generated loops); this file is its [`Dialect`] for
+//! threshold snippets: `$x` a QUESTION's answer. Nesting is bounded by the expression model's
+//! `MAX_DEPTH` (in the grammar) and branches by MAX_BRANCHES, so hostile input cannot exhaust the
+//! stack or the memory.
 
-use super::fold::{bin, bounded, choose, clamp, cmp, neg};
+use super::fold::{bin, bounded, choose, clamp, cmp};
+use super::grammar::{comparison, numeric_cast, Cast, Dialect};
 use super::importer::{Call, Command, DataSource, Importer};
-use super::lexer::{fmt_num, parse_number, Tok};
+use super::lexer::{fmt_num, Tok};
 use super::names::counter_object;
 use super::{Reason, ReasonCode, LOGICAL_PROCESSORS};
-use crate::analysis::expr::{Cmp, Expr, Op, MAX_DEPTH};
+use crate::analysis::expr::{Cmp, Expr, Op};
 use crate::analysis::pack::{Operator, VariableType};
 use std::collections::HashMap;
 
@@ -63,29 +67,6 @@ pub(super) struct Parser<'t, 'm> {
 }
 
 impl Parser<'_, '_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.i)
-    }
-    fn skip_seps(&mut self) {
-        while self.peek() == Some(&Tok::Sep) {
-            self.i += 1;
-        }
-    }
-    fn expect(&mut self, t: Tok) -> Result<(), Reason> {
-        match self.peek() {
-            Some(x) if *x == t => {
-                self.i += 1;
-                Ok(())
-            }
-            Some(x) => Err(reason!(Syntax, "expected {}, found {}", t.show(), x.show())),
-            None => Err(reason!(
-                Syntax,
-                "expected {}, found the end of the snippet",
-                t.show()
-            )),
-        }
-    }
-
     /// Statements until the end (or `}` when `braced`).
     pub(super) fn block(&mut self, st: &mut State, braced: bool) -> Result<(), Reason> {
         loop {
@@ -106,13 +87,6 @@ impl Parser<'_, '_> {
         self.expect(Tok::Punct('{'))?;
         self.block(st, true)?;
         self.expect(Tok::Punct('}'))
-    }
-
-    fn end_of_statement(&mut self) -> Result<(), Reason> {
-        match self.peek() {
-            None | Some(Tok::Sep) | Some(Tok::Punct('}')) => Ok(()),
-            Some(t) => Err(reason!(Syntax, "unexpected {} after a statement", t.show())),
-        }
     }
 
     fn statement(&mut self, st: &mut State) -> Result<(), Reason> {
@@ -255,17 +229,6 @@ impl Parser<'_, '_> {
         r
     }
 
-    /// Nesting one level deeper (parentheses, unary operators, If blocks): an error past MAX_DEPTH, so
-    /// that a hostile snippet cannot exhaust the stack.
-    fn enter(&mut self) -> Result<(), Reason> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.depth -= 1;
-            return Err(reason!(TooLarge, "nests deeper than {MAX_DEPTH} levels"));
-        }
-        Ok(())
-    }
-
     /// The string answer (question, substring) a `$name` or `$name.substring(s, n)` stands for, if it
     /// is one: a string QUESTION, a local alias of one, or (`Err`) a name no file read defines.
     fn text_subject(
@@ -358,11 +321,7 @@ impl Parser<'_, '_> {
         }
         // Numbers: `If ($UserVa -gt 2048)`, `If ($iKernelVa -lt $iMemPoolMax)`, `If ($n -eq 0)`.
         let left = self.expr(st)?;
-        let op = match self.peek() {
-            Some(Tok::Dash(o)) => o.trim_start_matches('i').to_string(),
-            _ => return Err(self.condition_error(cond_start)),
-        };
-        let Some(&(comparison, _)) = Cmp::ALL.iter().find(|(_, n)| *n == op) else {
+        let Some(comparison) = comparison(self.peek()) else {
             return Err(self.condition_error(cond_start));
         };
         self.i += 1;
@@ -706,140 +665,44 @@ impl Parser<'_, '_> {
         self.i += 1;
         Ok(b)
     }
+}
 
-    fn expr(&mut self, st: &State) -> Result<Expr, Reason> {
-        let mut a = self.term(st)?;
-        while let Some(Tok::Punct(op @ ('+' | '-'))) = self.peek().cloned() {
-            self.i += 1;
-            let b = self.term(st)?;
-            a = bounded(bin(arith(op), a, b))?;
-        }
-        Ok(a)
+impl Dialect for Parser<'_, '_> {
+    type State = State;
+
+    fn toks(&self) -> &[Tok] {
+        self.toks
+    }
+    fn pos(&mut self) -> &mut usize {
+        &mut self.i
+    }
+    fn at(&self) -> usize {
+        self.i
+    }
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
     }
 
-    fn term(&mut self, st: &State) -> Result<Expr, Reason> {
-        let mut a = self.unary(st)?;
-        while let Some(Tok::Punct(op @ ('*' | '/'))) = self.peek().cloned() {
-            self.i += 1;
-            let b = self.unary(st)?;
-            if op == '/' && b == Expr::Number(0.0) {
-                return Err("divides by zero".into());
-            }
-            a = bounded(bin(arith(op), a, b))?;
-        }
-        Ok(a)
-    }
-
-    fn unary(&mut self, st: &State) -> Result<Expr, Reason> {
-        match self.peek().cloned() {
-            Some(Tok::Punct('-')) => {
-                self.i += 1;
-                self.enter()?;
-                let a = self.unary(st);
-                self.depth -= 1;
-                bounded(neg(a?))
-            }
-            Some(Tok::Cast(c)) if c == "math" => self.math_call(st),
-            Some(Tok::Cast(c)) => {
-                // [Int], [Double], ... : numbers stay numbers ([Int] rounds; docs/rule-packs.md says so).
-                if !matches!(
-                    c.as_str(),
-                    "int" | "int32" | "int64" | "double" | "decimal" | "float" | "single" | "long"
-                ) {
-                    return Err(reason!(Form, "a cast to [{c}]"));
-                }
-                self.i += 1;
-                self.enter()?;
-                let a = self.unary(st);
-                self.depth -= 1;
-                a
-            }
-            _ => self.primary(st),
+    /// [Int], [Double], ... : numbers stay numbers ([Int] of an answer is the answer as given;
+    /// docs/rule-packs.md says so).
+    fn cast(&self, c: &str) -> Result<Cast, Reason> {
+        match numeric_cast(c) {
+            Some(_) => Ok(Cast::Keep),
+            None => Err(reason!(Form, "a cast to [{c}]")),
         }
     }
 
-    /// `[Math]::Round(x, 0)` (QuickSystemOverview.xml's pool snippets round the RAM answer with it) is
-    /// read like `[Int] x`: the number as given (docs/rule-packs.md says so). Other [Math] methods (none in
-    /// the PAL files measured; Min and Max cost the wasm module bytes its budget lacked) are reported.
-    fn math_call(&mut self, st: &State) -> Result<Expr, Reason> {
-        // One message for every [Math] form left out: each case's own text cost the wasm module bytes
-        // it could not spare (docs/performance.md's size budget).
-        let name = match (
-            self.toks.get(self.i + 1),
-            self.toks.get(self.i + 2),
-            self.toks.get(self.i + 3),
-            self.toks.get(self.i + 4),
-        ) {
-            (
-                Some(Tok::Punct(':')),
-                Some(Tok::Punct(':')),
-                Some(Tok::Word(w)),
-                Some(Tok::Punct('(')),
-            ) => w.to_ascii_lowercase(),
-            _ => return Err(MATH_FORMS.into()),
-        };
-        if name != "round" {
-            return Err(MATH_FORMS.into());
-        }
-        self.i += 5;
-        self.enter()?;
-        let r = self.math_args(st);
-        self.depth -= 1;
-        r
-    }
-
-    fn math_args(&mut self, st: &State) -> Result<Expr, Reason> {
-        self.skip_seps();
-        let a = self.expr(st)?;
-        self.skip_seps();
-        let second = if self.peek() == Some(&Tok::Punct(',')) {
-            self.i += 1;
-            self.skip_seps();
-            let b = self.expr(st)?;
-            self.skip_seps();
-            Some(b)
-        } else {
-            None
-        };
-        self.expect(Tok::Punct(')'))?;
-        match second {
-            // Round(x) and Round(x, digits): digits a whole number from 0 to 15, as .NET requires.
-            None => Ok(a),
-            Some(Expr::Number(d)) if (0.0..=15.0).contains(&d) && d.fract() == 0.0 => Ok(a),
-            Some(_) => Err(MATH_FORMS.into()),
-        }
-    }
-
-    fn primary(&mut self, st: &State) -> Result<Expr, Reason> {
-        let Some(t) = self.peek().cloned() else {
-            return Err(Reason::new(
-                ReasonCode::Syntax,
-                "an expression ends too early",
-            ));
-        };
-        self.i += 1;
-        match t {
-            Tok::Num(n) => Ok(Expr::Number(n)),
-            Tok::SubExpr | Tok::Punct('(') => {
-                self.enter()?;
-                self.skip_seps();
-                let e = self.expr(st);
-                self.depth -= 1;
-                let e = e?;
-                self.skip_seps();
-                self.expect(Tok::Punct(')'))?;
-                Ok(e)
-            }
-            Tok::Var(name, member) => self.variable(st, &name, member.as_ref()),
-            Tok::Str(s) => match parse_number(s.trim()) {
-                Some(n) => Ok(Expr::Number(n)),
-                None => Err(reason!(Form, "uses the string '{s}' as a number")),
-            },
-            other => Err(reason!(
-                Syntax,
-                "{} where a number was expected",
-                other.show()
-            )),
+    /// `[Math]::Round(x)` and `Round(x, digits)` (QuickSystemOverview.xml's pool snippets round the RAM
+    /// answer with it) are read like `[Int] x`: the number as given, digits a whole number from 0 to 15,
+    /// as .NET requires. Other [Math] methods (none in the PAL files measured) are reported, with one
+    /// message for every form left out (each its own text cost the wasm module bytes).
+    fn math(&self, method: Option<&str>, mut args: Vec<Expr>) -> Result<Expr, Reason> {
+        let digits_ok =
+            |d: &Expr| matches!(d, Expr::Number(d) if (0.0..=15.0).contains(d) && d.fract() == 0.0);
+        match (method, args.len()) {
+            (Some("round"), 1) => Ok(args.remove(0)),
+            (Some("round"), 2) if digits_ok(&args[1]) => Ok(args.remove(0)),
+            _ => Err(MATH_FORMS.into()),
         }
     }
 
@@ -905,16 +768,6 @@ impl Parser<'_, '_> {
             "uses ${name}, which is neither a QUESTION of the files read nor set before in the snippet{}",
             self.imp.missing_hint()
         ))
-    }
-}
-
-/// The operator of PowerShell's `+ - * /` (the lexer's punctuation).
-fn arith(op: char) -> Op {
-    match op {
-        '+' => Op::Add,
-        '-' => Op::Sub,
-        '*' => Op::Mul,
-        _ => Op::Div,
     }
 }
 
