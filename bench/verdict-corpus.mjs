@@ -30,6 +30,11 @@
 // from growth.from, mbPerHour and handlesPerHour times the hours since then, held from growth.to on (a
 // warm-up that stops). Drawn from a stream of their own, so they never move the other columns' values.
 //
+// `processOnly: true` writes a collector set of Process counters only (as many Data Collector Sets are):
+// `% Processor Time` of Process(_Total), Process(Idle), Process(System) and Process(app), in place of
+// every column above, from the same processors' values: busy = the processors' sum (100% each); _Total
+// = 100% per processor x (1 +- 0.3%, a sample's jitter); System 10% of busy, app 90%; Idle the rest.
+//
 // The file is what relog writes: header `"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"`, every cell
 // quoted, CRLF, times "MM/DD/YYYY HH:MM:SS.mmm" (a few ms of jitter after a fixed .4xx offset, as a
 // collector's clock gives), values with 20 significant digits (bench/data.mjs's `relog`), whole numbers
@@ -101,7 +106,9 @@ export function syntheticCsv(spec) {
     growth: p.growth && { ...p.growth, fromMs: utcMs(p.growth.from), toMs: utcMs(p.growth.to) },
   }));
   const procRand = prng(seed * 104729 + 3);
-  const cols = columns(machine, n, processes);
+  const cols = spec.processOnly
+    ? ['_Total', 'Idle', 'System', 'app'].map((i) => [`\\\\${machine}\\Process(${i})\\% Processor Time`, true])
+    : columns(machine, n, processes);
   const out = [[`"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"`, ...cols.map(([p]) => `"${p}"`)].join(',')];
   const p2 = (x) => String(x).padStart(2, '0');
   let drift = (calmCpu[0] + calmCpu[1]) / 2;
@@ -155,6 +162,15 @@ export function syntheticCsv(spec) {
       paging: paging ? clamp(paging.level + u(-paging.noise, paging.noise), 0, 100) : u(5.5, 6.5),
       queue: queueRange ? Math.round(u(queueRange[0], queueRange[1])) : Math.floor(3 * rand() ** 2),
     };
+    if (spec.processOnly) {
+      const sum = proc.reduce((x, y) => x + y, 0);
+      const total = 100 * n * u(0.997, 1.003);
+      const cells = [total, Math.max(0, total - sum), 0.1 * sum, 0.9 * sum];
+      const d = new Date(t + 400 + Math.floor(rand() * 30));
+      const stamp = `${p2(d.getUTCMonth() + 1)}/${p2(d.getUTCDate())}/${d.getUTCFullYear()} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
+      out.push([`"${stamp}"`, ...cells.map((v) => (r === 0 ? '" "' : `"${relog(v)}"`))].join(','));
+      continue;
+    }
     const cells = [values.avail, values.committed, values.pages, values.read, values.write, values.net, 1_000_000_000, values.paging];
     cells.push(mean(proc), mean(priv));
     for (let c = 0; c < n; c++) cells.push(proc[c], priv[c]);

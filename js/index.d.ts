@@ -433,6 +433,9 @@ export interface DerivedSeries {
   /** Over the inputs' names and the pack's variables; if(c, x, y), round(x), abs(x) besides the
    *  threshold functions. */
   expression: string;
+  /** A counter path: the series is not computed for a machine whose log has a series it matches (a
+   *  stand-in for a better counter, used only where the log lacks it). */
+  unless?: string;
 }
 /** On a finding of a derived series: what it was computed from. */
 export interface DerivedRef {

@@ -68,7 +68,7 @@ mod tests {
             .collect();
         // The counts docs/rule-packs.md states.
         let want = [
-            ("system-overview", 44),
+            ("system-overview", 48),
             ("sql-server", 10),
             ("iis-aspnet", 10),
             ("dotnet-clr", 7),

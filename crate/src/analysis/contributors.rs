@@ -104,6 +104,8 @@ pub fn breakdowns(object: &str, counter: &str) -> &'static [Breakdown] {
     match (object, counter) {
         ("processor" | "processor information", "% privileged time") => KERNEL,
         ("processor" | "processor information", _) | ("system", _) => CPU,
+        // The machine's processor time read from the processes (a log without Processor counters).
+        ("process", "% processor time excluding idle") => CPU,
         ("memory", c) if c.starts_with("pages/sec") || c.starts_with("page reads/sec") => PAGING,
         ("memory" | "paging file", _) => MEMORY,
         ("logicaldisk" | "physicaldisk", c) if c.contains("read") => READS,

@@ -104,8 +104,9 @@ fn path_of(counter: &str, machine: &str, instance: Option<&str>) -> String {
 }
 
 /// Computes every derived series of `d` over `capture` (whose series are folded in `paths`): one per
-/// pair of the inputs' series. An input counter that matches nothing gives none (the rules on them are
-/// then skipped as selecting nothing). `vars` are the analysis' variable values.
+/// pair of the inputs' series, except on a machine that has a series `d.unless` matches. An input
+/// counter that matches nothing gives none (the rules on them are then skipped as selecting nothing).
+/// `vars` are the analysis' variable values.
 pub fn compute(
     pack: &str,
     index: usize,
@@ -121,17 +122,35 @@ pub fn compute(
         .filter(|n| !d.inputs.iter().any(|i| i.name == *n))
         .filter_map(|n| vars.get(n).map(|v| (n.to_string(), v.clone())))
         .collect();
+    let pattern_at = |text: &str, pointer: &str| {
+        PathPattern::parse(text).map_err(|e| AnalysisError::PackContent {
+            pack: pack.to_string(),
+            pointer: format!("/derived/{index}/{pointer}"),
+            message: e.to_string(),
+        })
+    };
+    // The machines that have the counter this series stands in for: none of theirs is computed.
+    let covered: Vec<&str> = match &d.unless {
+        None => Vec::new(),
+        Some(u) => {
+            let unless = pattern_at(u, "unless")?;
+            let mut m: Vec<&str> = paths
+                .iter()
+                .filter(|fp| unless.matches_folded(fp))
+                .map(|fp| fp.machine.as_str())
+                .collect();
+            m.sort_unstable();
+            m.dedup();
+            m
+        }
+    };
     // Per input: its series by key (the first one of a key, in the capture's order).
     let mut by_input: Vec<Vec<(String, Option<String>, usize)>> = Vec::new();
     for inp in &d.inputs {
-        let pattern = PathPattern::parse(&inp.counter).map_err(|e| AnalysisError::PackContent {
-            pack: pack.to_string(),
-            pointer: format!("/derived/{index}/inputs"),
-            message: e.to_string(),
-        })?;
+        let pattern = pattern_at(&inp.counter, "inputs")?;
         let mut list: Vec<(String, Option<String>, usize)> = Vec::new();
         for (i, fp) in paths.iter().enumerate() {
-            if !pattern.matches_folded(fp) {
+            if !pattern.matches_folded(fp) || covered.binary_search(&fp.machine.as_str()).is_ok() {
                 continue;
             }
             if let Some((k, inst)) = key(&capture.series[i].parsed, d.pair_by) {

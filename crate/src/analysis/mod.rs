@@ -294,6 +294,48 @@ pub struct Analysis {
     pub log: LogFacts,
 }
 
+/// The least stretch of log `rule` needs before it judges anything: its episode window, the hours of a
+/// growth rule, its `for`, an hour for a trend per slice; 0 for a rule on slices, which judges any.
+fn judges_after_ms(rule: &pack::Rule) -> f64 {
+    let s = if let Some(e) = &rule.episode {
+        e.window
+    } else if let Some(g) = &rule.growth {
+        g.hours() * 3600.0
+    } else if let Some(f) = rule.for_seconds {
+        f
+    } else if rule.kind == RuleKind::Trend {
+        3600.0
+    } else {
+        0.0
+    };
+    s * 1000.0
+}
+
+/// Whether a built-in pack applies to a log (its series folded in `paths`): one of its rules selects a
+/// series of the log, or one of its derived series has every input in the log on a machine its
+/// `unless` does not cover (the rules on it then have a series to run on).
+fn applies(pack: &RulePack, paths: &[FoldedPath]) -> bool {
+    let matching = |text: &str| -> Vec<&str> {
+        crate::capture::PathPattern::parse(text).map_or_else(
+            |_| Vec::new(),
+            |p| {
+                paths
+                    .iter()
+                    .filter(|fp| p.matches_folded(fp))
+                    .map(|fp| fp.machine.as_str())
+                    .collect()
+            },
+        )
+    };
+    pack.rules.iter().any(|r| rules::select(r, paths).is_ok())
+        || pack.derived.iter().any(|d| {
+            let covered = d.unless.as_deref().map(matching).unwrap_or_default();
+            d.inputs
+                .iter()
+                .all(|i| matching(&i.counter).iter().any(|m| !covered.contains(m)))
+        })
+}
+
 /// Analyses `capture` with the packs of `options`.
 pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, AnalysisError> {
     let paths: Vec<FoldedPath> = capture
@@ -317,7 +359,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
             .collect::<Result<_, _>>()?,
         None => builtin_packs()
             .iter()
-            .filter(|p| p.rules.iter().any(|r| rules::select(r, &paths).is_ok()))
+            .filter(|p| applies(p, &paths))
             .collect(),
     };
     let from_log = FromLog::of(capture, &paths);
@@ -416,11 +458,15 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
         (&paths, &capture.timestamps, from_log.logical_processors),
     );
     let groups = cards::group(&findings, &ctx);
+    let ran: Vec<&rules::Prepared<'_>> = prepared.iter().filter(|p| p.skipped.is_none()).collect();
     let story = story::story(
         &groups,
         &findings,
         &ctx,
-        prepared.iter().filter(|p| p.skipped.is_none()).count(),
+        story::Ran {
+            rules: ran.len(),
+            shortest_ms: ran.iter().map(|p| judges_after_ms(p.rule)).reduce(f64::min),
+        },
         facts.first.zip(facts.last).map(|(a, b)| b - a),
     );
     Ok(Analysis {

@@ -222,6 +222,10 @@ pub struct Derived {
     pub pair_by: PairBy,
     /// Per sample, over the inputs' names and the pack's variables.
     pub expression: String,
+    /// A counter path with Perfmon wildcards: the series is not computed for a machine whose log has a
+    /// series it matches (a stand-in for a better counter, used only where the log lacks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,6 +7,7 @@
 use super::cards::{amount_in, Context, FindingGroup};
 use super::findings::{percent_of_time, Finding};
 use super::pack::Severity;
+use super::variables::Origin;
 use crate::words::duration;
 use serde::{Deserialize, Serialize};
 
@@ -42,27 +43,41 @@ pub const LINES: usize = 3;
 /// The share of a card's resource from which its first contributor is named as the one to look at.
 pub const STANDS_OUT: f64 = 0.25;
 
-/// The story of `groups` (ranked cards over `findings`); `ran` is how many rules ran, `span_ms` the
-/// log's length.
+/// The rules that ran: how many, and the least stretch of log the quickest of them needs before it
+/// judges anything (its episode window, ...; 0 for a rule on slices).
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    pub rules: usize,
+    pub shortest_ms: Option<f64>,
+}
+
+/// The story of `groups` (ranked cards over `findings`); `ran` the rules that ran, `span_ms` the log's
+/// length.
 pub fn story(
     groups: &[FindingGroup],
     findings: &[Finding],
     ctx: &Context<'_>,
-    ran: usize,
+    ran: Ran,
     span_ms: Option<f64>,
 ) -> Story {
     let over = span_ms.map_or(String::new(), |s| format!(" in {} of log", duration(s)));
+    let n = ran.rules;
     if groups.is_empty() {
-        let headline = if ran == 0 {
-            "Not analysed: no rule applies to the counters of this log, so this is no clean bill of health.".to_string()
-        } else {
-            format!("Nothing was wrong{over}: none of the {ran} rules that ran found trouble.")
+        let headline = match (ran.rules, span_ms, ran.shortest_ms) {
+            (0, ..) => "Not analysed: no rule applies to the counters of this log, so this is no clean bill of health.".to_string(),
+            // A log shorter than every rule's window: nothing was judged, whatever its values.
+            (_, Some(span), Some(need)) if span < need => format!(
+                "Not judged: {} of log is shorter than the {} the quickest of the {n} rules that ran needs to judge, so this is no clean bill of health.",
+                duration(span),
+                duration(need)
+            ),
+            _ => format!("Nothing was wrong{over}: none of the {n} rules that ran found trouble."),
         };
         return Story {
             headline,
             lines: Vec::new(),
             more: 0,
-            ran,
+            ran: n,
         };
     }
     let critical = groups
@@ -106,7 +121,7 @@ pub fn story(
         headline,
         lines,
         more: groups.len().saturating_sub(LINES),
-        ran,
+        ran: n,
     }
 }
 
@@ -323,6 +338,26 @@ fn missing(g: &FindingGroup, counter: &str, what: &str) -> String {
     )
 }
 
+/// What the lead finding's threshold assumed rather than knew: the pack's defaults it used (" Assuming
+/// PhysicalMemoryGB = 16, the pack's default: answer it for a surer verdict."), so the line reads no
+/// surer than the log allows; empty where every value came from the user or the log.
+fn assumed(l: &Finding) -> String {
+    let defaults: Vec<String> = l
+        .variables
+        .iter()
+        .filter(|v| v.origin == Origin::Pack)
+        .map(|v| format!("{} = {}", v.name, v.value))
+        .collect();
+    match defaults.as_slice() {
+        [] => String::new(),
+        [one] => format!(" Assuming {one}, the pack's default: answer it for a surer verdict."),
+        many => format!(
+            " Assuming {}, the pack's defaults: answer them for a surer verdict.",
+            many.join(", ")
+        ),
+    }
+}
+
 fn line(i: usize, g: &FindingGroup, findings: &[Finding], ctx: &Context<'_>) -> StoryLine {
     let l = &findings[g.lead];
     let clock = ctx.clock;
@@ -342,13 +377,14 @@ fn line(i: usize, g: &FindingGroup, findings: &[Finding], ctx: &Context<'_>) -> 
         what
     };
     let text = format!(
-        "{who}{what} from {} to {}{} ({}; {}){}.",
+        "{who}{what} from {} to {}{} ({}; {}){}.{}",
         clock.time(g.start),
         clock.time(g.end),
         clock.suffix(),
         duration(g.duration_ms),
         how_badly(g, l, findings, ctx),
         cause(g, ctx),
+        assumed(l),
     );
     StoryLine {
         group: i,

@@ -1,6 +1,6 @@
 //! The variables thresholds are computed from, and where each value came from: the user's answer wins,
 //! then what the capture shows ([`FromLog`]: `logicalProcessors` = `Processor(*)` instances other than
-//! `_Total`; the network link speed from `Network Interface(*)\Current Bandwidth`; the OS a .blg's header
+//! `_Total`, or without them `Process(_Total)\% Processor Time` / 100; the network link speed from `Network Interface(*)\Current Bandwidth`; the OS a .blg's header
 //! names), then the pack's default (PAL's QUESTION variables and their defaults). [`UsedVariable`] is
 //! what a finding reports of the variables its threshold read.
 
@@ -38,8 +38,14 @@ impl FromLog {
     pub fn of(capture: &Capture, paths: &[FoldedPath]) -> FromLog {
         let mut link: Option<f64> = None;
         let mut memory_mb: Option<f64> = None;
+        let mut from_processes: Option<usize> = None;
         for (s, p) in capture.series.iter().zip(paths) {
             let (object, counter) = p.english_or_own();
+            if (object, counter, p.instance.as_deref())
+                == ("process", "% processor time", Some("_total"))
+            {
+                from_processes = from_processes.max(processors_of_process_total(&s.values));
+            }
             let per_mb = match (object, counter) {
                 ("memory", "available mbytes") => Some(1.0),
                 ("memory", "available kbytes") => Some(1024.0),
@@ -65,7 +71,7 @@ impl FromLog {
             }
         }
         FromLog {
-            logical_processors: logical_processors(paths),
+            logical_processors: logical_processors(paths).or(from_processes),
             link_speed_mbps: link.map(|bits| bits / 1e6),
             os: capture.notes.iter().find_map(|n| os_of_note(&n.message)),
             // 26,119 MB free is at least 26,119 / 1024 = 25.51 GB of RAM: 25.5, never rounded up.
@@ -184,6 +190,24 @@ impl Variables {
     }
 }
 
+/// Logical processors in a log without `Processor(*)` instances, from `Process(_Total)\% Processor Time`:
+/// every process's time together, Idle's included, is 100% per logical processor, so its median over the
+/// log divided by 100, to the nearest whole number (a sample's jitter moves it by a few percent, never
+/// by half a processor). None without a finite positive value.
+fn processors_of_process_total(values: &[f64]) -> Option<usize> {
+    let mut v: Vec<f64> = values
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = (v[v.len() / 2] / 100.0).round();
+    (n >= 1.0).then_some(n as usize)
+}
+
 /// Logical processors: the core's one count (`words::logical_processors`), per machine, by written or
 /// English names.
 pub use crate::words::logical_processors;
@@ -203,6 +227,23 @@ mod tests {
     /// free, 26,119 / 1024 = 25.507 GB of RAM: PhysicalMemoryGB is 25.5 from the log (never rounded up),
     /// not the default 16. A log whose most free is 8,000 MB (7.8 GB) keeps the default, which the pack
     /// marks as an answer to confirm.
+    #[test]
+    fn processors_from_the_processes_total() {
+        // 4 processors: _Total near 400 (398.7, 401.2, 400.0, 399.1, 402.5 sorted: median 400.0) -> 4.
+        assert_eq!(
+            processors_of_process_total(&[398.7, 401.2, f64::NAN, 400.0, 399.1, 402.5]),
+            Some(4)
+        );
+        // A real 12-processor log's first samples (1 202.3, 1 205.5, 1 120.1, 1 193.0; one below 1 200
+        // by 80, a sample's jitter): median of 4 = the upper middle, 1 202.3 -> 12.02 -> 12.
+        assert_eq!(
+            processors_of_process_total(&[1202.3, 1205.5, 1120.1, 1193.0]),
+            Some(12)
+        );
+        assert_eq!(processors_of_process_total(&[0.0, f64::NAN]), None);
+        assert_eq!(processors_of_process_total(&[30.0]), None);
+    }
+
     #[test]
     fn physical_memory_is_at_least_the_most_ever_free() {
         use crate::analysis::{AnalyzeOptions, Origin as O};

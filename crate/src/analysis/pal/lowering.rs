@@ -175,6 +175,7 @@ impl Importer {
             inputs,
             pair_by: g.pair_by,
             expression: expression.to_string(),
+            unless: None,
         };
         match self.derived.iter().find(|x| x.id == id) {
             Some(x) if *x != d => {
