@@ -35,8 +35,8 @@ export {
 } from '../pkg/counterlens.js';
 // The fleet: logs reduced to small runs per machine, ranked, its heatmap and sparklines.
 export { fleetRuns, rankFleet, fleetHeatmapSvg, sparklineSvg } from '../pkg/counterlens.js';
-// Chart units (the viewer's axes and value text).
-export { formatInUnit, formatDuration, counterUnit } from '../pkg/counterlens.js';
+// What users read (crate/src/words.rs) and chart units.
+export { formatInUnit, formatDuration, formatClock, pathMachine, pathWithoutMachine, PathMatcher, counterUnit } from '../pkg/counterlens.js';
 // A big CSV/TSV read by workers side by side, with openCapture's result.
 export { openCaptureParallel } from './parallel.js';
 export { CounterTypeError, RegistrationError, CaptureError, AnalysisError } from './errors.js';

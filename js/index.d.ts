@@ -369,6 +369,11 @@ export class Capture {
    *  null where the series holds no raw samples (Get-Counter captures keep them; a .blg those `keepRaw` names). */
   explainAt(index: number, sample: number): Explanation | null;
   stats(index: number, fromMs?: number, toMs?: number): SeriesStats;
+  /** The indices of the series `matcher` selects, in file order: the series the CLI's `-c` keeps. */
+  matching(matcher: PathMatcher): Uint32Array;
+  /** Logical processors the capture shows (`Processor(*)` instances but `_Total`, counted per machine by
+   *  written or English names, the largest machine's count); undefined when it has none. */
+  logicalProcessors(): number | undefined;
   /** The viewer's statistics of a range: `stats` plus the 99th percentile and the least-squares trend per hour. */
   rangeStats(index: number, fromMs?: number, toMs?: number): RangeStats;
   /** PDH-CSV (relog's dialect) of the cooked values; reading it back gives the same series and values. */
@@ -883,9 +888,28 @@ export function mountViewer(element: HTMLElement, options?: ViewerOptions): View
  *  `selection` and `zoom`), after `await init()`. */
 export function defineViewerElement(name?: string): void;
 
-// ---- Chart units (viewer) ----
-/** A value (in the unit's base: bytes, seconds) as text: `formatInUnit(8388608000, 'bytes')` is "7.81 GB". */
+// ---- What users read (crate/src/words.rs: one rule each, as the core's cards, messages and report write) ----
+/** A value (in the unit's base: bytes, seconds) as users read it: three significant digits, integer digits
+ *  never dropped, trailing zeros trimmed; `%`, `/s`, binary prefixes, µs/ms/s. `formatInUnit(8388608000,
+ *  'bytes')` is "7.81 GB", `formatInUnit(1638.4, 'count')` "1638", `formatInUnit(12.5, 'percent')` "12.5%";
+ *  NaN is "". */
 export function formatInUnit(value: number, unit: ChartUnit): string;
+/** A time (ms since the epoch, UTC) in a zone `offsetMinutes` ahead of UTC: "10:40", seconds when they are
+ *  not zero ("10:40:05"), after the date when `withDate` ("2026-11-20 10:40"); "?" for what is no time. */
+export function formatClock(ms: number, offsetMinutes: number, withDate?: boolean): string;
+/** The machine of a counter path as written (`\\\\WEB01\\...` -> "WEB01"); "" for a path without one. */
+export function pathMachine(path: string): string;
+/** A counter path without its machine: `\\WEB01\Memory\Available MBytes` is `\Memory\Available MBytes`. */
+export function pathWithoutMachine(path: string): string;
+/** A Perfmon wildcard path pattern matched as the CLI's `-c` matches (`*` any run, `?` one character,
+ *  case-insensitive, localized paths also by their English names, no machine: every machine). The
+ *  constructor throws a CaptureError (`invalid-argument`) for text that is no path pattern. */
+export class PathMatcher {
+  constructor(pattern: string);
+  /** Whether a path as written matches. */
+  matches(path: string): boolean;
+  free(): void;
+}
 /** A duration (ms) in the analysis' words, as cards, messages and the report write it: `formatDuration(82000)`
  *  is "82 s", 1,185,000 "20 min", 13,485,000 "3 h 45 min", two days and three hours "2 d 3 h". */
 export function formatDuration(ms: number): string;

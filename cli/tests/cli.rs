@@ -1377,3 +1377,99 @@ fn template_lists_the_counters_and_breakdowns_of_the_packs() {
     );
     assert!(all.contains("\r\n\\Process(*)\\% Processor Time\r\n"));
 }
+
+/// Issue 41: `-c` keeps the series of the Russian log that tests/vectors/words.json's `?`- and
+/// `*`-patterns select, the same the viewer's filter shows (tests/node/words.test.mjs reads the same
+/// cases); a pattern that selects nothing keeps nothing, one that is no pattern is refused.
+#[test]
+fn dash_c_keeps_the_words_vectors_series_of_a_localized_log() {
+    let words: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/vectors/words.json")).unwrap(),
+    )
+    .unwrap();
+    let m = &words["matching"];
+    let log = vector(m["capture"].as_str().unwrap());
+    let all = model(&log);
+    let dir = scratch("words-matching");
+    for (k, c) in m["cases"].as_array().unwrap().iter().enumerate() {
+        let pattern = c["pattern"].as_str().unwrap();
+        let want: Vec<&str> = c["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| all.series[i.as_u64().unwrap() as usize].path.as_str())
+            .collect();
+        let out = dir.join(format!("{k}.csv"));
+        let o = run(bin()
+            .arg("convert")
+            .arg(&log)
+            .args(["-c", pattern, "-o"])
+            .arg(&out));
+        if want.is_empty() {
+            assert_ne!(o.status.code(), Some(0), "{pattern}: {}", text(&o.stderr));
+            assert!(!out.exists(), "{pattern}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(0), "{pattern}: {}", text(&o.stderr));
+        let kept = model(&out);
+        let got: Vec<&str> = kept.series.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(got, want, "{pattern}");
+    }
+}
+
+/// Issue 41's done-when: one series (tests/vectors/words-one-text.csv: `% Processor Time` at 97.4567
+/// from 00:30 to 01:00, 10.25 before and after) reads one text per value wherever the CLI writes it:
+/// the finding's message and the card in the JSON, and the HTML report, write its worst and mean
+/// 97.4567 as `97.5%` (three significant digits), never perflib's `97.457%` or the raw `97.4567`; the
+/// viewer's legend, statistics and card write the same (tests/browser/words.test.mjs).
+#[test]
+fn one_series_reads_one_text_per_value_in_the_json_and_the_report() {
+    let dir = scratch("words-one-text");
+    let log = root().join("tests/vectors/words-one-text.csv");
+    let (html, json) = (dir.join("r.html"), dir.join("f.json"));
+    let o = run(bin()
+        .arg("analyze")
+        .arg(&log)
+        .arg("--html")
+        .arg(&html)
+        .arg("--json")
+        .arg(&json));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json = std::fs::read_to_string(&json).unwrap();
+    let html = std::fs::read_to_string(&html).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let messages: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert!(!messages.is_empty(), "{json}");
+    for m in &messages {
+        // "... above 80% for 30 min, 100% of the time (mean 97.5%, max 97.5%) from 00:30 to 01:00 UTC"
+        assert!(m.contains("(mean 97.5%, max 97.5%)"), "{m}");
+    }
+    let summaries: Vec<&str> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["summary"].as_str().unwrap())
+        .collect();
+    assert!(
+        summaries
+            .iter()
+            .any(|s| s.contains("mean 97.5%, worst 97.5%")),
+        "{summaries:?}"
+    );
+    assert!(
+        html.contains("97.5%"),
+        "the report writes the worst as 97.5%"
+    );
+    for other in ["97.457", "97.4567", "97.46"] {
+        assert!(!json.contains(&format!("{other}%")), "{other}% in the JSON");
+        assert!(
+            !html.contains(&format!("{other}%")),
+            "{other}% in the report"
+        );
+    }
+}

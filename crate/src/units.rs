@@ -1,13 +1,13 @@
 //! Units of counters, and values written in them: the one place that classifies a counter (percent, per
 //! second, bytes per second, bytes, seconds, plain count) and formats a value by its unit, for the charts
-//! (an axis per unit, labels, readouts) and the analysis (messages and the report).
+//! (an axis per unit and its labels) and the analysis (which unit a message's value is in).
 //!
 //! A counter's unit comes from its counter type's display (perflib.h's PERF_DISPLAY_* bits: per second,
 //! percent, seconds) where the capture has the type, and from its name otherwise ("% ...", ".../sec",
-//! "...MBytes", "Avg. Disk sec/Read"), as Perfmon's users read them. Two ways to write a value: a chart's
-//! (`format_in_unit`, `format_reading`: %, /s, k/M/G, KB/MB/GB, µs/ms/s, three significant digits) and a
-//! message's (`number`, `amount`: the value itself with at least one decimal, sizes with a binary prefix).
-//! A counter type's own display text (PDH's suffixes, hex, grouping) is `crate::format`.
+//! "...MBytes", "Avg. Disk sec/Read"), as Perfmon's users read them. A value as users read it (legend,
+//! readouts, tables, messages, the report) is `crate::words::value`, the one rule; an axis's labels are
+//! `format_in_unit` (decimals by the step between labels, k/M/G: the exception `words` names). A counter
+//! type's own display text (PDH's suffixes, hex, grouping) is `crate::format`.
 
 use crate::types::{CounterType, Display};
 use serde::Serialize;
@@ -204,78 +204,9 @@ pub fn format_in_unit(unit: Unit, v: f64, magnitude: f64, span: f64) -> String {
     }
 }
 
-/// One value as text in its unit, to three significant digits (readouts, legends, tables).
-pub fn format_reading(unit: Unit, v: f64) -> String {
-    format_in_unit(unit, v, v, v.abs())
-}
-
-// ---- The analysis's messages and report: the value itself (at least one decimal), a size with a prefix.
-
-/// A number as a message writes it: three significant digits but at least one decimal, trailing zeros
-/// dropped (97.3, 80, 44.4 for 44.4082, 1638.4, 0.0153, 3600 for 3599.99999).
-pub fn number(v: f64) -> String {
-    if !v.is_finite() {
-        return v.to_string();
-    }
-    if v == v.trunc() && v.abs() < 1e15 {
-        return format!("{}", v as i64);
-    }
-    let digits = (3 - 1 - v.abs().log10().floor() as i32).clamp(1, 12) as usize;
-    let s = format!("{v:.digits$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" {
-        "0".into()
-    } else {
-        s
-    }
-}
-
-/// A threshold or a worst value as the message writes it: sizes (counters of bytes, or of KB, MB, GB) with
-/// a binary prefix, 286.1 MB rather than 300000000; anything else as `number` writes it.
-pub fn amount(v: f64, measure: Measure) -> String {
-    match measure.unit {
-        Unit::Bytes | Unit::BytesPerSecond if v.is_finite() => {
-            let bytes = v * measure.multiplier;
-            let (d, prefix) = byte_prefix(bytes);
-            let per = if measure.unit == Unit::BytesPerSecond {
-                "/s"
-            } else {
-                ""
-            };
-            let text = number(bytes / d);
-            // A value a hair under the next prefix that rounds up to 1024 of this one (1,073,741,823.9
-            // bytes: "1024 MB") is written in the next prefix ("1 GB").
-            if text.parse::<f64>().is_ok_and(|n| n.abs() >= 1024.0) && prefix != "PB" {
-                let (d, prefix) = byte_prefix(bytes.signum() * d * 1024.0);
-                return format!("{} {prefix}{per}", number(bytes / d));
-            }
-            format!("{text} {prefix}{per}")
-        }
-        _ => number(v),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_amount_a_hair_under_a_prefix_reads_in_it() {
-        let bytes = Measure {
-            unit: Unit::Bytes,
-            multiplier: 1.0,
-        };
-        // 1 GB less a hundredth of a byte: 1023.99999999 MB, written to 3 digits "1024": "1 GB" instead.
-        assert_eq!(amount(1_073_741_823.99, bytes), "1 GB");
-        assert_eq!(amount(1_073_741_824.0, bytes), "1 GB");
-        // 1,000 MB stays in MB.
-        assert_eq!(amount(1000.0 * 1_048_576.0, bytes), "1000 MB");
-        assert_eq!(amount(-1_073_741_823.99, bytes), "-1 GB");
-    }
 
     #[test]
     fn units_from_types_and_names() {
@@ -324,8 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn values_formatted_by_unit() {
-        assert_eq!(format_reading(Unit::Percent, 42.5), "42.5%");
+    fn axis_labels_by_unit() {
         // On an axis with steps of 20 the labels have no decimals.
         assert_eq!(format_in_unit(Unit::Percent, 40.0, 100.0, 20.0), "40%");
         // 8000 MiB = 8000 * 1 048 576 = 8 388 608 000 bytes = 7.8125 GiB: shown as 7.81 GB.
@@ -354,37 +284,5 @@ mod tests {
         );
         assert_eq!(format_in_unit(Unit::Count, 7.0, 7.0, 7.0), "7");
         assert_eq!(format_in_unit(Unit::Count, f64::NAN, 1.0, 1.0), "");
-    }
-
-    #[test]
-    fn sizes_in_messages() {
-        let bytes = measure_of(None, "Pool Nonpaged Bytes");
-        // 300,000,000 B / 1024^2 = 286.102 MB -> 286.1; 200 * 1024^2 = 209,715,200 B -> 200 MB.
-        assert_eq!(amount(300_000_000.0, bytes), "286.1 MB");
-        assert_eq!(amount(209_715_200.0, bytes), "200 MB");
-        assert_eq!(amount(512.0, bytes), "512 B");
-        // Available MBytes counts MB: 1638.4 MB = 1638.4 / 1024 GB = 1.6 GB; 45.26 MB -> 45.3 MB (three significant digits).
-        let mbytes = measure_of(None, "Available MBytes");
-        assert_eq!(amount(1638.4, mbytes), "1.6 GB");
-        assert_eq!(amount(45.26, mbytes), "45.3 MB");
-        // Bytes Total/sec: 3 * 1024^2 B/s = 3 MB/s.
-        let rate = measure_of(None, "Bytes Total/sec");
-        assert_eq!(amount(3.0 * 1024.0 * 1024.0, rate), "3 MB/s");
-        // Not a size: as `number` writes it.
-        assert_eq!(amount(97.3, measure_of(None, "% Processor Time")), "97.3");
-        assert_eq!(amount(f64::NAN, bytes), "NaN");
-    }
-
-    #[test]
-    fn numbers_in_messages() {
-        // 44.4082: 3 significant digits = 44.4; 630.063 -> 630.1 (at least one decimal); 0.015342 -> 0.0153.
-        assert_eq!(number(44.4082), "44.4");
-        assert_eq!(number(630.063), "630.1");
-        assert_eq!(number(0.015342), "0.0153");
-        assert_eq!(number(1638.4), "1638.4");
-        assert_eq!(number(3_599.999_999), "3600");
-        assert_eq!(number(80.0), "80");
-        assert_eq!(number(-0.00001), "-0.00001");
-        assert_eq!(number(f64::NAN), "NaN");
     }
 }

@@ -80,7 +80,7 @@ fn twenty_minutes_at_98_percent_in_two_days_is_critical() {
     // 5000 * 15 s = 20 h 50 min; 5079 * 15 s = 21 h 9 min 45 s; 1185 s rounds to 20 min.
     assert_eq!(
         f.message,
-        "\\\\SRV\\Processor(_Total)\\% Processor Time above 95 for 20 min, 100% of the time (mean 98, max 98) from 2025-11-20 20:50 to 2025-11-20 21:09:45 UTC"
+        "\\\\SRV\\Processor(_Total)\\% Processor Time above 95% for 20 min, 100% of the time (mean 98%, max 98%) from 2025-11-20 20:50 to 2025-11-20 21:09:45 UTC"
     );
     // The same with slices of one hour, or of 10 s: the same finding.
     for slice in [3_600_000.0, 10_000.0] {

@@ -3,15 +3,10 @@
 // the user's answer, which is kept across a run), and the answers the user changed.
 import { el } from './dom.js';
 
-/** Logical processors as the core derives them: the Processor(*) instances other than _Total. */
-function logicalProcessors(info) {
-  const names = new Set(info.filter((s) => s.object?.toLowerCase() === 'processor' && s.instance !== undefined && s.instance.toLowerCase() !== '_total').map((s) => s.instance));
-  return names.size || null;
-}
-
 /** The questions of `packs` into `questions` (a fieldset), one input each, with the values and their
- *  origins from `analysis` (the last run, or none yet) and the log's series `info`. */
-export function renderQuestions(questions, packs, analysis, info) {
+ *  origins from `analysis` (the last run, or none yet) and the open `capture` (its logical processors,
+ *  as the core counts them). */
+export function renderQuestions(questions, packs, analysis, capture) {
   const asked = new Map();
   for (const p of packs) for (const v of p.variables ?? []) if (!asked.has(v.name)) asked.set(v.name, v);
   const previous = new Map([...questions.querySelectorAll('input[data-variable]')].map((i) => [i.dataset.variable, i]));
@@ -20,7 +15,7 @@ export function renderQuestions(questions, packs, analysis, info) {
   for (const v of asked.values()) {
     const used = a?.variables?.[v.name];
     const origin = a?.variableSources?.[v.name];
-    const derived = v.derive === 'logicalProcessors' ? logicalProcessors(info) : null;
+    const derived = v.derive === 'logicalProcessors' ? capture?.logicalProcessors() ?? null : null;
     const shown = origin === 'capture' || origin === 'bound' ? used : derived ?? v.default;
     const input = el('input', null, { type: v.type === 'string' ? 'text' : 'number', step: 'any', 'data-variable': v.name });
     const old = previous.get(v.name);

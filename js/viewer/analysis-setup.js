@@ -82,7 +82,7 @@ export function createSetup(hooks) {
     const ids = ticked();
     const active = scope.active();
     const from = [...(ids.length || active.length ? builtins.filter((p) => ids.includes(p.id)) : builtins), ...active.map((c) => c.pack)];
-    renderQuestions(questions, from, hooks.last()?.analysis, state.info);
+    renderQuestions(questions, from, hooks.last()?.analysis, state.capture);
   }
   const answers = () => readAnswers(questions);
 

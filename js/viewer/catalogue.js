@@ -3,7 +3,7 @@
 // then only a part is read: the series the built-in analysis packs look at and those the user picks, as
 // many as the budget holds. This module decides the budget, plans the part, and shows what was left out
 // with a picker to load more. The reading itself is reading.js's; the wiring is index.js's.
-import { rulePacks, rulePack } from '../core.js';
+import { rulePacks, rulePack, formatInUnit } from '../core.js';
 import { el } from './dom.js';
 import { seriesFilter } from './series-tree.js';
 
@@ -82,13 +82,8 @@ export function planPart(catalogue, budget, { patterns: pats = packPatterns(), p
   return { paths: sorted.map((i) => series[i].path), indices: sorted, packs, picked: pickedRead.length, every, bytes: partBytes(rows, sorted.length, every), fits };
 }
 
-/** Bytes in words: 3.6 GB, 512 MB, 20 kB (binary units, as memory is counted). */
-export function formatBytes(b) {
-  if (b >= 1024 * MiB) return `${+(b / (1024 * MiB)).toFixed(1)} GB`;
-  if (b >= MiB) return `${Math.round(b / MiB)} MB`;
-  if (b >= 1024) return `${Math.round(b / 1024)} kB`;
-  return `${b} bytes`;
-}
+/** Bytes in words, as the core writes sizes (`formatInUnit`: 3.6 GB, 512 MB, 20 KB; binary prefixes). */
+export const formatBytes = (b) => formatInUnit(b, 'bytes');
 
 const n = (x) => x.toLocaleString('en-US');
 

@@ -6,9 +6,10 @@
 // B's lines drawn over A's, each with a legend row of its own.
 import { el } from './dom.js';
 import { selection, formatSeriesValue } from './state.js';
+import { formatInUnit, pathWithoutMachine } from '../core.js';
 
 /** A path without its machine, lower-cased: how counters of two captures are matched. */
-export const counterKey = (path) => path.replace(/^\\\\[^\\]*/, '').toLowerCase();
+export const counterKey = (path) => pathWithoutMachine(path).toLowerCase();
 
 const FIGURES = ['mean', 'p95', 'max'];
 
@@ -82,7 +83,7 @@ export function renderChangeTable(table, state, rows, sort) {
     tr.append(el('td', r.path));
     for (const [key] of COLUMNS.slice(1)) {
       const v = r[key];
-      const text = Number.isNaN(v) ? '' : key.endsWith('Pct') ? `${v > 0 ? '+' : ''}${v.toFixed(1)}%` : formatSeriesValue(s, v);
+      const text = Number.isNaN(v) ? '' : key.endsWith('Pct') ? `${v > 0 ? '+' : ''}${formatInUnit(v, 'percent')}` : formatSeriesValue(s, v);
       tr.append(el('td', text, { class: 'num', 'data-key': key }));
     }
     return tr;

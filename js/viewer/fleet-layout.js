@@ -2,10 +2,11 @@
 // machine's log, the progress and Cancel, the logs that could not be read, the heatmap's legend and box,
 // and the machines' table; and one row of that table. Every name from a log is written as text.
 import { el } from './dom.js';
-import { sparklineSvg, fleetHeatmapSvg, formatDuration } from '../core.js';
+import { sparklineSvg, fleetHeatmapSvg, formatDuration, formatInUnit } from '../core.js';
 import { svgNodes } from './fleet-svg.js';
 
-const figure = (v, unit, digits = 1) => (Number.isFinite(v) ? `${v.toFixed(digits)}${unit}` : '–');
+/** A key figure as the core writes values (`crate::words`: 10%, 1000 MB, 12.3 ms); a dash where the log has none. */
+const figure = (v, unit, scale = 1) => (Number.isFinite(v) ? formatInUnit(v * scale, unit) : '–');
 
 /** The fleet view's section, hidden, after `$['viewer-bar']`; its parts go into `$` by name. */
 export function buildFleetLayout($) {
@@ -54,8 +55,8 @@ export function fleetRow(m, i) {
   tr.append(el('td', String(i + 1), { class: 'num' }), el('td', m.machine, { class: 'machine' }),
     el('td', m.worst ?? 'calm', { class: `sev ${m.worst ?? 'calm'}` }),
     el('td', m.troubleMs > 0 ? formatDuration(m.troubleMs) : '–', { class: 'num' }), spark,
-    el('td', figure(m.figures.cpuMean, ' %'), { class: 'num' }), el('td', figure(m.figures.cpuP95, ' %'), { class: 'num' }),
-    el('td', figure(m.figures.availableMbMin, ' MB', 0), { class: 'num' }), el('td', figure(m.figures.diskLatencyP95Ms, ' ms'), { class: 'num' }),
+    el('td', figure(m.figures.cpuMean, 'percent'), { class: 'num' }), el('td', figure(m.figures.cpuP95, 'percent'), { class: 'num' }),
+    el('td', figure(m.figures.availableMbMin, 'bytes', 1_048_576), { class: 'num' }), el('td', figure(m.figures.diskLatencyP95Ms, 'seconds', 1e-3), { class: 'num' }),
     el('td', String(m.logs.length), { class: 'num' }),
     el('td', top ? `${top.category}: ${top.summary}` : '', { class: 'top-card' }));
   return tr;

@@ -5,7 +5,7 @@
 // Also, in words: the packs that produced an analysis (analysis.packs, or its rules' pack ids and this
 // state), and the counters on which the built-in rules and an imported PAL file disagree (the built-in
 // analysis is run beside the PAL one in the Worker). No DOM: plain data and text.
-import { rulePack } from '../core.js';
+import { rulePack, pathWithoutMachine } from '../core.js';
 
 /**
  * The packs given by the user (pack files and PAL imports) and where each stands:
@@ -108,7 +108,7 @@ const RANK = { critical: 2, warning: 1 };
 /** The object and counter of a counter pattern or path (the machine left out; `instances`: it names
  *  some), or null for a wildcard object or counter. */
 export function counterKey(path) {
-  const p = String(path ?? '').replace(/^\\\\[^\\]*/, '');
+  const p = pathWithoutMachine(String(path ?? ''));
   const cut = p.lastIndexOf('\\');
   if (!p.startsWith('\\') || cut <= 0) return null;
   const objectPart = p.slice(1, cut);

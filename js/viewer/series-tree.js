@@ -1,27 +1,41 @@
 // The series browser: filters (words or a perfmon wildcard path), the machine > object > counter >
 // instance tree with counts, the default selection of a newly opened capture.
 import { el } from './dom.js';
+import { PathMatcher } from '../core.js';
 
 const MAX_LISTED = 2000; // series rows shown at once; the filter narrows the rest
 
+/** A compiled pattern is freed once the filter that holds it is collected. */
+const freeing = new FinalizationRegistry((matcher) => matcher.free());
+
 /** A filter: a perfmon path pattern when it starts with a backslash (`\\*\Processor(*)\% Processor Time`,
- *  `\Memory\*`; `*` matches anything, a path without a machine matches every machine), else words that
- *  must all appear in the path. Case-insensitive, as PDH's paths are. */
+ *  `\Memory\*`, `\Processor(?)\*`), matched by the core as the CLI's `-c` matches (`PathMatcher`: `*` any
+ *  run, `?` one character, a path without a machine matches every machine, a localized path by its English
+ *  names too; text that is no pattern yet matches nothing), else words that must all appear in the path.
+ *  Case-insensitive, as PDH's paths are. */
 export function seriesFilter(text) {
   const t = text.trim();
   if (t.startsWith('\\')) {
-    const esc = (p) => p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-    const re = new RegExp('^' + (t.startsWith('\\\\') ? esc(t) : '(\\\\\\\\[^\\\\]*)?' + esc(t)) + '$', 'i');
-    return (path) => re.test(path);
+    let matcher;
+    try {
+      matcher = new PathMatcher(t);
+    } catch {
+      return () => false;
+    }
+    const matches = (path) => matcher.matches(path);
+    freeing.register(matches, matcher);
+    return matches;
   }
   const words = t.toLowerCase().split(/\s+/).filter(Boolean);
   return (path) => words.every((w) => path.toLowerCase().includes(w));
 }
 
-/** `seriesFilter` over SeriesInfo, its pattern compiled once for the whole list. */
+/** `seriesFilter` over SeriesInfo, its pattern compiled once for the whole list; words match a localized
+ *  path's English path too (a pattern does in the core). */
 export function pathFilter(text) {
   const matches = seriesFilter(text);
-  return (s) => matches(s.path) || (s.englishPath !== undefined && matches(s.englishPath)); // localized paths match in English too
+  if (text.trim().startsWith('\\')) return (s) => matches(s.path);
+  return (s) => matches(s.path) || (s.englishPath !== undefined && matches(s.englishPath));
 }
 
 /** At most this many series are selected when a capture opens: a chart of hundreds of lines says

@@ -1,7 +1,7 @@
 // The viewer's state, shared by its modules: the open capture, what is selected (with each series'
 // palette slot), the visible range, the time zone of the labels. Plain data and small helpers; each
 // module reads it and the viewer (index.js) changes it through these functions.
-import { formatValue, formatInUnit, counterUnit } from '../core.js';
+import { formatInUnit, counterUnit } from '../core.js';
 
 export function createState() {
   return {
@@ -86,10 +86,9 @@ export function seriesWithUnits(capture) {
 /** Whether series name more than one machine (then every name shown says which). */
 export const hasSeveralMachines = (info) => info.length > 1 && info.some((s) => s.machine !== info[0].machine);
 
-/** A value of series `s` as text: bytes and seconds in their unit (7.81 GB, 12.3 ms), others by their
- *  counter type where known (perflib's display), else in their unit. */
+/** A value of series `s` as users read it, the core's one rule (`formatInUnit`, crate/src/words.rs) in
+ *  its unit: 12.5%, 1638, 250/s, 7.81 GB, 12.3 ms; as the cards, messages and the report write it. */
 export function formatSeriesValue(s, v) {
   if (Number.isNaN(v)) return '';
-  if (s.counterType !== undefined && s.unit !== 'bytes' && s.unit !== 'bytes-per-second' && s.unit !== 'seconds') return formatValue(v, s.counterType);
   return formatInUnit(v * (s.multiplier ?? 1), s.unit ?? 'count');
 }

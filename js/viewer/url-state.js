@@ -5,6 +5,8 @@
 //   #file=<name>~<size>~<hash>&s=<path>&s=<path>&pane=0,1&from=<ms>&to=<ms>&scale=perfmon&theme=dark
 // Links of the first format (`#series=0,5,9`, positions) still open, by position.
 
+import { pathMachine, pathWithoutMachine } from '../core.js';
+
 const EDGE = 64 * 1024; // bytes hashed at each end of the file
 
 /** FNV-1a (32 bits) over bytes, continuing from `h`. */
@@ -65,8 +67,8 @@ export function decodeView(hash) {
 }
 
 /** A path without its machine, lower-cased (as compare.js matches two captures' counters). */
-const withoutMachine = (path) => path.replace(/^\\\\[^\\]*/, '').toLowerCase();
-const machineOf = (path) => /^\\\\([^\\]*)/.exec(path)?.[1] ?? '';
+const withoutMachine = (path) => pathWithoutMachine(path).toLowerCase();
+const machineOf = pathMachine;
 
 /** The series of `info` a decoded view names (and the pane of each, `paneOf`): by path (case-insensitive,
  *  as PDH's paths are; a localized path also matches its English form), or by position in an old link.

@@ -7,21 +7,14 @@
 // runs, that it runs; on a log no rule could run on, that it was not analysed (never a clean-looking
 // result); an error as an error. Everything from the file or a pack is written with textContent.
 import { el } from './dom.js';
-import { formatDuration } from '../core.js';
+import { formatDuration, formatClock } from '../core.js';
 
-/** `2026-07-04 00:30` (seconds when not zero) of ms since the epoch, `offset` minutes east of UTC, to the
- *  nearest second as the core writes times in findings' messages (a slice edge at 00:29:59.5 is 00:30 in
- *  both; 23:59:59.5 is the next day's 00:00). */
-export function dateTime(ms, offset) {
-  const s = new Date(Math.round((ms + offset * 60_000) / 1000) * 1000).toISOString();
-  return s.slice(0, 10) + ' ' + (s.slice(17, 19) === '00' ? s.slice(11, 16) : s.slice(11, 19));
-}
+/** `2026-07-04 00:30` (seconds when not zero) of ms since the epoch, `offset` minutes east of UTC: the
+ *  core's clock text (`formatClock`), as findings' messages and the report write times. */
+export const dateTime = (ms, offset) => formatClock(ms, offset, true);
 
-/** `00:30` or `00:30:15`; with the date when `withDate`. */
-export function clockTime(ms, offset, withDate = false) {
-  const t = dateTime(ms, offset);
-  return withDate ? t : t.slice(11);
-}
+/** `00:30` or `00:30:15`; with the date when `withDate` (`formatClock`). */
+export const clockTime = (ms, offset, withDate = false) => formatClock(ms, offset, withDate);
 
 /** A duration in the core's words (`formatDuration`: `82 s`, `20 min`, `3 h 45 min`, `2 d 3 h`), so the
  *  verdict, the cards and the report say the same; `?` for what is not a duration. */

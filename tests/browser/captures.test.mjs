@@ -191,7 +191,8 @@ test('a localized log: the tree shows the English names beside the written ones,
   assert.ok(summaries.includes('Procesador — Processor (1)') && summaries.includes('% de tiempo de procesador — % Processor Time (1)'), JSON.stringify(summaries));
   const labels = await page.$$eval('#series-list label', (l) => l.map((x) => x.textContent));
   assert.ok(labels.includes('Bytes disponibles — Available Bytes'), JSON.stringify(labels));
-  await page.fill('#series-filter', '\\*\\Processor(*)\\% Processor Time');
+  // A pattern matches as the CLI's -c does: any machine (\\*), the English object and counter.
+  await page.fill('#series-filter', '\\\\*\\Processor(*)\\% Processor Time');
   assert.equal(await page.textContent('#series-count'), '1 of 2 series');
   await page.fill('#series-filter', 'available bytes');
   assert.equal(await page.textContent('#series-count'), '1 of 2 series');

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openCapture, formatValue } from 'counterlens';
+import { openCapture, formatInUnit } from 'counterlens';
 import { serve, launch, openPage, artifacts, repo } from './harness.mjs';
 
 let server, browser;
@@ -51,7 +51,8 @@ test('drag zooms to the dragged times, the stats follow, wheel/keys/buttons move
   // Stats of the visible range: _Total's mean over [x0, x1] as the package computes it.
   const st = node.stats(TOTAL, z.x0, z.x1);
   const row = (await statsRows(page)).find((r) => r[0] === '\\\\GEORGIS3\\Processor(_Total)\\% Processor Time');
-  assert.equal(row[2], formatValue(st.mean, 0x21510500));
+  // As the core writes a percent wherever it is read (formatInUnit: three significant digits).
+  assert.equal(row[2], formatInUnit(st.mean, 'percent'));
   await page.screenshot({ path: artifacts + 'chart-zoomed.png' });
   // Wheel out around the middle widens the range; the keyboard pans it.
   await page.mouse.move(box.x + l.plotLeft + l.plotWidth / 2, box.y + y);
@@ -97,7 +98,7 @@ test('the crosshair shows each selected series at the nearest sample, read from 
     assert.equal(shown.length, 5, 'the five Processor series selected on open');
     for (const [i, v, text] of shown) {
       assert.ok(Object.is(v, node.valueAt(i, k)), `series ${i} at sample ${k}: ${v} vs ${node.valueAt(i, k)}`);
-      assert.ok(text.endsWith(formatValue(v, 0x21510500)), text);
+      assert.ok(text.endsWith(formatInUnit(v, 'percent')), text);
     }
     // The cursor line sits on that sample's time.
     const cx = await page.$eval('#chart-cursor', (c) => parseFloat(c.style.left) - document.querySelector('#chart').clientLeft);

@@ -36,8 +36,8 @@ test('compare two runs: change table by offset and by clock, sortable, CSV', asy
   assert.equal(await page.textContent('#compare-status'), 'A: run-a.csv; B: run-b.csv, aligned by offset from each start; 2 counters compared.');
   const cells = (key) => page.$$eval(`#compare-table tbody td[data-key="${key}"]`, (tds) => tds.map((t) => t.textContent));
   // CPU mean of A: 10..19 repeated, 14.5; B 1.5 times it, 21.75: +7.25, +50.0 %. Queue: mean 5 -> 7.5.
-  assert.deepEqual(await cells('meanPct'), ['+50.0%', '+50.0%']);
-  assert.deepEqual(await cells('maxPct'), ['+50.0%', '+50.0%']);
+  assert.deepEqual(await cells('meanPct'), ['+50%', '+50%']);
+  assert.deepEqual(await cells('maxPct'), ['+50%', '+50%']);
   assert.deepEqual((await cells('meanA'))[0], '14.5%');
   assert.deepEqual((await cells('meanB'))[0], '21.8%'); // 21.75, to three digits
   // Sort by the mean's difference, descending: the CPU (+7.25) above the queue (+2.5).
@@ -77,7 +77,7 @@ test('two runs that do not overlap: aligned by offset on their own, said so; B h
   assert.equal(await page.inputValue('#compare-align'), 'offset');
   assert.equal(await page.textContent('#compare-status'), 'A: run-c.csv; B: run-d.csv, aligned by offset from each start (the two runs do not overlap in time); 1 counters compared.');
   // CPU mean 14.5 % in A, 21.75 % in B: found by offset, not empty.
-  assert.deepEqual(await page.$$eval('#compare-table tbody td[data-key="meanPct"]', (t) => t.map((x) => x.textContent)), ['+50.0%']);
+  assert.deepEqual(await page.$$eval('#compare-table tbody td[data-key="meanPct"]', (t) => t.map((x) => x.textContent)), ['+50%']);
   // Choosing clock time says why B is empty.
   await page.selectOption('#compare-align', 'clock');
   assert.ok((await page.textContent('#compare-status')).endsWith('The two runs do not overlap in time: align them by offset to compare them.'));

@@ -31,19 +31,19 @@ test('over the budget: listed, the packs\' series read, what was left out said, 
   const { page, problems } = await openPage(browser, server.url + '?budget=20000');
   await drop(page, bigCsv());
   assert.equal(await page.textContent('#chart-status'), 'big.csv: pdh-csv, UTF-8, 200 samples, 4 series, time zone UTC (bias 0 min)');
-  // 200 rows x 61 columns x 8 bytes = 97,600 bytes = 95 kB; 20,000 bytes = 20 kB; room for 20000 / 1600 - 1 = 11.
+  // 200 rows x 61 columns x 8 bytes = 97,600 bytes = 95.3 KB (97,600 / 1024 = 95.31); 20,000 bytes = 19.5 KB (19.53); room for 20000 / 1600 - 1 = 11.
   assert.equal(await page.textContent('[data-part="part-message"]'),
-    "big.csv is too large to read whole: its 60 series x 200 samples take 95 kB as columns, over this viewer's memory budget of 20 kB. "
+    "big.csv is too large to read whole: its 60 series x 200 samples take 95.3 KB as columns, over this viewer's memory budget of 19.5 KB. "
     + 'Read 4 of its 60 series (4 the analysis packs look at); 56 left out. Choose series to load others instead.');
   const read = await page.$$eval('#series-list input[type=checkbox]', (b) => b.length);
   assert.ok(read >= 1);
   await page.click('[data-part="part-picker"] summary');
-  assert.equal(await page.textContent('[data-part="part-use"]'), '4 ticked: 8 kB of 20 kB; room for 7 more.');
+  assert.equal(await page.textContent('[data-part="part-use"]'), '4 ticked: 7.81 KB of 19.5 KB; room for 7 more.');
   await page.fill('[data-part="part-filter"]', 'counter 07');
   const listed = await page.$$eval('[data-part="part-list"] label', (l) => l.map((x) => x.textContent));
   assert.deepEqual(listed, ['\u005c\u005cSRV\u005cApp(w0)\u005cCounter 07 (200 samples)']);
   await page.check('[data-part="part-list"] input');
-  assert.equal(await page.textContent('[data-part="part-use"]'), '5 ticked: 9 kB of 20 kB; room for 6 more.');
+  assert.equal(await page.textContent('[data-part="part-use"]'), '5 ticked: 9.38 KB of 19.5 KB; room for 6 more.');
   await page.screenshot({ path: artifacts + 'huge-log-picker.png' });
   await page.click('[data-part="part-load"]');
   await page.waitForFunction(() => / 5 series/.test(document.querySelector('#chart-status').textContent));

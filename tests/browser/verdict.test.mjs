@@ -237,7 +237,7 @@ test('the report: header with dates, summary, descriptions, tables, alert grid, 
   const html = readFileSync(await download.path(), 'utf8');
   assert.match(html, /^<!DOCTYPE html>/);
   assert.ok(html.includes('<dt>Machine</dt><dd>SRV</dd>'));
-  assert.ok(html.includes('<dt>First sample</dt><dd>2026-07-04 00:00:00 UTC</dd>'));
+  assert.ok(html.includes('<dt>First sample</dt><dd>2026-07-04 00:00 UTC</dd>'));
   assert.ok(html.includes('<dt>Last sample</dt><dd>2026-07-04 01:59:45 UTC</dd>'));
   assert.ok(html.includes('<dt>Interval</dt><dd>15 s</dd>'));
   assert.ok(html.includes('A processor (or all of them, for _Total) spent nearly all of its time running threads.'));

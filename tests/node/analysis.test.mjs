@@ -56,7 +56,7 @@ test('a pegged CPU: warning and critical ranges with PAL priority, the worst val
     [['cpu-c', 'critical', 40, 50, 97.3]]);
   const f = a.findings[0];
   assert.deepEqual(f.broke, ['max']); // min 90 and avg 93.65 are not above 95
-  assert.equal(f.message, '\\\\SRV\\Processor(_Total)\\% Processor Time above 95 (max 97.3) from 10:40 to 10:50 UTC');
+  assert.equal(f.message, '\\\\SRV\\Processor(_Total)\\% Processor Time above 95% (max 97.3%) from 10:40 to 10:50 UTC');
   assert.equal(f.seriesIndex, 0);
   // The memory rule had no series: skipped with the reason.
   const mem = a.rules.find((r) => r.rule === 'mem');

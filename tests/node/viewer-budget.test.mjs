@@ -56,6 +56,7 @@ test('the part: the packs\' series within the budget, the user\'s picks first, e
   assert.deepEqual(planPart(cat(['\\\\S\\X\\a', '\\\\S\\X\\b', '\\\\S\\X\\c'], 10), 250).indices, [0, 1]);
 });
 
-test('bytes in words', () => {
-  assert.deepEqual([formatBytes(512), formatBytes(97600), formatBytes(300 * MiB), formatBytes(3.6 * 1024 * MiB)], ['512 bytes', '95 kB', '300 MB', '3.6 GB']);
+test('bytes in words, as the core writes sizes', () => {
+  // 97,600 / 1024 = 95.3125 KB: three significant digits, 95.3 KB; 3.6 GiB = 3.6 GB.
+  assert.deepEqual([formatBytes(512), formatBytes(97600), formatBytes(300 * MiB), formatBytes(3.6 * 1024 * MiB)], ['512 B', '95.3 KB', '300 MB', '3.6 GB']);
 });

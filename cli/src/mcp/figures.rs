@@ -86,11 +86,7 @@ pub fn decimate(ts: &[f64], vs: &[f64], lo: usize, hi: usize, points: usize) -> 
 /// A path without its machine, lower-cased: how counters of two logs are matched (compare.js's
 /// `counterKey`).
 pub fn counter_key(path: &str) -> String {
-    let rest = match path.strip_prefix("\\\\") {
-        Some(r) => r.find('\\').map_or("", |i| &r[i..]),
-        None => path,
-    };
-    rest.to_lowercase()
+    counterlens::words::without_machine(path).to_lowercase()
 }
 
 /// One figure of a change-table row: A, B, B - A and the change in % of |A| (null where A is 0).

@@ -5,7 +5,7 @@
 
 use super::cards::FindingGroup;
 use super::episodes::episodes;
-use super::findings::{message_amount, message_measure, percent_of_time, Clock, Finding, Scope};
+use super::findings::{message_measure, percent_of_time, Clock, Finding, Scope};
 use super::fleet::{key_of, quantile, Key};
 use super::pack::{EpisodeSpec, Operator, Severity, Stat};
 use super::{Analysis, PackUsed, RuleRun};
@@ -189,7 +189,10 @@ impl Builder {
             let k = key(&p);
             let entry = self.counters.entry(k.clone()).or_insert_with(|| {
                 self.order.push(k.clone());
-                (without_machine(&s.path), vec![Vec::new(); 48])
+                (
+                    crate::words::without_machine(&s.path).to_string(),
+                    vec![Vec::new(); 48],
+                )
             });
             for (&v, &cell) in s.values.iter().zip(&cells) {
                 if v.is_finite() {
@@ -267,16 +270,6 @@ fn shown(machine: &str) -> &str {
         "(none named)"
     } else {
         machine
-    }
-}
-
-/// `\\WEB01\Memory\Available MBytes` -> `\Memory\Available MBytes`.
-fn without_machine(p: &str) -> String {
-    match p.strip_prefix("\\\\") {
-        Some(rest) => rest
-            .find('\\')
-            .map_or(p.to_string(), |k| rest[k..].to_string()),
-        None => p.to_string(),
     }
 }
 
@@ -513,14 +506,7 @@ pub fn judge(
             }
             let counter = english_names(&s.parsed).map_or(s.parsed.counter.as_str(), |(_, c)| c);
             let measure = message_measure(s.counter_type, counter);
-            let amount = |v: f64| {
-                let t = message_amount(v, measure);
-                if measure.unit == crate::units::Unit::Percent {
-                    format!("{t}%")
-                } else {
-                    t
-                }
-            };
+            let amount = |v: f64| crate::words::value(v, measure);
             let (start, end) = (times[e.first], times[e.last]);
             let which = if j.up { "p95" } else { "p05" };
             let message = format!(
@@ -602,7 +588,7 @@ pub fn judge(
         // The message with the path without its machine, as other cards name a series.
         let summary = format!(
             "{}{}",
-            without_machine(&f.path),
+            crate::words::without_machine(&f.path),
             f.message.get(f.path.len()..).unwrap_or("")
         );
         analysis.groups.push(FindingGroup {

@@ -8,12 +8,11 @@
 //! ranked machine before part, then critical before warning, then longest first.
 
 use super::contributors::Contributor;
-use super::findings::{message_amount, message_measure, percent_of_time, Clock, Finding, Scope};
+use super::findings::{message_measure, percent_of_time, Clock, Finding, Scope};
 use super::pack::{Operator, Severity};
 use super::rules::Prepared;
 use crate::capture::names::english_names;
 use crate::capture::path::FoldedPath;
-use crate::units::Unit;
 use crate::words::duration;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -442,7 +441,7 @@ fn card(
     g
 }
 
-/// A value of finding `f`'s series as the card writes it: the message's amount, with `%` on percent.
+/// A value of finding `f`'s series as the card writes it (`words::value`, as the message does).
 fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
     amount_in(f.series_index, v, ctx)
 }
@@ -450,16 +449,11 @@ fn amount_of(f: &Finding, v: f64, ctx: &Context<'_>) -> String {
 /// A value of series `index` as the card writes it.
 pub(super) fn amount_in(index: usize, v: f64, ctx: &Context<'_>) -> String {
     let Some(s) = ctx.series.get(index) else {
-        return crate::units::number(v);
+        return crate::words::number(v);
     };
     let counter = english_names(&s.parsed).map_or(s.parsed.counter.as_str(), |(_, c)| c);
     let measure = message_measure(s.counter_type, counter);
-    let text = message_amount(v, measure);
-    if measure.unit == Unit::Percent {
-        format!("{text}%")
-    } else {
-        text
-    }
+    crate::words::value(v, measure)
 }
 
 /// The series' path as a card names it: without the machine when the log names one machine.
@@ -467,9 +461,9 @@ fn short_path<'f>(f: &'f Finding, ctx: &Context<'_>) -> &'f str {
     if ctx.machines > 1 {
         return &f.path;
     }
-    match f.path.strip_prefix("\\\\") {
-        Some(rest) => rest.find('\\').map_or(&f.path, |k| &rest[k..]),
-        None => &f.path,
+    match crate::words::without_machine(&f.path) {
+        "" => &f.path,
+        rest => rest,
     }
 }
 

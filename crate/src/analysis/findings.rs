@@ -7,8 +7,9 @@ use super::pack::{Operator, Rule, RuleKind, Severity, Stat};
 use super::rules::Prepared;
 use super::slices::{SliceStats, Slicing};
 use crate::capture::names::english_names;
-use crate::units::{amount, measure_of, Measure, Unit};
+use crate::units::{measure_of, Measure, Unit};
 use crate::words::duration;
+use crate::words::value;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -660,46 +661,15 @@ impl Clock {
         }
     }
 
-    /// The local day (days since 1970-01-01) and second of the day, to the nearest second: rounded
-    /// before the day is split off, so 23:59:59.5 is the next day's 00:00:00, not 24:00.
-    fn day_and_second(&self, ms: f64) -> (i64, i64) {
-        let local_s = ((ms - self.bias_ms) / 1000.0).round();
-        let days = (local_s / 86_400.0).floor();
-        (days as i64, (local_s - days * 86_400.0) as i64)
-    }
-
-    /// `10:40`, or `2026-11-20 10:40` when the range spans days; seconds when they are not zero.
+    /// `10:40`, or `2026-11-20 10:40` when the range spans days; seconds when they are not zero
+    /// (`words::clock`, in the log's zone).
     pub fn time(&self, ms: f64) -> String {
-        if !ms.is_finite() {
-            return "?".into();
-        }
-        let (days, secs) = self.day_and_second(ms);
-        let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
-        let mut t = if s == 0 {
-            format!("{h:02}:{m:02}")
-        } else {
-            format!("{h:02}:{m:02}:{s:02}")
-        };
-        if self.dates {
-            let (y, mo, d) = crate::civil::civil_from_days(days);
-            t = format!("{y:04}-{mo:02}-{d:02} {t}");
-        }
-        t
+        crate::words::clock(ms, -self.bias_ms, self.dates)
     }
 
-    /// `2026-11-20 10:40:05`, the date always written.
+    /// `2026-11-20 10:40` (seconds when they are not zero), the date always written.
     pub fn date_time(&self, ms: f64) -> String {
-        if !ms.is_finite() {
-            return "?".into();
-        }
-        let (days, secs) = self.day_and_second(ms);
-        let (y, mo, d) = crate::civil::civil_from_days(days);
-        format!(
-            "{y:04}-{mo:02}-{d:02} {:02}:{:02}:{:02}",
-            secs / 3600,
-            secs / 60 % 60,
-            secs % 60
-        )
+        crate::words::clock(ms, -self.bias_ms, true)
     }
 
     /// " UTC" when times are in UTC, else nothing (the log's own clock).
@@ -708,18 +678,7 @@ impl Clock {
     }
 }
 
-/// A threshold or a worst value as a message writes it: `units::amount` (sizes with a binary prefix),
-/// and latencies under a second in ms (25 ms rather than 0.025).
-pub(super) fn message_amount(v: f64, measure: Measure) -> String {
-    match measure.unit {
-        Unit::Seconds if v.is_finite() && v.abs() < 1.0 && v != 0.0 => {
-            format!("{} ms", crate::units::number(v * 1000.0))
-        }
-        _ => amount(v, measure),
-    }
-}
-
-/// The message of a finding: `… above 80 (max 97.3) from 10:40 to 11:10`; a sustained rule's run says
+/// The message of a finding: `… above 80% (max 97.3%) from 10:40 to 11:10`; a sustained rule's run says
 /// how long; an episode how long, how much of it and its mean: `… above 80% for 2 h 49 min, 88% of the
 /// time (mean 87%, max 99.1%) from 14:21 to 17:10`.
 fn message(
@@ -734,13 +693,13 @@ fn message(
     if let Some(g) = growth {
         return format!(
             "{path} grew {} per hour for {}, from {} to {} (a straight line explains {} of its change; {} {} per hour) from {} to {}{}",
-            message_amount(g.per_hour, measure),
+            value(g.per_hour, measure),
             duration(end - start),
-            message_amount(g.from, measure),
-            message_amount(g.to, measure),
+            value(g.from, measure),
+            value(g.to, measure),
             percent_of_time(g.steadiness),
             rule.operator.words(),
-            message_amount(threshold, measure),
+            value(threshold, measure),
             clock.time(start),
             clock.time(end),
             clock.suffix(),
@@ -764,7 +723,7 @@ fn message(
                 duration(end - start),
                 percent_of_time(e.share)
             ),
-            format!("mean {}, {extreme}", message_amount(e.mean, measure)),
+            format!("mean {}, {extreme}", value(e.mean, measure)),
         ),
         (Some(_), None, Stat::Value) => (
             format!(" for {}", duration(end - start)),
@@ -775,8 +734,8 @@ fn message(
     format!(
         "{path}{what} {} {}{unit}{lasting} ({stat} {}{unit}) from {} to {}{}",
         rule.operator.words(),
-        message_amount(threshold, measure),
-        message_amount(b.worst, measure),
+        value(threshold, measure),
+        value(b.worst, measure),
         clock.time(start),
         clock.time(end),
         clock.suffix(),
@@ -817,7 +776,8 @@ mod tests {
         assert_eq!(t(at(9.0, 4.0, 59.4)), "2026-11-22 01:04:59");
         // 2026-11-23 07:59:59.5 UTC = 23:59:59.5 local on the 22nd: the 23rd's 00:00, not 24:00.
         assert_eq!(t(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
-        assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00:00");
+        // The date always, seconds only when they are not zero (words::clock).
+        assert_eq!(pst.date_time(at(31.0, 59.0, 59.5)), "2026-11-23 00:00");
         assert_eq!(pst.date_time(at(31.0, 59.0, 59.49)), "2026-11-22 23:59:59");
     }
 
@@ -996,17 +956,17 @@ mod tests {
         assert_eq!(duration(7_200_000.0), "2 h");
         assert_eq!(duration(7_500_000.0), "2 h 5 min");
         assert_eq!(duration(183_600_000.0), "2 d 3 h");
-        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s.
+        // Latency in seconds: 0.025 s = 25 ms; 1.5 s stays in s, with its unit.
         let latency = message_measure(None, "Avg. Disk sec/Read");
-        assert_eq!(message_amount(0.025, latency), "25 ms");
-        assert_eq!(message_amount(1.5, latency), "1.5");
+        assert_eq!(value(0.025, latency), "25 ms");
+        assert_eq!(value(1.5, latency), "1.5 s");
         // Working Set counts bytes: 104857600 = 100 MB; SQL Server's (KB) counters: 4194304 KB = 4 GB.
         assert_eq!(
-            message_amount(104_857_600.0, message_measure(None, "Working Set")),
+            value(104_857_600.0, message_measure(None, "Working Set")),
             "100 MB"
         );
         assert_eq!(
-            message_amount(
+            value(
                 4_194_304.0,
                 message_measure(None, "Target Server Memory (KB)")
             ),

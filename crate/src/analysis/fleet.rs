@@ -189,13 +189,6 @@ pub struct Run {
 /// Points of a run's CPU line: enough for a sparkline of a day.
 pub const SPARK_POINTS: usize = 96;
 
-/// The machine of a counter path as written (`\\WEB01\...`), without its backslashes.
-fn machine_of_path(path: &str) -> &str {
-    path.strip_prefix("\\\\")
-        .and_then(|rest| rest.split('\\').next())
-        .unwrap_or("")
-}
-
 /// Mean per stretch: `values` at `times` cut into at most `points` equal stretches of time.
 fn decimate(times: &[f64], values: &[f64], points: usize) -> Vec<[f64; 2]> {
     let pairs: Vec<(f64, f64)> = times
@@ -298,10 +291,9 @@ pub fn runs(capture: &Capture, analysis: &Analysis, logs: &[String], fallback: &
                     m.is_empty()
                         || g.machine.eq_ignore_ascii_case(m)
                         || g.findings.iter().any(|&f| {
-                            analysis
-                                .findings
-                                .get(f)
-                                .is_some_and(|f| machine_of_path(&f.path).eq_ignore_ascii_case(m))
+                            analysis.findings.get(f).is_some_and(|f| {
+                                crate::words::machine(&f.path).eq_ignore_ascii_case(m)
+                            })
                         })
                 })
                 .map(|g| Card {

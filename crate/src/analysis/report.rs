@@ -31,8 +31,9 @@ use crate::capture::{Capture, Series};
 use crate::chart::range_stats::range_stats;
 use crate::chart::svg::chart_svg;
 use crate::chart::{Band, ChartSeries, ThresholdMark, View};
-use crate::units::{amount, format_reading, number, Measure};
+use crate::units::Measure;
 use crate::words::duration;
+use crate::words::{number, value};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -238,7 +239,7 @@ fn in_unit(m: Measure, v: f64) -> String {
     if !v.is_finite() {
         return "–".into();
     }
-    format_reading(m.unit, v * m.multiplier)
+    value(v, m)
 }
 
 /// "above", "below", ...: the words of an operator.
@@ -830,10 +831,7 @@ fn amount_in(m: Measure, v: f64) -> String {
     if !v.is_finite() {
         return number(v);
     }
-    match m.unit {
-        crate::units::Unit::Count => amount(v, m),
-        _ => format_reading(m.unit, v * m.multiplier),
-    }
+    value(v, m)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -87,7 +87,8 @@ fn a_pegged_cpu_is_one_finding_with_its_range_and_worst() {
     );
     assert_eq!(
         f.message,
-        r"\\SRV\Processor(_Total)\% Processor Time above 80 (max 97.3) from 10:40 to 10:50 UTC"
+        // A percent reads with its sign wherever it is written (words::value).
+        r"\\SRV\Processor(_Total)\% Processor Time above 80% (max 97.3%) from 10:40 to 10:50 UTC"
     );
     assert_eq!(
         a.rules,

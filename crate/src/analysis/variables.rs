@@ -208,22 +208,9 @@ fn processors_of_process_total(values: &[f64]) -> Option<usize> {
     (n >= 1.0).then_some(n as usize)
 }
 
-/// Logical processors: distinct `Processor(*)` instances other than `_Total` (written or English object
-/// name), counted per machine; the largest machine's count where a capture holds several. None when the
-/// capture has no such instance.
-pub fn logical_processors(paths: &[FoldedPath]) -> Option<usize> {
-    let mut per_machine: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
-    for p in paths {
-        let object = p.english_or_own().0;
-        if object != "processor" {
-            continue;
-        }
-        if let Some(i) = p.instance.as_deref().filter(|i| *i != "_total") {
-            per_machine.entry(&p.machine).or_default().insert(i);
-        }
-    }
-    per_machine.values().map(|s| s.len()).max()
-}
+/// Logical processors: the core's one count (`words::logical_processors`), per machine, by written or
+/// English names.
+pub use crate::words::logical_processors;
 
 #[cfg(test)]
 mod tests {

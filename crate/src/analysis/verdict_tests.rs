@@ -444,14 +444,15 @@ fn cards_name_the_processes_that_did_it() {
     let a = builtin(&log(60.0, s));
     let g = &a.groups[0];
     assert_eq!(g.group, "memory");
-    // Samples 20..=39 at 400 MB, below 5% of 16 GB = 819.2 MB: critical, 10:20 to 10:39.
+    // Samples 20..=39 at 400 MB, below 5% of 16 GB = 819.2 MB (819 to three significant digits):
+    // critical, 10:20 to 10:39.
     assert_eq!(
         (a.story.headline.as_str(), a.story.lines[0].text.as_str()),
         (
             "One problem in 59 min of log, critical.",
             // The threshold rests on the pack's 16 GB (the log shows at most 8,000 MB free, 7.8 GB,
             // under it), so the line says so.
-            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819.2 MB throughout; PhysicalMemoryGB = 16 assumed); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%)."
+            "Memory ran out from 10:20 to 10:39 UTC (19 min; mean 400 MB, worst 400 MB, below 819 MB throughout; PhysicalMemoryGB = 16 assumed); sqlservr held 11 GB (92% of the processes' private memory), svchost 1 GB (8%)."
         )
     );
     assert_eq!(

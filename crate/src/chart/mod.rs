@@ -899,7 +899,7 @@ fn draw_marks<DB: DrawingBackend>(
         let label = format!(
             "{} {}",
             if t.critical { "critical" } else { "warning" },
-            units::format_reading(s.measure.unit, t.value * s.measure.multiplier)
+            crate::words::value(t.value, s.measure)
         );
         let below = y - yr.start < px(14.0) as i32;
         let pos = plotters::style::text_anchor::Pos::new(

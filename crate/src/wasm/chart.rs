@@ -421,22 +421,6 @@ pub fn series_color(slot: u32) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// A value as text in a unit of the chart's (`percent`, `per-second`, `bytes-per-second`, `bytes`,
-/// `seconds`, `count`), its value in the unit's base (bytes, seconds): `formatInUnit(8388608000, 'bytes')`
-/// is `7.81 GB`. An unknown unit formats as a count.
-#[wasm_bindgen(js_name = formatInUnit)]
-pub fn format_in_unit(value: f64, unit: &str) -> String {
-    let u = crate::units::Unit::parse(unit).unwrap_or_default();
-    crate::units::format_reading(u, value)
-}
-
-/// A duration in the analysis' words, the one rule for every duration a user reads (cards, messages,
-/// the report, the verdict): `formatDuration(82000)` is `82 s`, 1185 s `20 min`, 13485 s `3 h 45 min`.
-#[wasm_bindgen(js_name = formatDuration)]
-pub fn format_duration(ms: f64) -> String {
-    crate::words::duration(ms)
-}
-
 /// The unit of a counter (`{ unit, multiplier }`: multiplier takes its values to the unit's base), from
 /// its counter type where known and its name: `counterUnit(null, 'Available MBytes')` is
 /// `{ unit: 'bytes', multiplier: 1048576 }`.

@@ -16,6 +16,7 @@ mod fleet;
 mod parallel;
 mod registration;
 mod text;
+mod words;
 
 pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
