@@ -10,7 +10,7 @@
 // Everything from the file or a pack is written with textContent; a reference becomes a link only when
 // it is http(s).
 import { el } from './dom.js';
-import { formatInUnit, counterTemplate } from '../core.js';
+import { formatInUnit, counterTemplate, pathWithoutMachine } from '../core.js';
 import { download } from './export.js';
 import { clockTime, dateTime, duration } from './verdict.js';
 import { displayName } from './legend.js';
@@ -37,7 +37,7 @@ export function seriesName(analysis, f, info) {
   const multi = (analysis.log?.machines?.length ?? 0) > 1;
   const s = info?.[f.seriesIndex];
   if (s && s.path === f.path) return displayName(s, multi);
-  return multi ? f.path : f.path.replace(/^\\\\[^\\]+/, '');
+  return multi ? f.path : pathWithoutMachine(f.path);
 }
 
 /** What a card's instances are called: "processors", "processes", "disks", "adapters", or "series". */

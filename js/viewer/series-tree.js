@@ -1,7 +1,7 @@
 // The series browser: filters (words or a perfmon wildcard path), the machine > object > counter >
 // instance tree with counts, the default selection of a newly opened capture.
 import { el } from './dom.js';
-import { PathMatcher } from '../core.js';
+import { PathMatcher, pathWithoutMachine } from '../core.js';
 
 const MAX_LISTED = 2000; // series rows shown at once; the filter narrows the rest
 
@@ -71,7 +71,7 @@ export const machinesOf = (series) => [...new Set(series.map((s) => s.machine))]
 export function describeDefault(series, chosen, busiest = false) {
   const machines = machinesOf(series);
   if (machines.length < 2 || !chosen.length) return null;
-  const key = (s) => `${s.path.replace(/^\\\\[^\\]*/, '')}`.toLowerCase();
+  const key = (s) => pathWithoutMachine(s.path).toLowerCase();
   const keys = new Set(chosen.map((i) => key(series[i])));
   const all = series.filter((s) => keys.has(key(s))).map((s) => s.index);
   const shownMachines = new Set(chosen.map((i) => series[i].machine));

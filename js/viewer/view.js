@@ -4,26 +4,18 @@
 // embedder's callbacks, and the analysis' derived chart and results (analysis-panel.js). Each paints from the state alone; none decides
 // what else to paint (the scheduler does).
 import { el } from './dom.js';
+import { formatDuration, pathWithoutMachine } from '../core.js';
 import { formatTime } from './state.js';
 import { renderSeriesTree, machinesOf } from './series-tree.js';
 import { renderStats, renderDifferences } from './stats.js';
 import { encodeView, writeHash } from './url-state.js';
 import { renderMultiples } from './multiples.js';
 
-/** A duration in words: 45 s, 10 min, 3.5 h, 2 days. */
-function formatDuration(ms) {
-  const s = ms / 1000;
-  if (s < 120) return `${Math.round(s)} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  if (s < 172800) return `${+(s / 3600).toFixed(1)} h`;
-  return `${+(s / 86400).toFixed(1)} days`;
-}
-
 /** One counter on several machines: it can be drawn as a chart per machine. */
 function oneCounterAcrossMachines(state) {
   const chosen = [...state.selected];
   if (!state.multiMachine || chosen.length < 2) return false;
-  const key = (i) => state.info[i].path.replace(/^\\\\[^\\]*/, '').toLowerCase();
+  const key = (i) => pathWithoutMachine(state.info[i].path).toLowerCase();
   return chosen.every((i) => key(i) === key(chosen[0])) && new Set(chosen.map((i) => state.info[i].machine)).size === chosen.length;
 }
 
