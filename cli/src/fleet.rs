@@ -5,9 +5,9 @@
 //! One file, no script; every string from a log or a pack is escaped.
 
 use crate::index::{self, escape, Entry};
-use counterlens::analysis::fleet::{Cell, Figures, Fleet, Machine};
+use counterlens::analysis::fleet::{Figures, Fleet, Machine};
 use counterlens::analysis::Severity;
-use counterlens::chart::heatmap::{heatmap_svg, HeatRow, LEVEL_COLORS};
+use counterlens::chart::heatmap::LEVEL_COLORS;
 use counterlens::chart::spark::sparkline_svg;
 use counterlens::words::duration;
 
@@ -66,44 +66,16 @@ pub fn page(fleet: &Fleet, entries: &[Entry]) -> String {
         critical + warning,
         n - critical - warning
     );
-    if let Some((x0, x1)) = fleet.span() {
-        let cells: Vec<Vec<u8>> = fleet
-            .machines
+    if let Ok(Some(svg)) = fleet.heatmap_svg(960, COLUMNS, 0) {
+        let legend: String = ["no log", "calm", "warning", "critical"]
             .iter()
-            .map(|m| {
-                m.cells(x0, x1, COLUMNS)
-                    .into_iter()
-                    .map(|c| match c {
-                        Cell::NoData => 0,
-                        Cell::Calm => 1,
-                        Cell::Warning => 2,
-                        Cell::Critical => 3,
-                    })
-                    .collect()
-            })
+            .zip(LEVEL_COLORS)
+            .map(|(l, (r, g, b))| format!("<span style=\"background:rgb({r},{g},{b})\"></span>{l}"))
             .collect();
-        let rows: Vec<HeatRow<'_>> = fleet
-            .machines
-            .iter()
-            .zip(&cells)
-            .map(|(m, c)| HeatRow {
-                label: &m.machine,
-                cells: c,
-            })
-            .collect();
-        if let Ok(svg) = heatmap_svg(960, &rows, (x0, x1), 0) {
-            let legend: String = ["no log", "calm", "warning", "critical"]
-                .iter()
-                .zip(LEVEL_COLORS)
-                .map(|(l, (r, g, b))| {
-                    format!("<span style=\"background:rgb({r},{g},{b})\"></span>{l}")
-                })
-                .collect();
-            body.push_str(&format!(
-                "<h2>When each machine was in trouble (UTC)</h2>\n<p class=\"legend\">{legend}</p>\n{}\n",
-                svg.replacen("<svg ", "<svg class=\"heatmap\" ", 1)
-            ));
-        }
+        body.push_str(&format!(
+            "<h2>When each machine was in trouble (UTC)</h2>\n<p class=\"legend\">{legend}</p>\n{}\n",
+            svg.replacen("<svg ", "<svg class=\"heatmap\" ", 1)
+        ));
     }
     body.push_str(
         "<h2>Machines, worst first</h2>\n<table>\n<thead><tr><th>#</th><th>Machine</th><th>Worst</th><th>In trouble</th><th>Cards</th><th>Top card</th><th>CPU</th><th>CPU mean</th><th>CPU p95</th><th>Least available memory</th><th>Disk latency p95</th><th>Logs</th></tr></thead>\n<tbody>\n",

@@ -559,6 +559,46 @@ impl Fleet {
             .reduce(f64::max)?;
         Some((a, b))
     }
+
+    /// The heatmap of the machines in their order as one `<svg>` element's text (`chart::heatmap`):
+    /// `columns` stretches of [`Fleet::span`], each the worst a machine was then (no log, calm,
+    /// warning, critical), `width` px wide, times `offset_minutes` east of UTC. `None` when no log has
+    /// a time. The CLI's fleet page and the viewer's (`fleetHeatmapSvg`) draw it.
+    pub fn heatmap_svg(
+        &self,
+        width: u32,
+        columns: usize,
+        offset_minutes: i32,
+    ) -> Result<Option<String>, crate::chart::ChartError> {
+        let Some((x0, x1)) = self.span() else {
+            return Ok(None);
+        };
+        let cells: Vec<Vec<u8>> = self
+            .machines
+            .iter()
+            .map(|m| {
+                m.cells(x0, x1, columns)
+                    .into_iter()
+                    .map(|c| match c {
+                        Cell::NoData => 0,
+                        Cell::Calm => 1,
+                        Cell::Warning => 2,
+                        Cell::Critical => 3,
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<crate::chart::heatmap::HeatRow<'_>> = self
+            .machines
+            .iter()
+            .zip(&cells)
+            .map(|(m, c)| crate::chart::heatmap::HeatRow {
+                label: &m.machine,
+                cells: c,
+            })
+            .collect();
+        crate::chart::heatmap::heatmap_svg(width, &rows, (x0, x1), offset_minutes).map(Some)
+    }
 }
 
 #[cfg(test)]

@@ -9,9 +9,8 @@ use super::capture::JsCapture;
 use super::convert::get;
 use crate::analysis::{
     self,
-    fleet::{self, Cell, Fleet, Run},
+    fleet::{self, Fleet, Run},
 };
-use crate::chart::heatmap::{heatmap_svg, HeatRow};
 use crate::chart::spark::sparkline_svg;
 use wasm_bindgen::prelude::*;
 
@@ -77,34 +76,9 @@ pub fn fleet_heatmap_svg(fleet: JsValue, options: JsValue) -> Result<String, JsV
     let columns = num("columns", 120.0, 1.0, 2000.0) as usize;
     let width = num("width", 960.0, 200.0, 8000.0) as u32;
     let offset = num("offsetMinutes", 0.0, -1440.0, 1440.0) as i32;
-    let Some((x0, x1)) = f.span() else {
-        return Ok(String::new());
-    };
-    let cells: Vec<Vec<u8>> = f
-        .machines
-        .iter()
-        .map(|m| {
-            m.cells(x0, x1, columns)
-                .into_iter()
-                .map(|c| match c {
-                    Cell::NoData => 0,
-                    Cell::Calm => 1,
-                    Cell::Warning => 2,
-                    Cell::Critical => 3,
-                })
-                .collect()
-        })
-        .collect();
-    let rows: Vec<HeatRow<'_>> = f
-        .machines
-        .iter()
-        .zip(&cells)
-        .map(|(m, c)| HeatRow {
-            label: &m.machine,
-            cells: c,
-        })
-        .collect();
-    heatmap_svg(width, &rows, (x0, x1), offset).map_err(|e| bad(&e.to_string(), "fleet"))
+    f.heatmap_svg(width, columns, offset)
+        .map(Option::unwrap_or_default)
+        .map_err(|e| bad(&e.to_string(), "fleet"))
 }
 
 /// A sparkline of `points` (`[[x, y], ...]`, as a run's or a machine's `cpu`) as one `<svg>` element's
