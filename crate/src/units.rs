@@ -126,8 +126,8 @@ pub fn measure_of(counter_type: Option<u32>, counter: &str) -> Measure {
     m(Unit::Count, 1.0)
 }
 
-/// A number short and without trailing zeros, at most `decimals` after the point.
-fn short(v: f64, decimals: usize) -> String {
+/// A number short and without trailing zeros, at most `decimals` after the point (`-0` is `0`).
+pub(crate) fn short(v: f64, decimals: usize) -> String {
     let text = format!("{v:.decimals$}");
     let text = if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.')

@@ -47,17 +47,7 @@ pub fn number(v: f64) -> String {
     } else {
         (2 - a.log10().floor() as i32).clamp(0, 15) as usize
     };
-    let text = format!("{v:.decimals$}");
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &text
-    };
-    if text == "-0" {
-        "0".into()
-    } else {
-        text.into()
-    }
+    crate::units::short(v, decimals)
 }
 
 /// `v` over `divisor` with `name`, unless the number would read as `step` or more (a hair under the
