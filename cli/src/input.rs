@@ -1,6 +1,7 @@
-//! Inputs: files read in chunks into the core's `CaptureReader` (gzip undone on the way, recognised by
-//! its magic bytes, not the name), many files at once on rayon's pool; what the reader says about lost
-//! data; and telling a log from other files (`--pack junk.blg`, `check` on a log).
+//! Inputs: a folder given as an input becomes the logs under it (`logs_in`); files read in chunks into
+//! the core's `CaptureReader` (gzip undone on the way, recognised by its magic bytes, not the name), many
+//! files at once on rayon's pool; what the reader says about lost data; and telling a log from other
+//! files (`--pack junk.blg`, `check` on a log).
 
 use crate::error::CliError;
 use crate::progress::{FileProgress, Progress};
@@ -19,6 +20,83 @@ pub struct Loaded {
 }
 
 const CHUNK: usize = 1 << 20;
+
+/// Folder levels walked below a folder given as an input (and below an MCP root).
+pub const MAX_DEPTH: usize = 12;
+
+/// Whether a file's name says it is a log: `.blg`, `.csv`, `.tsv`, `.json` or `.txt` (what Perfmon,
+/// relog, typeperf and Get-Counter write), gzip-compressed or not. Only folders are filtered by it: a
+/// file named on the command line is read whatever its name.
+pub fn looks_like_log(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    let n = n.strip_suffix(".gz").unwrap_or(&n);
+    [".blg", ".csv", ".tsv", ".json", ".txt"]
+        .iter()
+        .any(|e| n.ends_with(e))
+}
+
+/// The inputs with each folder replaced by the logs under it (`logs_in_folder`), in the order given;
+/// files stay as named. `outputs` are the command's own output paths: a folder among them is not
+/// walked, so that a second run of `analyze logs/ --json logs/out/` does not read the first run's
+/// JSON as logs. A folder with no log under it is a usage error that says what was looked for.
+pub fn logs_in(inputs: &[PathBuf], outputs: &[&Path]) -> Result<Vec<PathBuf>, CliError> {
+    let skip: Vec<PathBuf> = outputs
+        .iter()
+        .filter_map(|o| o.canonicalize().ok())
+        .collect();
+    let mut files = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            files.push(input.clone());
+            continue;
+        }
+        let before = files.len();
+        let mut seen = std::collections::HashSet::new();
+        logs_in_folder(input, 0, &skip, &mut seen, &mut files);
+        if files.len() == before {
+            return Err(CliError::Usage(format!(
+                "{}: no log in this folder or below it (names ending .blg, .csv, .tsv, .json or \
+                 .txt, gzip-compressed too; {MAX_DEPTH} levels deep at most)",
+                input.display()
+            )));
+        }
+    }
+    Ok(files)
+}
+
+/// The logs under `dir`, sorted by name level by level, so that a run over a folder is the same run
+/// every time. Hidden entries (a leading `.`) are skipped; a folder reached twice (through a link) is
+/// walked once.
+fn logs_in_folder(
+    dir: &Path,
+    depth: usize,
+    skip: &[PathBuf],
+    seen: &mut std::collections::HashSet<PathBuf>,
+    files: &mut Vec<PathBuf>,
+) {
+    let Ok(canonical) = dir.canonicalize() else {
+        return;
+    };
+    if depth > MAX_DEPTH || skip.contains(&canonical) || !seen.insert(canonical) {
+        return;
+    }
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let Some(name) = name.filter(|n| !n.starts_with('.')) else {
+            continue;
+        };
+        if p.is_dir() {
+            logs_in_folder(&p, depth + 1, skip, seen, files);
+        } else if p.is_file() && looks_like_log(&name) {
+            files.push(p);
+        }
+    }
+}
 
 /// The reader's notes that mean data was lost: the file ends early (`truncated`, a `cut-short` last
 /// line or record), the trailer counts other samples than the log holds, or rows or raw values were

@@ -472,6 +472,61 @@ fn info_json_describes_each_log() {
 }
 
 #[test]
+fn a_folder_stands_for_the_logs_under_it_and_not_for_the_command_s_own_output() {
+    // logs/WEB01/a.blg, logs/b.csv.gz and logs/c.csv are logs; logs/notes.md is no log by its name,
+    // logs/.old/d.csv is hidden: three inputs, in name order level by level (WEB01/ sorts before b).
+    let d = scratch("folder-input");
+    let logs = d.join("logs");
+    std::fs::create_dir_all(logs.join("WEB01")).unwrap();
+    std::fs::create_dir_all(logs.join(".old")).unwrap();
+    std::fs::copy(vector("BasicPerfCounters.blg"), logs.join("WEB01/a.blg")).unwrap();
+    gzip(&vector("relog-pst.csv"), &logs.join("b.csv.gz"));
+    std::fs::copy(vector("typeperf.csv"), logs.join("c.csv")).unwrap();
+    std::fs::copy(vector("typeperf.csv"), logs.join(".old/d.csv")).unwrap();
+    std::fs::write(logs.join("notes.md"), "not a log").unwrap();
+    let o = run(bin().args(["info", "--json"]).arg(&logs));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files[0].ends_with("logs/WEB01/a.blg"), "{files:?}");
+    assert!(files[1].ends_with("logs/b.csv.gz"), "{files:?}");
+    assert!(files[2].ends_with("logs/c.csv"), "{files:?}");
+    // The same folder given to analyze, twice, with the JSON written inside it: the second run does
+    // not read the first run's JSON (which a .json name would make a log) and sees the same 3 logs.
+    for _ in 0..2 {
+        let o = run(bin()
+            .args(["analyze", "-q", "--json"])
+            .arg(logs.join("out/"))
+            .arg(&logs));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(logs.join("out/index.json")).unwrap()).unwrap();
+        let inputs: usize = index
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["inputs"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(inputs, 3, "{index}");
+    }
+    // A folder with no log under it: a usage error (exit 2) that says what was looked for.
+    std::fs::create_dir_all(d.join("empty")).unwrap();
+    let o = run(bin().arg("info").arg(d.join("empty")));
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("empty: no log in this folder") && e.contains(".blg"),
+        "{e}"
+    );
+}
+
+#[test]
 fn check_validates_registrations_and_exits_1_on_any_error() {
     let reg = root().join("tests/vectors/registration");
     let o = run(bin()

@@ -29,10 +29,10 @@ pub enum FailOn {
     Critical,
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
     /// Logs, in every format the core reads (gzip too). Each is analysed alone (with its own slices);
-    /// logs of one machine that follow each other in time are analysed together.
+    /// logs of one machine that follow each other in time are analysed together. A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// A built-in pack id (system-overview, sql-server, ...), a pack JSON file or a PAL threshold XML
@@ -369,6 +369,15 @@ fn analyse(
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
+    let outputs: Vec<&Path> = [&args.html, &args.json]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    let args = &Args {
+        files: input::logs_in(&args.files, &outputs)?,
+        ..args.clone()
+    };
     let names = input_names(&args.files)?;
     let mut notes = Vec::new();
     let options = AnalyzeOptions {

@@ -14,9 +14,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
-    /// The machine's earlier logs, in every format the core reads (gzip too).
+    /// The machine's earlier logs, in every format the core reads (gzip too). A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The baseline file to write (NAME.baseline.json).
@@ -28,6 +28,10 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
+    let args = &Args {
+        files: input::logs_in(&args.files, &[&args.output])?,
+        ..args.clone()
+    };
     let names = input_names(&args.files)?;
     if !args.overwrite && args.output.exists() {
         return Err(CliError::Exists(args.output.clone()));

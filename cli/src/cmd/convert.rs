@@ -44,9 +44,10 @@ impl OutFormat {
     }
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
     /// Logs: .blg, PDH-CSV/TSV, Get-Counter JSON, counterlens raw JSON; each may be gzip-compressed.
+    /// A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The output file; or a directory (one that exists, or a path ending in /) for one file per input,
@@ -148,6 +149,10 @@ fn select_one(l: &Loaded, sel: &Selection, progress: &Progress) -> Capture {
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
+    let args = &Args {
+        files: input::logs_in(&args.files, &[&args.output])?,
+        ..args.clone()
+    };
     let sel = selection(args)?;
     let names = input_names(&args.files)?;
     let dir = naming::is_dir_output(&args.output);

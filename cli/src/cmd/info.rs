@@ -10,8 +10,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
+    /// Logs, in every format the core reads (gzip too). A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// One JSON document (an array, one entry per file) on stdout.
@@ -78,6 +79,10 @@ fn info_of(l: &input::Loaded) -> Info {
 }
 
 pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
+    let args = &Args {
+        files: input::logs_in(&args.files, &[])?,
+        ..args.clone()
+    };
     let names = super::input_names(&args.files)?;
     let progress = Progress::new(&args.files, quiet);
     let results = input::read_all(&args.files, &names, &progress);

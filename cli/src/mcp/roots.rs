@@ -4,14 +4,13 @@
 //! `counterlens://log/<root-index>/<relative path>` URIs of the resources.
 
 use super::error::McpError;
+use crate::input::{looks_like_log, MAX_DEPTH};
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 /// The scheme and prefix of a log's resource URI.
 pub const URI_PREFIX: &str = "counterlens://log/";
 
-/// Directory levels walked below a root.
-const MAX_DEPTH: usize = 12;
 /// Directory entries looked at per walk (a root of a million files lists a part, and says so).
 const MAX_ENTRIES: usize = 50_000;
 
@@ -46,15 +45,6 @@ pub struct Walk {
 pub struct Roots {
     /// Canonical.
     roots: Vec<PathBuf>,
-}
-
-/// Whether a file's name says it may be a log: .blg, .csv, .tsv, .json, .txt, each possibly .gz.
-pub fn looks_like_log(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    let n = n.strip_suffix(".gz").unwrap_or(&n);
-    [".blg", ".csv", ".tsv", ".json", ".txt"]
-        .iter()
-        .any(|e| n.ends_with(e))
 }
 
 impl Roots {
