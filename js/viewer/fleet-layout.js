@@ -8,6 +8,10 @@ import { svgNodes } from './fleet-svg.js';
 /** A key figure as the core writes values (`crate::words`: 10%, 1000 MB, 12.3 ms); a dash where the log has none. */
 const figure = (v, unit, scale = 1) => (Number.isFinite(v) ? formatInUnit(v * scale, unit) : '–');
 
+/** The table's columns: heading, and whether it holds a number. */
+const COLUMNS = [['#', 1], ['Machine'], ['Worst'], ['In trouble', 1], ['CPU'], ['CPU mean', 1], ['CPU p95', 1],
+  ['Least available memory', 1], ['Disk latency p95', 1], ['Logs', 1], ['Top card']];
+
 /** The fleet view's section, hidden, after `$['viewer-bar']`; its parts go into `$` by name. */
 export function buildFleetLayout($) {
   const part = (name, tag, text, attrs = {}) => ($[name] = el(tag, text, { ...attrs, 'data-part': name }));
@@ -28,13 +32,12 @@ export function buildFleetLayout($) {
     legend.append(el('span', null, { class: `cl-swatch level-${level}`, 'aria-hidden': 'true' }), text);
   }
   const heat = part('fleet-heatmap', 'figure', null, { class: 'cl-fleet-heatmap' });
-  const table = part('fleet-table', 'table', null, { class: 'grid cl-fleet-table', 'aria-label': 'Machines, worst first: Enter or a click opens its log' });
-  const hr = el('tr');
-  for (const [t, num] of [['#', 1], ['Machine'], ['Worst'], ['In trouble', 1], ['CPU'], ['CPU mean', 1], ['CPU p95', 1], ['Least available memory', 1], ['Disk latency p95', 1], ['Logs', 1], ['Top card']]) {
-    hr.append(el('th', t, { scope: 'col', ...(num ? { class: 'num' } : {}) }));
-  }
+  const table = part('fleet-table', 'table', null, { class: 'grid cl-fleet-table', role: 'table', 'aria-label': 'Machines, worst first: Enter or a click opens its log' });
+  const hr = el('tr', null, { role: 'row' });
+  for (const [t, num] of COLUMNS) hr.append(el('th', t, { scope: 'col', role: 'columnheader', ...(num ? { class: 'num' } : {}) }));
   table.createTHead().append(hr);
   table.createTBody();
+  for (const g of [table.tHead, table.tBodies[0]]) g.setAttribute('role', 'rowgroup');
   const scroll = el('div', null, { class: 'table-scroll' });
   scroll.append(table);
   main.append(head, errors, el('h3', 'When each machine was in trouble (UTC)', { class: 'cl-section-title' }), legend, heat,
@@ -45,20 +48,30 @@ export function buildFleetLayout($) {
   return { box, backText, errors, heat, table };
 }
 
-/** Machine `m` (rankFleet's) as row `i` of the table: Enter or a click on it opens its log. */
+/** Machine `m` (rankFleet's) as row `i` of the table: Enter or a click on it opens its log. The table's
+ *  roles are set on every part, so it stays a table to a screen reader when a narrow viewer shows each row
+ *  as a block (fleet.css); a figure's `data-label` names it in that block, where the head is not seen. */
 export function fleetRow(m, i) {
-  const tr = el('tr', null, { tabindex: '0', 'data-machine': String(i), class: m.worst ?? 'calm' });
+  const tr = el('tr', null, { tabindex: '0', role: 'row', 'data-machine': String(i), class: m.worst ?? 'calm' });
+  const cell = (text, cls, attrs = {}) => el('td', text, { role: 'cell', class: cls, ...attrs });
   const top = m.cards[0];
-  const spark = el('td', null, { class: 'spark' });
+  const spark = cell(null, 'spark');
   const line = svgNodes(sparklineSvg(m.cpu, 120, 24, [0, 100]));
   if (line) { line.setAttribute('role', 'img'); line.setAttribute('aria-label', 'CPU over time'); spark.append(line); }
-  tr.append(el('td', String(i + 1), { class: 'num' }), el('td', m.machine, { class: 'machine' }),
-    el('td', m.worst ?? 'calm', { class: `sev ${m.worst ?? 'calm'}` }),
-    el('td', m.troubleMs > 0 ? formatDuration(m.troubleMs) : '–', { class: 'num' }), spark,
-    el('td', figure(m.figures.cpuMean, 'percent'), { class: 'num' }), el('td', figure(m.figures.cpuP95, 'percent'), { class: 'num' }),
-    el('td', figure(m.figures.availableMbMin, 'bytes', 1_048_576), { class: 'num' }), el('td', figure(m.figures.diskLatencyP95Ms, 'seconds', 1e-3), { class: 'num' }),
-    el('td', String(m.logs.length), { class: 'num' }),
-    el('td', top ? `${top.category}: ${top.summary}` : '', { class: 'top-card' }));
+  const num = (text, label) => cell(text, 'num figure', { 'data-label': label });
+  const topCell = cell(null, 'top-card');
+  if (top) {
+    // The text is clamped to two lines in a narrow viewer (its whole text stays in the page, for screen
+    // readers); focus on the row, or the More button (for a pointer; fleet.js shows it when the text is
+    // cut), shows all of it.
+    topCell.append(el('span', `${top.category}: ${top.summary}`, { class: 'top-card-text' }),
+      el('button', null, { type: 'button', class: 'cl-fleet-more', tabindex: '-1', 'aria-hidden': 'true', 'aria-expanded': 'false' }));
+  }
+  tr.append(cell(String(i + 1), 'num rank'), cell(m.machine, 'machine'), cell(m.worst ?? 'calm', `sev ${m.worst ?? 'calm'}`),
+    cell(m.troubleMs > 0 ? formatDuration(m.troubleMs) : '–', `num trouble${m.troubleMs > 0 ? '' : ' none'}`), spark,
+    num(figure(m.figures.cpuMean, 'percent'), 'CPU mean'), num(figure(m.figures.cpuP95, 'percent'), 'CPU p95'),
+    num(figure(m.figures.availableMbMin, 'bytes', 1_048_576), 'Least memory'), num(figure(m.figures.diskLatencyP95Ms, 'seconds', 1e-3), 'Disk p95'),
+    num(String(m.logs.length), 'Logs'), topCell);
   return tr;
 }
 
@@ -99,13 +112,30 @@ export function watchWidth(box, f) {
   return () => { clearTimeout(timer); observer.disconnect(); };
 }
 
-/** A click on a machine's row of `table`, or Enter on it, calls `open(its index)`. */
+/** A click on a machine's row of `table`, or Enter on it, calls `open(its index)`; a click on a row's
+ *  More button shows or hides the whole of its top card instead. */
 export function onRows(table, open) {
   const onRow = (e) => {
     if (e.type === 'keydown' && e.key !== 'Enter') return;
+    const more = e.target.closest('.cl-fleet-more');
+    if (more) {
+      e.preventDefault();
+      if (e.type === 'click') more.setAttribute('aria-expanded', String(more.getAttribute('aria-expanded') !== 'true'));
+      return;
+    }
     const tr = e.target.closest('tr[data-machine]');
     if (tr) { e.preventDefault(); open(Number(tr.dataset.machine)); }
   };
   table.tBodies[0].addEventListener('click', onRow);
   table.tBodies[0].addEventListener('keydown', onRow);
+}
+
+/** Marks each row of `table` whose top card is cut to two lines (data-clamped), so its More button shows. */
+export function markClamped(table) {
+  const body = table.tBodies[0];
+  for (const t of body.querySelectorAll('.top-card-text')) {
+    const more = t.nextElementSibling;
+    const cut = t.scrollHeight > t.clientHeight + 1 || more?.getAttribute('aria-expanded') === 'true';
+    t.parentElement.toggleAttribute('data-clamped', cut);
+  }
 }

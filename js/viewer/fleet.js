@@ -2,27 +2,21 @@
 // analysed in a pool of Workers (fleet-pool.js) and comes back as its machines' runs (fleetRuns: small
 // whatever the log); the page keeps the runs and the File handles, never a capture, so memory does not
 // grow with the number of logs. The machines are ranked by the core (rankFleet: severity, then time in
-// trouble) into a table (rank, machine, worst, time in trouble, a CPU sparkline, key figures, top card)
-// under a heatmap of machines by time (fleetHeatmapSvg, the core's chart). Progress and Cancel while
+// trouble) into a table (rank, machine, worst, time in trouble, a CPU sparkline, key figures, top card;
+// on a narrow viewer each row a block of three lines, fleet.css) under a heatmap of machines by time
+// (fleetHeatmapSvg, the core's chart; the ranking and drawing are fleet-ranking.js'). Progress and Cancel while
 // the pool runs; a log that cannot be read is listed and the rest go on. A click on a machine's row
 // (or Enter on it) opens one of its logs in the single-log view, with its verdict; a bar above it leads
 // back. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
 import { el } from './dom.js';
-import { rankFleet } from '../core.js';
 import { runPool } from './fleet-pool.js';
 import { logsOfFiles, logsOfDrop } from './fleet-files.js';
 import { describeError } from './reading.js';
-import { buildFleetLayout, fleetRow, showStatus, heatmapNodes, watchWidth, onRows } from './fleet-layout.js';
+import { buildFleetLayout, showStatus, onRows } from './fleet-layout.js';
+import { createRanking, LIVE_ROWS } from './fleet-ranking.js';
 import { svgNodes } from './fleet-svg.js';
 
-export { svgNodes };
-
-/** Re-ranking while logs arrive: at most this often (ms), and never more than a fifth of the time (the
- *  wait is at least 4 times the last ranking's); the last log always ranks. */
-const RERANK_MS = 400;
-/** While logs arrive, the table and heatmap show the worst this many machines (all of them at the end):
- *  a few hundred rows drawn again every moment would cost more than the reading. */
-export const LIVE_ROWS = 40;
+export { svgNodes, LIVE_ROWS };
 
 /** Which log of a machine a click opens: the first in trouble, else the latest; and why, in words. */
 export function logToOpen(machine) {
@@ -53,10 +47,8 @@ export function mountFleet(element, $, { open }) {
   let files = new Map();
   let runs = [];
   let failed = [];
-  let fleet = { machines: [] };
   let read = 0;
   let started = 0;
-  let rankTimer = null;
   let opened = -1;
 
   const mode = (m) => {
@@ -67,7 +59,7 @@ export function mountFleet(element, $, { open }) {
 
   function status(done, cancelled) {
     const ms = performance.now() - started;
-    showStatus($, { logs: logs.length, read, machines: fleet.machines, failed: failed.length, done, cancelled, ms, liveRows: LIVE_ROWS });
+    showStatus($, { logs: logs.length, read, machines: ranking.fleet().machines, failed: failed.length, done, cancelled, ms, liveRows: LIVE_ROWS });
   }
 
   function showErrors() {
@@ -76,32 +68,7 @@ export function mountFleet(element, $, { open }) {
     $['fleet-errors-list'].replaceChildren(...failed.map(({ name, why }) => el('li', `${name}: ${why}`)));
   }
 
-  let renderMs = 0;
-  function render() {
-    const t = performance.now();
-    fleet = rankFleet(runs);
-    drawHeatmap();
-    renderTable();
-    renderMs = performance.now() - t;
-  }
-  /** The machines drawn: the worst LIVE_ROWS while the pool runs, all once it is done. */
-  const shown = () => (pool && fleet.machines.length > LIVE_ROWS ? fleet.machines.slice(0, LIVE_ROWS) : fleet.machines);
-  let drawnWidth = 0;
-  function drawHeatmap() {
-    const width = Math.max(320, Math.min(1400, Math.round(heat.clientWidth || box.clientWidth || 960)));
-    heat.replaceChildren(...heatmapNodes(shown(), width));
-    drawnWidth = width;
-  }
-  function renderTable() {
-    const rows = shown().map(fleetRow);
-    table.tBodies[0].replaceChildren(...rows);
-  }
-
-  function rankSoon(last) {
-    if (last) { clearTimeout(rankTimer); rankTimer = null; render(); return; }
-    if (rankTimer) return;
-    rankTimer = setTimeout(() => { rankTimer = null; render(); status(false); }, Math.max(RERANK_MS, 4 * renderMs));
-  }
+  const ranking = createRanking({ box, heat, table, runs: () => runs, reading: () => !!pool, ranked: () => status(false) });
 
   async function start(list) {
     pool?.cancel();
@@ -109,13 +76,12 @@ export function mountFleet(element, $, { open }) {
     files = new Map(list.map((l) => [l.name, l.file]));
     runs = [];
     failed = [];
-    fleet = { machines: [] };
     read = 0;
     opened = -1;
     started = performance.now();
     mode('shown');
     showErrors();
-    render();
+    ranking.clear();
     status(false);
     const run = runPool(list, {
       onDone(log, result, n) {
@@ -125,19 +91,19 @@ export function mountFleet(element, $, { open }) {
         if (result.runs) runs.push(...result.runs);
         else { failed.push({ name: log.name, why: describeError(result.error, log.file) }); showErrors(); }
         status(false);
-        rankSoon(false);
+        ranking.soon(false);
       },
     });
     pool = run;
     const { cancelled } = await run.done;
     if (pool !== run) return;
     pool = null;
-    rankSoon(true);
+    ranking.soon(true);
     status(true, cancelled);
   }
 
   function openMachine(i) {
-    const m = fleet.machines[i];
+    const m = ranking.fleet().machines[i];
     if (!m) return;
     const { name, why } = logToOpen(m);
     const file = files.get(name);
@@ -161,8 +127,6 @@ export function mountFleet(element, $, { open }) {
     return false;
   }
   const onCancel = () => pool?.cancel();
-  // The heatmap is drawn for its box's width (labels stay readable on a phone): again when that changes.
-  const unwatch = watchWidth(heat, (w) => { if (Math.abs(w - drawnWidth) > 16 && fleet.machines.length) drawHeatmap(); });
   onRows(table, openMachine);
   $['fleet-back-button'].addEventListener('click', onBack);
   $['fleet-cancel'].addEventListener('click', onCancel);
@@ -180,11 +144,10 @@ export function mountFleet(element, $, { open }) {
       return true;
     },
     /** The fleet as ranked (rankFleet's), and the logs that could not be read: for tools and tests. */
-    fleet: () => ({ ...fleet, failed: failed.map((f) => ({ ...f })) }),
+    fleet: () => ({ ...ranking.fleet(), failed: failed.map((f) => ({ ...f })) }),
     destroy() {
       pool?.cancel();
-      clearTimeout(rankTimer);
-      unwatch();
+      ranking.stop();
       box.remove();
       delete element.dataset.fleet;
     },
