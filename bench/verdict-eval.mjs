@@ -18,6 +18,8 @@
 // another instance pattern only paths with a matching instance, no parentheses only paths without one),
 // and (2) the card's range [start, end] overlaps the episode's [from, to] (touching counts); the label's
 // local times are read in the log's zone (UTC = local + the zone's bias; a log without a zone is UTC).
+// A label with `normal` (the specs of the machine's earlier logs) is analysed against the baseline built
+// from them, when the package has buildBaseline.
 // Per log:
 //   labelled       the labelled episodes;
 //   found          the labelled episodes matched by at least one card;
@@ -98,15 +100,28 @@ function bytesOf(log) {
   return { bytes: readFileSync(file) };
 }
 
+/** The machine's normal from the label's `normal` specs (its earlier logs), or null: none given, or a
+ *  package without buildBaseline (an older build compared with --package). */
+function normalOf(api, log) {
+  if (!log.normal || typeof api.buildBaseline !== 'function') return null;
+  const captures = log.normal.map((spec) => api.openCapture(new Uint8Array(syntheticCsv(spec))));
+  try {
+    return api.buildBaseline(captures);
+  } finally {
+    captures.forEach((c) => c.free());
+  }
+}
+
 const fmtLocal = (ms, biasMs) => new Date(ms - biasMs).toISOString().replace('T', ' ').slice(0, 19);
 
 /** Evaluates one labelled log with the package `api` ({ openCapture, analyze }). */
 export function evaluateLog(api, log) {
   const got = bytesOf(log);
   if (got.skipped) return { id: log.id, source: log.source, skipped: got.skipped };
+  const baseline = normalOf(api, log);
   const capture = api.openCapture(new Uint8Array(got.bytes), { name: log.file ?? `${log.id}.csv` });
   try {
-    const analysis = api.analyze(capture);
+    const analysis = api.analyze(capture, baseline ? { baseline } : {});
     const biasMs = (capture.timeZone?.biasMinutes ?? 0) * 60_000;
     const count = capture.seriesCount;
     const english = (i) => (i < count ? capture.englishPath(i) ?? capture.series()[i]?.path : undefined);

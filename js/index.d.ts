@@ -531,6 +531,11 @@ export interface AnalyzeOptions {
   /** Where a built-in pack and a given pack (an imported PAL file) have rules on one series: whose
    *  run ("imported", the default), the other side's being listed as skipped; "both" runs both. */
   overlap?: "imported" | "builtin" | "both";
+  /** The machine's normal (what BaselineBuilder.finish() or buildBaseline() gave, or the text of a
+   *  `.baseline.json` file `counterlens baseline` wrote): adds the cards "worse than its normal"
+   *  (`pack: "baseline"`), ranked and told in the story with the others. Throws AnalysisError
+   *  ("baseline") when it is another machine's normal or no baseline. */
+  baseline?: Baseline | string;
 }
 export interface Finding {
   pack: string; rule: string; title: string; category: string;
@@ -723,6 +728,34 @@ export interface Fleet { machines: FleetMachine[]; }
  *  that names none; `logs` default `[name]`). Throws AnalysisError ("invalid-argument") when `analysis`
  *  is not what analyze() returned. */
 export function fleetRuns(capture: Capture, analysis: Analysis, name: string, logs?: string[]): FleetRun[];
+/** One hour of the day on weekdays or at weekends in a machine's normal: the samples it rests on and
+ *  the quantiles of `Baseline.quantiles`, in the counter's unit. */
+export interface BaselineCell { hour: number; weekend: boolean; samples: number; q: number[]; }
+/** A machine's normal (schema/counterlens-baseline-v1.schema.json): per machine-level counter, robust
+ *  quantiles by hour of day (the log's clock), weekdays and weekends apart. */
+export interface Baseline {
+  format: "counterlens-baseline"; version: 1;
+  machine: string;
+  /** The logs it rests on, as named when it was built. */
+  logs: string[];
+  /** ms since the epoch, UTC: its first and last sample. */
+  first: number; last: number;
+  samples: number;
+  quantiles: number[];
+  counters: { path: string; cells: BaselineCell[] }[];
+}
+/** A machine's normal from its logs, added one at a time (each capture can be freed after `add`). */
+export class BaselineBuilder {
+  constructor();
+  /** Throws AnalysisError ("baseline") when the log is of another machine than the logs before it. */
+  add(name: string, capture: Capture): void;
+  /** Throws AnalysisError ("baseline") when the logs held nothing to learn from; once only. */
+  finish(): Baseline;
+  free(): void;
+}
+/** A machine's normal from its logs (`names[i]` names capture i in `logs`; default "log 1", ...): a
+ *  BaselineBuilder over the array. */
+export function buildBaseline(captures: Capture[], names?: string[]): Baseline;
 /** The machines of any number of runs (fleetRuns' results, concatenated), ranked. */
 export function rankFleet(runs: FleetRun[]): Fleet;
 /** The fleet's heatmap (machines by time, each cell coloured no log / calm / warning / critical) as one
@@ -950,7 +983,7 @@ export type CaptureErrorCode =
  *  of the wrong kind. */
 export type AnalysisErrorCode =
   | "bad-pack" | "unknown-pack" | "bad-expression" | "unknown-variable" | "non-numeric-variable"
-  | "non-text-variable" | "invalid-option" | "bad-pal-xml"
+  | "non-text-variable" | "invalid-option" | "bad-pal-xml" | "baseline"
   | "invalid-argument";
 
 /** Thrown by the calculation functions (and charts' argument checks), with the field at fault. */

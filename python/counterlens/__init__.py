@@ -42,6 +42,7 @@ __all__ = [
     "Record",
     "analysis_report",
     "analyze",
+    "build_baseline",
     "convert",
     "import_pal_thresholds",
     "open_capture",
@@ -170,6 +171,8 @@ class Analysis:
         self.variables = dict(self._data.get("variables", {}))
         self.variable_sources = dict(self._data.get("variableSources", {}))
         self.log = Record(self._data.get("log", {}))
+        # The verdict in words: headline, lines (text, next, severity, group), more, ran.
+        self.story = Record(self._data.get("story", {}))
 
     def to_dict(self) -> dict:
         return self._data
@@ -220,17 +223,52 @@ def analyze(
     from_ms: Optional[float] = None,
     to_ms: Optional[float] = None,
     overlap: Optional[str] = None,
+    baseline: Union[Mapping[str, Any], str, "os.PathLike[str]", None] = None,
 ) -> Analysis:
     """Analyses a capture (or a log's bytes or path) with rule packs: built-in ids, pack dicts or JSON
     texts, or ``import_pal_thresholds(...)``'s result; None for every built-in pack whose counters the
     log has. ``variables`` answers the packs' questions (``{"totalMemoryMB": 16384}``); ``slice`` is
     "auto" (the duration / 30, as PAL), a duration ("5m") or ms; ``overlap`` is "imported", "builtin"
-    or "both". The options are the npm package's and the CLI's."""
+    or "both"; ``baseline`` is the machine's normal (``build_baseline``'s dict, a ``.baseline.json``
+    file's path, or its JSON text), which adds the cards "worse than its normal" (pack "baseline").
+    The options are the npm package's and the CLI's."""
     plist = None if packs is None else [_pack(p) for p in packs]
     text = _native.analyze_json(
-        capture, plist, None if variables is None else dict(variables), slice, from_ms, to_ms, overlap
+        capture,
+        plist,
+        None if variables is None else dict(variables),
+        slice,
+        from_ms,
+        to_ms,
+        overlap,
+        _baseline_text(baseline),
     )
     return Analysis(json.loads(text))
+
+
+def _baseline_text(b: Any) -> Optional[str]:
+    if b is None:
+        return None
+    if isinstance(b, Mapping):
+        return json.dumps(dict(b))
+    if isinstance(b, str) and b.lstrip().startswith("{"):
+        return b
+    if isinstance(b, (str, os.PathLike)):
+        with open(b, encoding="utf-8") as fh:
+            return fh.read()
+    raise TypeError("baseline must be a dict, a .baseline.json path or its JSON text")
+
+
+def build_baseline(
+    captures: Iterable[Union[Capture, bytes, str, "os.PathLike[str]"]],
+    names: Optional[Iterable[str]] = None,
+) -> dict:
+    """A machine's normal from its earlier logs (captures, bytes or paths), as the dict a
+    ``counterlens baseline`` file holds: per machine-level counter, quantiles by hour of day, weekdays
+    and weekends apart. ``analyze(log, baseline=...)`` judges a new log of that machine against it.
+    Raises AnalysisError (code "baseline") for logs of several machines or with nothing to learn."""
+    items = [os.fspath(c) if isinstance(c, os.PathLike) else c for c in captures]
+    return json.loads(_native.build_baseline_json(items, None if names is None else list(names)))
 
 
 def analysis_report(capture: Capture, analysis: Analysis, title: Optional[str] = None) -> str:

@@ -1,10 +1,11 @@
 //! The analysis in Python: `analyze`, `rule_packs`, `rule_pack`, `import_pal_thresholds`,
-//! `analysis_report`. Arguments are checked and converted, `crate::analysis` runs, and results go back
+//! `analysis_report`, `build_baseline` (a machine's normal, which `analyze(baseline=...)` reads). Arguments are checked and converted, `crate::analysis` runs, and results go back
 //! as the JSON the CLI writes (`counterlens analyze --json`), which the Python half parses and wraps.
 //! Packs given as dicts cross as their JSON text, so their errors name the JSON pointer, as in npm.
 
 use crate::capture::{capture_arg, to_py};
 use crate::errors::{analysis_error, invalid_analysis_argument};
+use counterlens::analysis::baseline::{Baseline, Builder};
 use counterlens::analysis::{
     self, pal, AnalyzeOptions, Overlap, PackRef, RulePack, SliceLength, Value,
 };
@@ -18,6 +19,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rule_pack, m)?)?;
     m.add_function(wrap_pyfunction!(import_pal_json, m)?)?;
     m.add_function(wrap_pyfunction!(analysis_report, m)?)?;
+    m.add_function(wrap_pyfunction!(build_baseline_json, m)?)?;
     Ok(())
 }
 
@@ -86,8 +88,12 @@ fn options(
     from_ms: Option<f64>,
     to_ms: Option<f64>,
     overlap: Option<&str>,
+    baseline: Option<&str>,
 ) -> PyResult<AnalyzeOptions> {
     let mut o = AnalyzeOptions::default();
+    if let Some(text) = baseline {
+        o.baseline = Some(Baseline::from_json(text).map_err(|e| analysis_error(e.into()))?);
+    }
     if let Some(packs) = packs.filter(|p| !p.is_none()) {
         if packs.is_instance_of::<PyString>() {
             return Err(invalid_analysis_argument(
@@ -162,7 +168,7 @@ fn options(
 /// Analyses a capture (or a log's bytes or path); the result as the JSON text `counterlens analyze
 /// --json` writes (without its `inputs`). The Python half's `analyze` wraps it.
 #[pyfunction]
-#[pyo3(signature = (capture, packs=None, variables=None, slice=None, from_ms=None, to_ms=None, overlap=None))]
+#[pyo3(signature = (capture, packs=None, variables=None, slice=None, from_ms=None, to_ms=None, overlap=None, baseline=None))]
 // The keyword arguments of Python's `analyze`, one parameter each as PyO3 maps them.
 #[allow(clippy::too_many_arguments)]
 fn analyze_json(
@@ -174,14 +180,45 @@ fn analyze_json(
     from_ms: Option<f64>,
     to_ms: Option<f64>,
     overlap: Option<&str>,
+    baseline: Option<&str>,
 ) -> PyResult<String> {
-    let o = options(packs, variables, slice, from_ms, to_ms, overlap)?;
+    let o = options(packs, variables, slice, from_ms, to_ms, overlap, baseline)?;
     let c = capture_arg(py, capture)?;
     let c = c.get();
     let a = py
         .detach(|| analysis::analyze(&c.inner, &o))
         .map_err(analysis_error)?;
     serde_json::to_string(&a)
+        .map_err(|e| invalid_analysis_argument(format!("could not convert: {e}"), "result"))
+}
+
+/// A machine's normal from its logs (captures, bytes or paths; `names[i]` names log i, default its
+/// path or "log i+1"), as the JSON text `counterlens baseline` writes.
+#[pyfunction]
+#[pyo3(signature = (captures, names=None))]
+fn build_baseline_json(
+    py: Python<'_>,
+    captures: &Bound<'_, PyAny>,
+    names: Option<Vec<String>>,
+) -> PyResult<String> {
+    let mut b = Builder::new();
+    for (i, c) in captures
+        .try_iter()
+        .map_err(|_| invalid_analysis_argument("captures must be a list of captures", "captures"))?
+        .enumerate()
+    {
+        let c = c?;
+        let name = names
+            .as_ref()
+            .and_then(|n| n.get(i).cloned())
+            .or_else(|| c.extract::<String>().ok())
+            .unwrap_or_else(|| format!("log {}", i + 1));
+        let c = capture_arg(py, &c)?;
+        b.add(&name, &c.get().inner)
+            .map_err(|e| analysis_error(e.into()))?;
+    }
+    let baseline = b.finish().map_err(|e| analysis_error(e.into()))?;
+    serde_json::to_string(&baseline)
         .map_err(|e| invalid_analysis_argument(format!("could not convert: {e}"), "result"))
 }
 

@@ -85,15 +85,25 @@ test('dropped at once, with a damaged log: the others make the fleet, the damage
   await page.close();
 });
 
-test('Cancel stops the pool and keeps what was read', async () => {
+test('Cancel stops the pool: its Workers are ended and nothing more is read', async () => {
   const { page } = await openPage(browser, server.url);
+  // The pool's Workers are held at their script until Cancel is clicked: on a fast machine 40 small logs
+  // are read before a click lands, and the button is gone.
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await page.route('**/fleet-worker.js', async (route) => { await gate; await route.continue(); });
   const many = Array.from({ length: 40 }, (_, k) => ({ name: `m${k}.csv`, mimeType: 'text/csv', buffer: log(`M${String(k).padStart(2, '0')}`, T0, calm) }));
   await page.setInputFiles('#capture-file', many);
   await page.click('[data-part="fleet-cancel"]');
+  release();
   await page.waitForFunction(() => /^Cancelled: \d+ of 40 logs read/.test(document.querySelector('[data-part="fleet-status"]').textContent));
-  const read = Number(/^Cancelled: (\d+)/.exec(await page.textContent('[data-part="fleet-status"]'))[1]);
-  assert.ok(read < 40, `${read} of 40 read before Cancel`);
+  const status = await page.textContent('[data-part="fleet-status"]');
+  const read = Number(/^Cancelled: (\d+)/.exec(status)[1]);
+  assert.equal(read, 0, `${read} of 40 read before Cancel: the Workers were held`);
   assert.equal(await page.isVisible('[data-part="fleet-cancel"]'), false);
+  // The Workers were ended: nothing more arrives once their scripts are let through.
+  await page.waitForTimeout(500);
+  assert.equal(await page.textContent('[data-part="fleet-status"]'), status);
   await page.close();
 });
 

@@ -45,3 +45,30 @@ test('30 wheel zooms and 10 hovers in one task: one chart draw and one statistic
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('wheel zooms in one burst (before the next frame) all centre on the instant under the cursor', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.waitForFunction(() => Number(document.querySelector('#chart').dataset.pointsDrawn) > 0);
+  const out = await page.evaluate(async () => {
+    const c = document.querySelector('#chart');
+    const d = () => Object.fromEntries(['x0', 'x1', 'plotLeft', 'plotWidth'].map((k) => [k, Number(c.dataset[k])]));
+    const before = d();
+    const box = c.getBoundingClientRect();
+    // A whole pixel about a quarter of the way across the plot (offsetX is whole pixels).
+    const x = Math.round(before.plotLeft + before.plotWidth / 4);
+    const at = (l) => l.x0 + ((x - l.plotLeft) / l.plotWidth) * (l.x1 - l.x0);
+    for (let k = 0; k < 5; k++) {
+      c.dispatchEvent(new WheelEvent('wheel', { deltaY: -100, clientX: box.left + c.clientLeft + x, clientY: box.top + box.height / 2, bubbles: true, cancelable: true }));
+    }
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    const after = d();
+    return { before, after, t0: at(before), t1: at(after) };
+  });
+  // Five zooms of 0.8 around one instant: the span is 0.8^5 = 0.32768 of what it was, and the instant
+  // under the cursor has not moved (within a millisecond).
+  const span = (l) => l.x1 - l.x0;
+  assert.ok(Math.abs(span(out.after) / span(out.before) - 0.32768) < 1e-6, `${span(out.after) / span(out.before)}`);
+  assert.ok(Math.abs(out.t1 - out.t0) < 1, `${out.t1 - out.t0} ms ${JSON.stringify(out)}`);
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});

@@ -9,8 +9,8 @@ import { gzipSync } from 'node:zlib';
 // module is measured (bytes before and after, with its parent built in the same run) and raises these two
 // with the figures written in docs/performance.md, "Package size" (the history of every raise is there).
 // Node's zlib at level 9 packs the module about 5 KB larger than gzip -9.
-const MAX_BYTES = 1_843_000;
-const MAX_GZIP = 795_000;
+const MAX_BYTES = 1_922_000;
+const MAX_GZIP = 826_000;
 
 test('pkg/counterlens_bg.wasm stays within its size budget', () => {
   const wasm = readFileSync(new URL('../../pkg/counterlens_bg.wasm', import.meta.url));

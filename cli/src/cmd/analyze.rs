@@ -15,7 +15,7 @@ use crate::naming;
 use crate::progress::Progress;
 use crate::time::iso;
 use clap::ValueEnum;
-use counterlens::analysis::baseline::{self, Baseline};
+use counterlens::analysis::baseline::Baseline;
 use counterlens::analysis::{self, fleet, AnalyzeOptions, Severity, SliceLength, Value};
 use counterlens::capture::Capture;
 use serde::Serialize;
@@ -131,8 +131,8 @@ fn job(mut logs: Vec<Loaded>, progress: &Progress) -> Job {
     }
 }
 
-/// What an analysis runs with: the options, the baseline, where its reports go.
-type Setup<'a> = (&'a AnalyzeOptions, Option<&'a Baseline>, &'a Dest, &'a Dest);
+/// What an analysis runs with: the options (the baseline among them), where its reports go.
+type Setup<'a> = (&'a AnalyzeOptions, &'a Dest, &'a Dest);
 
 /// Reads the logs a few at a time (at most two per thread ahead of the one being grouped, each read
 /// on the pool) and groups them in the order given as they arrive; each analysis runs on the pool as
@@ -142,7 +142,7 @@ type Setup<'a> = (&'a AnalyzeOptions, Option<&'a Baseline>, &'a Dest, &'a Dest);
 fn pipeline(
     args: &Args,
     names: &[String],
-    (options, baseline, html, json): Setup<'_>,
+    (options, html, json): Setup<'_>,
     progress: &Progress,
     (failed, lost): (&mut Vec<(PathBuf, String)>, &mut usize),
 ) -> (Vec<String>, Vec<Result<Analysed, CliError>>) {
@@ -177,7 +177,7 @@ fn pipeline(
             *in_flight += 1;
             let atx = atx.clone();
             scope.spawn(move |_| {
-                let _ = atx.send((k, analyse(&j, options, baseline, html, json)));
+                let _ = atx.send((k, analyse(&j, options, html, json)));
             });
         };
         let mut pending = std::collections::BTreeMap::new();
@@ -268,24 +268,18 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 /// What one analysis gives: its index entry, its machines' runs for the fleet, its summary for stdout.
 type Analysed = (Entry, Vec<fleet::Run>, Vec<u8>);
 
-/// Runs one analysis (and its baseline's judgement), writes its reports, returns what it gives.
+/// Runs one analysis (with the baseline's cards when `options` has one), writes its reports, returns
+/// what it gives.
 fn analyse(
     job: &Job,
     options: &AnalyzeOptions,
-    baseline: Option<&Baseline>,
     html: &Dest,
     json: &Dest,
 ) -> Result<Analysed, CliError> {
-    let mut a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
+    let a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
         file: job.title.clone().into(),
         source,
     })?;
-    if let Some(b) = baseline {
-        baseline::judge(&job.capture, b, &mut a).map_err(|source| CliError::Baseline {
-            file: job.title.clone().into(),
-            source,
-        })?;
-    }
     let runs = fleet::runs(&job.capture, &a, &job.inputs, &job.name);
     let east = job
         .capture
@@ -380,19 +374,6 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
     };
     let names = input_names(&args.files)?;
     let mut notes = Vec::new();
-    let options = AnalyzeOptions {
-        packs: crate::packs::packs(&args.pack, &mut notes)?,
-        variables: args.vars.iter().cloned().collect(),
-        slice: args.slice,
-        from: None,
-        to: None,
-        ..Default::default()
-    };
-    if !quiet {
-        for n in &notes {
-            say!("counterlens: {n}");
-        }
-    }
     let baseline = match &args.baseline {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(CliError::io(p))?;
@@ -403,6 +384,20 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
+    let options = AnalyzeOptions {
+        packs: crate::packs::packs(&args.pack, &mut notes)?,
+        variables: args.vars.iter().cloned().collect(),
+        slice: args.slice,
+        from: None,
+        to: None,
+        baseline,
+        ..Default::default()
+    };
+    if !quiet {
+        for n in &notes {
+            say!("counterlens: {n}");
+        }
+    }
     let progress = Progress::new(&args.files, quiet);
     let mut failed = Vec::new();
     let mut lost = 0;
@@ -435,7 +430,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         use rayon::prelude::*;
         let results = jobs
             .par_iter()
-            .map(|j| analyse(j, &options, baseline.as_ref(), &html, &json))
+            .map(|j| analyse(j, &options, &html, &json))
             .collect();
         (jobs.iter().map(|j| j.inputs.join(", ")).collect(), results)
     } else {
@@ -444,7 +439,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         let r = pipeline(
             args,
             &names,
-            (&options, baseline.as_ref(), &html, &json),
+            (&options, &html, &json),
             &progress,
             (&mut failed, &mut lost),
         );
@@ -465,9 +460,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
                 runs.extend(r);
             }
             // A pack that does not fit (an unknown variable, say) fails every analysis alike: stop.
-            Err(e @ (CliError::Analysis { .. } | CliError::Baseline { .. })) if jobs.len() == 1 => {
-                return Err(e)
-            }
+            Err(e @ CliError::Analysis { .. }) if jobs.len() == 1 => return Err(e),
             Err(e) => failed.push((inputs.into(), e.to_string())),
         }
     }

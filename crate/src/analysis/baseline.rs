@@ -1,14 +1,16 @@
 //! A machine's normal: robust quantiles of its machine-level counters by hour of day and weekday or
 //! weekend, from its earlier logs ([`Builder`], [`Baseline`]; `schema/counterlens-baseline-v1.schema.json`),
-//! and the cards "worse than its normal" a new log of that machine gets from it ([`judge`]; the rule in
-//! `docs/analysis.md`, "Worse than its normal"). Its findings and cards carry `pack: "baseline"`.
+//! and the cards "worse than its normal" a new log of that machine gets from it ([`judge`], which
+//! `analysis::analyze` runs when `AnalyzeOptions::baseline` is given, before the story, so the story
+//! tells and counts these cards as it does the others; the rule in `docs/analysis.md`, "Worse than its
+//! normal"). Its findings and cards carry `pack: "baseline"`.
 
 use super::cards::FindingGroup;
 use super::episodes::episodes;
 use super::findings::{message_measure, percent_of_time, Clock, Finding, Scope};
 use super::fleet::{key_of, quantile, Key};
 use super::pack::{EpisodeSpec, Operator, Severity, Stat};
-use super::{Analysis, PackUsed, RuleRun};
+use super::{PackUsed, RuleRun};
 use crate::capture::names::english_names;
 use crate::capture::path::{self, FoldedPath};
 use crate::capture::Capture;
@@ -42,6 +44,12 @@ pub enum BaselineError {
     /// The file is not a baseline: where, and what was expected.
     #[error("{0}")]
     Bad(String),
+}
+
+impl From<BaselineError> for super::AnalysisError {
+    fn from(e: BaselineError) -> Self {
+        super::AnalysisError::Baseline(e.to_string())
+    }
 }
 
 /// One hour of the day on weekdays or at weekends: its sample count and quantiles (`QUANTILES`).
@@ -384,14 +392,17 @@ pub fn limit(up: bool, usual: f64, floor: f64) -> Option<f64> {
     }
 }
 
-/// Adds to `analysis` the cards "worse than its normal" of `capture` against `baseline`: findings
-/// and cards with `pack: "baseline"`, one rule run per judged counter kind, and the pack used. An error
-/// when the log is of another machine.
-pub fn judge(
+/// Adds to `findings` and `groups` (an analysis' findings and ranked cards, `clock` its clock) the
+/// cards "worse than its normal" of `capture` against `baseline`: findings and cards with `pack:
+/// "baseline"`, merged into the analysis' order and the cards' rank. Returns one rule run per judged
+/// counter kind and the pack used. An error when the log is of another machine.
+pub(crate) fn judge(
     capture: &Capture,
     baseline: &Baseline,
-    analysis: &mut Analysis,
-) -> Result<(), BaselineError> {
+    clock: &Clock,
+    findings: &mut Vec<Finding>,
+    groups: &mut Vec<FindingGroup>,
+) -> Result<(Vec<RuleRun>, PackUsed), BaselineError> {
     let machine = machine_of(capture, "the log")?;
     if !machine.eq_ignore_ascii_case(&baseline.machine) {
         return Err(BaselineError::Machines(format!(
@@ -410,7 +421,6 @@ pub fn judge(
             cell_index(h, w)
         })
         .collect();
-    let clock = Clock::of(capture, &analysis.slices);
     let period = format!(
         "{} logs from {} to {}, {} samples",
         baseline.logs.len(),
@@ -557,8 +567,8 @@ pub fn judge(
     }
     // The findings in the analysis' order (start, severity, pack, rule, series), the cards' indices
     // carried over.
-    let before = analysis.findings.len();
-    let mut all: Vec<Finding> = std::mem::take(&mut analysis.findings);
+    let before = findings.len();
+    let mut all: Vec<Finding> = std::mem::take(findings);
     all.extend(new);
     let mut order: Vec<usize> = (0..all.len()).collect();
     order.sort_by(|&a, &b| {
@@ -574,7 +584,7 @@ pub fn judge(
     for (new_i, &old_i) in order.iter().enumerate() {
         at[old_i] = new_i;
     }
-    for g in &mut analysis.groups {
+    for g in groups.iter_mut() {
         for f in &mut g.findings {
             *f = at[*f];
         }
@@ -582,16 +592,16 @@ pub fn judge(
         g.lead = at[g.lead];
     }
     let mut slots: Vec<Option<Finding>> = all.into_iter().map(Some).collect();
-    analysis.findings = order.iter().filter_map(|&i| slots[i].take()).collect();
+    *findings = order.iter().filter_map(|&i| slots[i].take()).collect();
     for &new_i in at.iter().skip(before) {
-        let f = &analysis.findings[new_i];
+        let f = &findings[new_i];
         // The message with the path without its machine, as other cards name a series.
         let summary = format!(
             "{}{}",
             crate::words::without_machine(&f.path),
             f.message.get(f.path.len()..).unwrap_or("")
         );
-        analysis.groups.push(FindingGroup {
+        groups.push(FindingGroup {
             pack: PACK_ID.into(),
             rule: f.rule.clone(),
             severity: f.severity,
@@ -618,15 +628,16 @@ pub fn judge(
         });
     }
     // Ranked as the cards are (cards::group): machine before part, critical first, longest, earliest.
-    analysis.groups.sort_by(|a, b| {
+    groups.sort_by(|a, b| {
         (a.scope as u8)
             .cmp(&(b.scope as u8))
             .then(b.severity.cmp(&a.severity))
             .then(b.duration_ms.total_cmp(&a.duration_ms))
             .then(a.start.total_cmp(&b.start))
     });
+    let mut rules = Vec::new();
     for (rule, (j, n)) in runs {
-        analysis.rules.push(RuleRun {
+        rules.push(RuleRun {
             pack: PACK_ID.into(),
             rule: rule.into(),
             title: j.title.into(),
@@ -652,13 +663,13 @@ pub fn judge(
             skipped: None,
         });
     }
-    analysis.packs.push(PackUsed {
+    let pack = PackUsed {
         id: PACK_ID.into(),
         title: "Worse than its normal".into(),
         source: format!("baseline of {}: {period}", shown(&baseline.machine)),
         builtin: false,
-    });
-    Ok(())
+    };
+    Ok((rules, pack))
 }
 
 #[cfg(test)]
@@ -766,10 +777,12 @@ mod tests {
         );
     }
 
-    fn judged_cards(b: &Baseline, c: &Capture) -> Analysis {
-        let mut a = super::super::analyze(c, &Default::default()).unwrap();
-        judge(c, b, &mut a).unwrap();
-        a
+    fn judged_cards(b: &Baseline, c: &Capture) -> super::super::Analysis {
+        let options = super::super::AnalyzeOptions {
+            baseline: Some(b.clone()),
+            ..Default::default()
+        };
+        super::super::analyze(c, &options).unwrap()
     }
 
     #[test]
@@ -806,6 +819,23 @@ mod tests {
             g.summary
         );
         assert!(a.packs.iter().any(|p| p.id == "baseline"));
+        // The story tells it as any card: no built-in rule breaks at 60% (the processor rules need
+        // 80%), so this is the one problem of 239 min of log (240 samples a minute apart), told with the
+        // rule (3 times its usual), not one hour's limit, and the rule counted among those that ran.
+        assert_eq!(a.story.headline, "One problem in 3 h 59 min of log.");
+        assert_eq!(a.story.lines.len(), 1);
+        assert_eq!(a.groups[a.story.lines[0].group].pack, "baseline");
+        assert_eq!(
+            a.story.lines[0].text,
+            "The processors worked far harder than their normal for those hours from 11:00 to 12:59 UTC (119 min; mean 60%, worst 60%, more than 3 times its usual for the hour throughout)."
+        );
+        assert!(a.story.lines[0]
+            .next
+            .starts_with("Find what changed on this machine then"));
+        assert_eq!(
+            a.story.ran,
+            a.rules.iter().filter(|r| r.skipped.is_none()).count()
+        );
         // The cards' findings point at their findings after the merge.
         for g in &a.groups {
             assert!(g.findings.iter().all(|&i| i < a.findings.len()));
@@ -828,9 +858,12 @@ mod tests {
     fn a_log_of_another_machine_is_refused() {
         let b = baseline_of_four_days_at(10.0);
         let c = capture("DB01", MONDAY + 4.0 * DAY, 60, |_| 10.0);
-        let mut a = super::super::analyze(&c, &Default::default()).unwrap();
-        let e = judge(&c, &b, &mut a).unwrap_err();
-        assert!(matches!(e, BaselineError::Machines(_)));
+        let options = super::super::AnalyzeOptions {
+            baseline: Some(b),
+            ..Default::default()
+        };
+        let e = super::super::analyze(&c, &options).unwrap_err();
+        assert_eq!(e.code(), "baseline");
         assert!(
             e.to_string()
                 .contains("machine WEB01 (4 logs), this log is of machine DB01"),

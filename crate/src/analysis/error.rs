@@ -55,6 +55,10 @@ pub enum AnalysisError {
     /// A slice length or a time range that cannot cut the capture.
     #[error("{0}")]
     Options(String),
+    /// A machine's normal that cannot judge the log (another machine's, a log with nothing to learn
+    /// from, a file that is no baseline): a `BaselineError`'s message (its `From` is in baseline.rs).
+    #[error("baseline: {0}")]
+    Baseline(String),
     /// PAL threshold XML that is not well formed (the PAL importer).
     #[error("PAL file {file}, line {line}, column {column}: {message}")]
     PalXml {
@@ -68,7 +72,7 @@ pub enum AnalysisError {
 impl AnalysisError {
     /// Every code `code()` gives, once each (the JS `AnalysisErrorCode` union lists them:
     /// crate/tests/js_types.rs).
-    pub const CODES: [&'static str; 8] = [
+    pub const CODES: [&'static str; 9] = [
         "bad-pack",
         "unknown-pack",
         "bad-expression",
@@ -77,6 +81,7 @@ impl AnalysisError {
         "non-text-variable",
         "invalid-option",
         "bad-pal-xml",
+        "baseline",
     ];
 
     /// The stable code the JS `AnalysisError` carries (`err.code`), one per kind.
@@ -90,6 +95,7 @@ impl AnalysisError {
             AnalysisError::NonTextVariable { .. } => "non-text-variable",
             AnalysisError::Options(_) => "invalid-option",
             AnalysisError::PalXml { .. } => "bad-pal-xml",
+            AnalysisError::Baseline(_) => "baseline",
         }
     }
 }
@@ -142,6 +148,7 @@ mod tests {
                 column: 1,
                 message: s(),
             },
+            AnalysisError::Baseline(s()),
         ];
         let mut codes: Vec<&str> = every.iter().map(AnalysisError::code).collect();
         codes.dedup(); // Pack and PackContent share "bad-pack", side by side

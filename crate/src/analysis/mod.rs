@@ -78,6 +78,9 @@ pub struct AnalyzeOptions {
     /// Where a built-in pack and another pack (an imported PAL file) have rules on the same series:
     /// whose rules run.
     pub overlap: Overlap,
+    /// The machine's normal: adds the cards "worse than its normal" (`baseline::judge`), ranked and
+    /// told with the others. A baseline of another machine is an error.
+    pub baseline: Option<baseline::Baseline>,
 }
 
 impl Default for AnalyzeOptions {
@@ -89,6 +92,7 @@ impl Default for AnalyzeOptions {
             from: None,
             to: None,
             overlap: Overlap::default(),
+            baseline: None,
         }
     }
 }
@@ -457,18 +461,34 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
         facts.machines.len(),
         (&paths, &capture.timestamps, from_log.logical_processors),
     );
-    let groups = cards::group(&findings, &ctx);
-    let ran: Vec<&rules::Prepared<'_>> = prepared.iter().filter(|p| p.skipped.is_none()).collect();
+    let mut groups = cards::group(&findings, &ctx);
+    let running: Vec<&rules::Prepared<'_>> =
+        prepared.iter().filter(|p| p.skipped.is_none()).collect();
+    let mut ran = story::Ran {
+        rules: running.len(),
+        shortest_ms: running
+            .iter()
+            .map(|p| judges_after_ms(p.rule))
+            .reduce(f64::min),
+    };
+    let judged = match &options.baseline {
+        Some(b) => {
+            let (runs, pack) = baseline::judge(capture, b, &clock, &mut findings, &mut groups)?;
+            ran.rules += runs.len();
+            let window = baseline::WINDOW_S * 1000.0;
+            ran.shortest_ms = Some(ran.shortest_ms.map_or(window, |s| s.min(window)));
+            Some((runs, pack))
+        }
+        None => None,
+    };
     let story = story::story(
         &groups,
         &findings,
         &ctx,
-        story::Ran {
-            rules: ran.len(),
-            shortest_ms: ran.iter().map(|p| judges_after_ms(p.rule)).reduce(f64::min),
-        },
+        ran,
         facts.first.zip(facts.last).map(|(a, b)| b - a),
     );
+    let (judged_rules, judged_pack) = judged.map_or((Vec::new(), None), |(r, p)| (r, Some(p)));
     Ok(Analysis {
         packs: packs
             .iter()
@@ -478,6 +498,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 source: p.source.clone(),
                 builtin: p.source == builtin::SOURCE,
             })
+            .chain(judged_pack)
             .collect(),
         slices: slicing.slices,
         groups,
@@ -504,6 +525,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
                 threshold: (p.skipped.is_none() && p.threshold.is_finite()).then_some(p.threshold),
                 skipped: p.skipped.clone(),
             })
+            .chain(judged_rules)
             .collect(),
         variables: vars.values,
         variable_sources: vars.sources,

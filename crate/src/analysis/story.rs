@@ -4,6 +4,7 @@
 //! mean and worst, a leak's growth), the likely cause (the card's first contributors, where the log
 //! names them) and the next step; then how many cards the detail holds beyond these.
 
+use super::baseline;
 use super::cards::{amount_in, Context, FindingGroup};
 use super::findings::{percent_of_time, Finding};
 use super::pack::Severity;
@@ -151,6 +152,17 @@ fn what(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
         format!("network adapter {instance}")
     };
     let critical = g.severity == Severity::Critical;
+    if g.pack == baseline::PACK_ID {
+        return match g.group.as_str() {
+            "cpu-above-normal" => {
+                "the processors worked far harder than their normal for those hours".into()
+            }
+            "memory-below-normal" => {
+                "available memory fell far below its normal for those hours".into()
+            }
+            _ => format!("{disk} answered far slower than its normal for those hours"),
+        };
+    }
     match (g.group.as_str(), counter.as_str()) {
         ("processor", "% privileged time") => {
             "the processors spent too much of their time in the kernel".into()
@@ -208,6 +220,27 @@ fn how_badly(g: &FindingGroup, l: &Finding, findings: &[Finding], ctx: &Context<
     }
     let w = &findings[g.worst];
     let worst = amount_in(w.series_index, w.worst, ctx);
+    // Against a normal the limit changes with the hour: say the rule (3 times its usual), not one limit.
+    if let (true, Some(mean), Some(share)) = (g.pack == baseline::PACK_ID, g.mean, g.share) {
+        let past = match l.operator {
+            super::pack::Operator::Lt | super::pack::Operator::Le => {
+                "less than a third of its usual for the hour".to_string()
+            }
+            _ => format!(
+                "more than {} times its usual for the hour",
+                baseline::FACTOR
+            ),
+        };
+        let how_long = if share >= 1.0 {
+            "throughout".to_string()
+        } else {
+            format!("for {} of it", percent_of_time(share))
+        };
+        return format!(
+            "mean {}, worst {worst}, {past} {how_long}",
+            amount_in(l.series_index, mean, ctx)
+        );
+    }
     match (g.mean, g.share) {
         (Some(mean), Some(share)) => {
             let past = format!(
@@ -290,6 +323,13 @@ fn next(g: &FindingGroup, l: &Finding, ctx: &Context<'_>) -> String {
             c.name,
             percent_of_time(c.share)
         );
+    }
+    if g.pack == baseline::PACK_ID {
+        return match g.group.as_str() {
+            "cpu-above-normal" => "Find what changed on this machine then (a release, a new job, more users): it does not usually work this hard at that hour.".into(),
+            "memory-below-normal" => "Find what holds memory now that did not on its usual days (a release, a cache, a leak): compare with a log of a usual day.".into(),
+            _ => "Find what loads the disk now that did not on its usual days (a new job, a backup moved to that hour), or whether the storage got slower.".into(),
+        };
     }
     match (g.group.as_str(), top) {
         ("processor", _) if counter == "% privileged time" => {

@@ -23,6 +23,7 @@ fn analysis_error(e: AnalysisError) -> JsValue {
         | AnalysisError::NonNumericVariable { .. }
         | AnalysisError::NonTextVariable { .. } => Some("variables"),
         AnalysisError::PalXml { .. } => Some("files"),
+        AnalysisError::Baseline(_) => Some("baseline"),
         _ => None,
     };
     let err = named_error(ErrorClass::Analysis, e.code(), &message, field);
@@ -234,6 +235,11 @@ fn options(v: &JsValue) -> Result<AnalyzeOptions, JsValue> {
                 ))
             }
         };
+    }
+    // The machine's normal: the object BaselineBuilder.finish() gave, or a baseline file's text.
+    let baseline = get(v, "baseline");
+    if !absent(&baseline) {
+        o.baseline = Some(super::baseline::baseline_from_js(&baseline)?);
     }
     Ok(o)
 }

@@ -9,6 +9,7 @@
 //! (crate/tests/js_types.rs checks the lists against this layer's and the core's).
 
 mod analysis;
+mod baseline;
 mod capture;
 mod chart;
 mod convert;
@@ -19,6 +20,7 @@ mod text;
 mod words;
 
 pub use analysis::{analysis_report, analyze, import_pal_thresholds, rule_pack, rule_packs};
+pub use baseline::JsBaselineBuilder;
 pub use capture::{open_capture, JsCapture, JsCaptureReader};
 pub use chart::{render_chart, render_series_chart, series_color};
 pub use fleet::{fleet_heatmap_svg, fleet_runs, rank_fleet, sparkline};
