@@ -1,5 +1,6 @@
 // The fleet view's parts (fleet.js): its section after the viewer's bar, with the way back from a
-// machine's log, the progress and Cancel, the logs that could not be read, the heatmap's legend and box,
+// machine's log (and what it was judged against), the progress and Cancel, the option to judge a machine's
+// log against its other logs, the logs that could not be read, the heatmap's legend and box,
 // and the machines' table; and one row of that table. Every name from a log is written as text.
 import { el } from './dom.js';
 import { sparklineSvg, fleetHeatmapSvg, formatDuration, formatInUnit } from '../core.js';
@@ -19,12 +20,17 @@ export function buildFleetLayout($) {
   // Over a machine's log opened from the table: which, and the way back.
   const back = part('fleet-back', 'div', null, { class: 'cl-fleet-back', role: 'navigation', 'aria-label': 'Fleet' });
   const backText = part('fleet-back-text', 'span');
-  back.append(part('fleet-back-button', 'button', 'Back to the fleet', { type: 'button', class: 'cl-button' }), backText);
+  back.append(part('fleet-back-button', 'button', 'Back to the fleet', { type: 'button', class: 'cl-button' }), backText,
+    part('fleet-normal', 'span', null, { class: 'cl-fleet-normal', role: 'status' }));
   const main = el('div', null, { class: 'cl-fleet-main' });
   const head = el('div', null, { class: 'cl-fleet-head' });
   const progress = part('fleet-progress', 'progress', null, { max: '1', value: '0', 'aria-label': 'Logs read' });
   head.append(part('fleet-title', 'h2', 'Fleet'), part('fleet-status', 'p', null, { role: 'status' }), progress,
     part('fleet-cancel', 'button', 'Cancel', { type: 'button', class: 'cl-button' }));
+  const options = el('p', null, { class: 'cl-fleet-options' });
+  const useNormal = el('label', null, { class: 'cl-check', title: 'A log opened from the table is judged against the normal of its machine learnt from its other logs here (cards "worse than its normal")' });
+  useNormal.append(part('fleet-use-normal', 'input', null, { type: 'checkbox' }), "Use each machine's other logs as its normal");
+  options.append(useNormal);
   const errors = part('fleet-errors', 'details');
   errors.append(part('fleet-errors-summary', 'summary'), part('fleet-errors-list', 'ul'));
   const legend = el('p', null, { class: 'cl-fleet-legend muted' });
@@ -40,7 +46,7 @@ export function buildFleetLayout($) {
   for (const g of [table.tHead, table.tBodies[0]]) g.setAttribute('role', 'rowgroup');
   const scroll = el('div', null, { class: 'table-scroll' });
   scroll.append(table);
-  main.append(head, errors, el('h3', 'When each machine was in trouble (UTC)', { class: 'cl-section-title' }), legend, heat,
+  main.append(head, options, errors, el('h3', 'When each machine was in trouble (UTC)', { class: 'cl-section-title' }), legend, heat,
     el('h3', 'Machines, worst first', { class: 'cl-section-title' }), scroll);
   box.append(back, main);
   $['viewer-bar'].after(box);

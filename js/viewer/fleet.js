@@ -7,7 +7,8 @@
 // (fleetHeatmapSvg, the core's chart; the ranking and drawing are fleet-ranking.js'). Progress and Cancel while
 // the pool runs; a log that cannot be read is listed and the rest go on. A click on a machine's row
 // (or Enter on it) opens one of its logs in the single-log view, with its verdict; a bar above it leads
-// back. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
+// back. With "Use each machine's other logs as its normal" on, the opened log is judged against the
+// normal learnt from its machine's other logs here too (fleet-normal.js), and the bar says so. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
 import { el } from './dom.js';
 import { runPool } from './fleet-pool.js';
 import { logsOfFiles, logsOfDrop } from './fleet-files.js';
@@ -15,6 +16,7 @@ import { describeError } from './reading.js';
 import { buildFleetLayout, showStatus, onRows } from './fleet-layout.js';
 import { createRanking, LIVE_ROWS } from './fleet-ranking.js';
 import { svgNodes } from './fleet-svg.js';
+import { otherLogs, learningText, judgedText } from './fleet-normal.js';
 
 export { svgNodes, LIVE_ROWS };
 
@@ -31,9 +33,11 @@ export function logToOpen(machine) {
 
 /**
  * Builds the fleet view in the viewer's `element` (after its bar, `$['viewer-bar']`).
- * @param {{ open(file: File, name: string): Promise<void> }} hooks the single-log view's open
- * @returns {{ take(files: FileList|File[]): boolean, drop(dataTransfer: DataTransfer): boolean, destroy(): void }}
- *   take and drop return true when they took the files (more than one, or a folder)
+ * @param {{ open(file: File, name: string, normal: {name: string, file: File}[]|null): Promise<void> }} hooks
+ *   the single-log view's open, given the logs to learn the opened log's normal from (null: not asked)
+ * @returns {{ take(files: FileList|File[]): boolean, drop(dataTransfer: DataTransfer): boolean,
+ *   normalTold(info: object|null): void, destroy(): void }} take and drop return true when they took the
+ *   files (more than one, or a folder); normalTold: what the analysis made of the normal (judgedText's)
  */
 export function mountFleet(element, $, { open }) {
   if (!document.querySelector('link[data-counterlens-fleet]')) {
@@ -110,8 +114,10 @@ export function mountFleet(element, $, { open }) {
     if (!file) return;
     opened = i;
     backText.textContent = `${m.machine}: ${name}${why ? ` (${why})` : ''}`;
+    const others = $['fleet-use-normal'].checked ? otherLogs(m, name, files) : null;
+    $['fleet-normal'].textContent = others ? learningText(m.machine, others) : '';
     mode('log');
-    open(file, name);
+    open(file, name, others?.length ? others : null);
   }
   function onBack() {
     mode('shown');
@@ -122,6 +128,7 @@ export function mountFleet(element, $, { open }) {
     if (file && element.dataset.fleet) {
       opened = -1;
       backText.textContent = `${file.name} (not one of the fleet's logs)`;
+      $['fleet-normal'].textContent = '';
       mode('log');
     }
     return false;
@@ -142,6 +149,9 @@ export function mountFleet(element, $, { open }) {
       if (!found) return single(dataTransfer?.files?.[0]);
       found.then((list) => (list.length ? start(list) : null));
       return true;
+    },
+    normalTold(info) {
+      if (opened >= 0 && $['fleet-normal'].textContent) $['fleet-normal'].textContent = judgedText(info);
     },
     /** The fleet as ranked (rankFleet's), and the logs that could not be read: for tools and tests. */
     fleet: () => ({ ...ranking.fleet(), failed: failed.map((f) => ({ ...f })) }),
