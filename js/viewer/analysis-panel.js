@@ -71,7 +71,10 @@ export function mountAnalysisPanel(root, hooks) {
   const context = () => {
     const offset = offsetMinutes(state);
     const tz = state.capture?.timeZone;
-    return { info: state.info, offset, zoneName: state.zone === 'log' && tz ? (tz.name || 'log time') : 'UTC', normal: normal.inUse() };
+    // The core's sentences (the story, a card's summary) give times in the log's own clock: named when
+    // the viewer shows another (UTC over a log whose zone is not).
+    const storyZone = state.zone !== 'log' && tz && tz.biasMinutes !== 0 ? (tz.name || 'the log\'s zone') : null;
+    return { info: state.info, offset, zoneName: state.zone === 'log' && tz ? (tz.name || 'log time') : 'UTC', storyZone, logOffset: tz ? -tz.biasMinutes : 0, normal: normal.inUse() };
   };
   const focus = createFocus({ state, scope, root, canvas: hooks.canvas, dark: hooks.dark, context, show: hooks.show, restore: hooks.restore, redraw: hooks.redraw });
   const showGroup = (k) => focus.showGroup(last?.analysis, k);

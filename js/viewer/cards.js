@@ -173,7 +173,8 @@ export function sentence(analysis, g, ctx) {
 /**
  * A card as the verdict lists it: the core's summary when it gives one, `sentence` otherwise. The summary
  * gets its start ("Critical: Processor busy more than 80% of the time: above 80% for 2 h 49 min, ...,
- * from 2026-07-04 00:30") unless it says its times itself; then its date only when the log spans days.
+ * from 2026-07-04 00:30") unless it says its times itself; then its date only when the log spans days,
+ * both in the log's clock, whose zone is named when the page shows times in another (`ctx.storyZone`).
  */
 export function headline(analysis, g, ctx) {
   if (!g.summary) return sentence(analysis, g, ctx);
@@ -181,9 +182,11 @@ export function headline(analysis, g, ctx) {
   const text = g.summary.replace(/\.$/, '');
   const severity = g.severity === 'critical' ? 'Critical' : 'Warning';
   if (!/\b\d{1,2}:\d\d\b/.test(text)) return `${severity}${machine}: ${text}, from ${dateTime(g.start, ctx.offset)}`;
+  // The summary's times are the log's clock: its date too, and the zone named where the page shows another.
+  const off = ctx.storyZone ? ctx.logOffset : ctx.offset;
   const { first, last } = analysis.log ?? {};
-  const days = Number.isFinite(first) && Number.isFinite(last) && dateTime(first, ctx.offset).slice(0, 10) !== dateTime(last, ctx.offset).slice(0, 10);
-  return `${severity}${machine}${days ? ` (${dateTime(g.start, ctx.offset).slice(0, 10)})` : ''}: ${text}`;
+  const days = Number.isFinite(first) && Number.isFinite(last) && dateTime(first, off).slice(0, 10) !== dateTime(last, off).slice(0, 10);
+  return `${severity}${machine}${days ? ` (${dateTime(g.start, off).slice(0, 10)})` : ''}: ${text}${ctx.storyZone ? ` (${ctx.storyZone})` : ''}`;
 }
 
 /** A link's element when it goes to an http(s) address; its text otherwise. */

@@ -25,7 +25,7 @@ export const DEPENDS = {
   url: ['capture', 'selection', 'tick', 'range', 'scale', 'theme', 'panes'],
   listeners: ['capture', 'selection', 'tick', 'range'],
   derived: ['theme'], // the analysis' derived-series chart
-  results: ['analysis'], // the analysis' summary, cards, verdict and questions
+  results: ['analysis', 'zone'], // the analysis' summary, cards, verdict and questions (their times in the zone chosen)
 };
 
 /** Every change a handler may name (a name not here is a mistake, thrown at once). */

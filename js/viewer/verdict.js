@@ -165,8 +165,8 @@ export function createVerdict(root, hooks) {
     },
     /**
      * @param {object} analysis  analyze()'s result
-     * @param {{ info: object[], offset: number, zoneName: string, sentence(g): string, took: number,
-     *           rules?: object, disagree?: string }} ctx
+     * @param {{ info: object[], offset: number, zoneName: string, storyZone?: string|null, sentence(g): string,
+     *           took: number, rules?: object, disagree?: string }} ctx
      *        `sentence`: a card in one sentence; `rules`: the rules line; `disagree`: where the built-in
      *        rules judge otherwise than an imported PAL file, in one line
      */
@@ -204,12 +204,14 @@ export function createVerdict(root, hooks) {
         worst.append(li);
       }
 
+      // The story's times are the log's clock; said where the page shows another.
+      const clock = story && ctx.storyZone ? el('p', `The sentences above give times in the log's zone, ${ctx.storyZone}; the rest of the page in UTC.`, { class: 'verdict-clock muted', 'data-part': 'verdict-clock' }) : null;
       const more = el('p', null, { class: 'verdict-more' });
       more.append(el('button', groups.length > 3 ? `All ${groups.length} cards, with why each matters and what to check` : 'The cards, with why each matters and what to check', { type: 'button', 'data-action': 'cards' }));
       const crit = groups.some((g) => g.severity === 'critical');
       const trouble = machinesInTrouble(groups, log.machines);
       const machines = trouble && el('p', trouble, { class: 'verdict-machines', 'data-part': 'verdict-machines' });
-      set(crit ? 'critical' : 'warning', countsHead(groups, findings), machines, packs, categoriesLine(groups, findings), worst, disagree, more, line);
+      set(crit ? 'critical' : 'warning', countsHead(groups, findings), machines, packs, categoriesLine(groups, findings), worst, clock, disagree, more, line);
     },
   };
 }

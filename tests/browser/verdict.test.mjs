@@ -261,3 +261,28 @@ test('the report: header with dates, summary, descriptions, tables, alert grid, 
   assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
   await page.close();
 });
+
+test('Times in UTC over a log with its own zone: the verdict and cards repaint in UTC and name the zone of the core\'s sentences', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  // The same two hours at 15 s, written by a collector in Pacific Standard Time (bias 480 min: UTC =
+  // local + 8 h): 97% from 00:30 to 01:00 local, 08:30 to 09:00 UTC.
+  const body = csv(['\\\\SRV\\Processor(_Total)\\% Processor Time'], (p, k) => (k * 15 >= 1800 && k * 15 < 3600 ? 97 : 10))
+    .toString('latin1').replace('"(PDH-CSV 4.0)"', '"(PDH-CSV 4.0) (Pacific Standard Time)(480)"');
+  await page.setInputFiles('#capture-file', { name: 'pst.csv', mimeType: 'text/csv', buffer: Buffer.from(body, 'latin1') });
+  await page.waitForFunction(() => ['critical', 'warning'].includes(document.querySelector('#verdict')?.dataset.state), null, { timeout: 30000 });
+  const text = (part) => page.textContent(`#verdict [data-part="${part}"]`);
+  // In the log's zone: the story's 00:30 and the log line agree; no note.
+  assert.match(await text('verdict-worst'), /from 00:30 to 00:59\b/);
+  assert.match(await text('verdict-log'), /2026-07-04 00:00 – 01:59:45 Pacific Standard Time/);
+  assert.equal(await page.$('#verdict [data-part="verdict-clock"]'), null);
+  // Times in UTC: the log line moves by 8 h at once (no new analysis), the story keeps the log's clock
+  // and says so, and a card's headline names the zone its times are in.
+  await page.selectOption('[data-part="zone"]', 'utc');
+  await page.waitForFunction(() => /08:00 – 09:59:45 UTC/.test(document.querySelector('#verdict [data-part="verdict-log"]')?.textContent ?? ''));
+  assert.match(await text('verdict-worst'), /from 00:30 to 00:59\b/);
+  assert.equal(await text('verdict-clock'), "The sentences above give times in the log's zone, Pacific Standard Time; the rest of the page in UTC.");
+  const when = await page.$$eval('#panel-chart [data-part="card-when"]', (d) => d.map((x) => x.textContent));
+  assert.ok(when.length >= 1 && when.every((w) => w.includes(' UTC (')), when.join(' | '));
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
