@@ -9,7 +9,9 @@
 // self-contained HTML. A PAL import applies to the log it was imported on (pack-scope.js): the verdict
 // says which rules produced it, with the way back to the built-in rules and the choice to keep the file
 // for the next logs, and, while a PAL file is in play, the built-in analysis is run beside it in the
-// Worker so the verdict can say where the two judge a counter differently. Everything from a file
+// Worker so the verdict can say where the two judge a counter differently. "Its normal" (analysis-normal.js):
+// a baseline file, or a fleet's other logs of the machine, the log is judged against too (the cards
+// "worse than its normal", pack "baseline", marked as such). Everything from a file
 // (counter paths, pack and PAL text) is written with textContent. This module builds the panel and holds
 // its results; the set-up is analysis-setup.js, the runs analysis-run.js, Show and Back analysis-focus.js.
 import { el } from './dom.js';
@@ -22,16 +24,18 @@ import { describeAnalysisError } from './analysis-error.js';
 import { createSetup } from './analysis-setup.js';
 import { createRunner } from './analysis-run.js';
 import { createFocus, contextRange } from './analysis-focus.js';
+import { createNormal } from './analysis-normal.js';
 
 export { describeAnalysisError, contextRange };
 
 /**
  * @param {HTMLElement} root  the panel's section (layout.js part "analysis")
  * @param {{ state: object, verdict: HTMLElement|null, canvas: HTMLCanvasElement, show(indices: number[], range: [number, number]): void,
- *           restore(saved: object): void, redraw(): void, changed?(what: string): void }} hooks
+ *           restore(saved: object): void, redraw(): void, changed?(what: string): void, normalTold?(info: object|null): void }} hooks
  *        the viewer's state (the panel sets state.marks), the verdict region, the chart canvas, how to chart
- *        series over a range, restore a saved view, redraw, and the viewer's scheduler (redraw.js), told
- *        `analysis` when a run's results come (without it, they are painted at once)
+ *        series over a range, restore a saved view, redraw, the viewer's scheduler (redraw.js), told
+ *        `analysis` when a run's results come (without it, they are painted at once), and told what a
+ *        fleet's normal came to (analysis-normal.js)
  */
 export function mountAnalysisPanel(root, hooks) {
   const { state } = hooks;
@@ -59,9 +63,10 @@ export function mountAnalysisPanel(root, hooks) {
   const variables = part('analysis-variables', 'details');
 
   const setup = createSetup({ state, scope, root, status, on, last: () => last, scheduleRun: () => runner.scheduleRun() });
-  const runner = createRunner({ state, scope, setup, root, verdict: () => verdict, parts: { run, cancel, progress, status, download }, onResults });
+  const normal = createNormal({ on, scheduleRun: () => runner.scheduleRun(), told: (info) => hooks.normalTold?.(info) });
+  const runner = createRunner({ state, scope, setup, normal, root, verdict: () => verdict, parts: { run, cancel, progress, status, download }, onResults });
   root.setAttribute('data-own-drop', '');
-  root.replaceChildren(el('h2', 'Analysis', { tabindex: '-1' }), summary, runLine, cards, setup.element, skipped, variables);
+  root.replaceChildren(el('h2', 'Analysis', { tabindex: '-1' }), summary, runLine, normal.element, cards, setup.element, skipped, variables);
 
   const context = () => {
     const offset = offsetMinutes(state);
@@ -69,7 +74,7 @@ export function mountAnalysisPanel(root, hooks) {
     // The core's sentences (the story, a card's summary) give times in the log's own clock: named when
     // the viewer shows another (UTC over a log whose zone is not).
     const storyZone = state.zone !== 'log' && tz && tz.biasMinutes !== 0 ? (tz.name || 'the log\'s zone') : null;
-    return { info: state.info, offset, zoneName: state.zone === 'log' && tz ? (tz.name || 'log time') : 'UTC', storyZone, logOffset: tz ? -tz.biasMinutes : 0 };
+    return { info: state.info, offset, zoneName: state.zone === 'log' && tz ? (tz.name || 'log time') : 'UTC', storyZone, logOffset: tz ? -tz.biasMinutes : 0, normal: normal.inUse() };
   };
   const focus = createFocus({ state, scope, root, canvas: hooks.canvas, dark: hooks.dark, context, show: hooks.show, restore: hooks.restore, redraw: hooks.redraw });
   const showGroup = (k) => focus.showGroup(last?.analysis, k);
@@ -141,8 +146,11 @@ export function mountAnalysisPanel(root, hooks) {
       if (source !== undefined && !sameFile(source, state.source)) scope.nextLog();
       source = state.source ?? null;
       setup.showCustom();
+      normal.captureChanged(state.sourceName);
       runner.onRun();
     },
+    /** The fleet opens log `name`: its machine's other logs (`[{ name, file }]`) are its normal (none: empty). */
+    normalFromLogs: (name, logs) => normal.fromFleet(name, logs),
     /** The theme changed: the derived chart is drawn again in it. */
     redraw: () => focus.redraw(),
     /** The last run's results (the summary, cards, verdict, rules left out, variables, questions). */

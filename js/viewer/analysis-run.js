@@ -3,13 +3,15 @@
 // other answers) sends its options alone. A run a moment after the last change (not on every keystroke);
 // a run cannot be interrupted, so Cancel ends the Worker (and the capture it held). With a PAL import in
 // play, the built-in packs' run too, for the verdict to say where the two disagree. Also the report's
-// download (analysisReport's HTML, written in the same Worker). Messages carry a `type` both ways.
+// download (analysisReport's HTML, written in the same Worker). The machine's normal in use
+// (analysis-normal.js) goes with each run: a baseline file's text, or a fleet's other logs for the Worker
+// to learn it from; what came of it goes back to the normal. Messages carry a `type` both ways.
 import { el } from './dom.js';
 import { describeAnalysisError } from './analysis-error.js';
 import { rulesLine } from './pack-scope.js';
 
 /**
- * @param {{ state: object, scope: object, setup: object, verdict(): object|null, root: HTMLElement,
+ * @param {{ state: object, scope: object, setup: object, normal: object, verdict(): object|null, root: HTMLElement,
  *           parts: { run, cancel, progress, status, download }, onResults(last: object): void }} hooks
  */
 export function createRunner(hooks) {
@@ -38,11 +40,13 @@ export function createRunner(hooks) {
     const packs = setup.chosenPacks();
     if (packs) options.packs = packs;
     if (setup.rangeOnly() && state.range) [options.from, options.to] = state.range;
+    const { baseline, normal } = hooks.normal.job();
+    if (baseline !== undefined) options.baseline = baseline;
     // With a PAL import in play, the built-in packs' analysis too (about 20 ms), for the verdict to say
     // where the two disagree.
     const builtinJob = scope.pal().length ? { variables: options.variables, ...(options.from !== undefined ? { from: options.from, to: options.to } : {}) } : null;
     if (analyst?.capture !== capture) endAnalyst();
-    const job = { options, ...(builtinJob ? { builtin: builtinJob } : {}) };
+    const job = { options, ...(builtinJob ? { builtin: builtinJob } : {}), ...(normal ? { normal } : {}) };
     let transfer = [];
     if (!analyst) {
       analyst = { worker: new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }), capture };
@@ -53,7 +57,8 @@ export function createRunner(hooks) {
     const worker = analyst.worker;
     running = worker;
     root.dataset.transfers = String(Number(root.dataset.transfers ?? 0) + (job.parts ? 1 : 0));
-    const text = `Analysing ${capture.seriesCount.toLocaleString('en-US')} series with ${packs ? `${packs.length} pack${packs.length === 1 ? '' : 's'}` : 'every built-in pack that applies'}…`;
+    const learning = normal && !hooks.normal.inUse() ? `Learning its normal from ${normal.logs.length} other log${normal.logs.length === 1 ? '' : 's'}, then a` : 'A';
+    const text = `${learning}nalysing ${capture.seriesCount.toLocaleString('en-US')} series with ${packs ? `${packs.length} pack${packs.length === 1 ? '' : 's'}` : 'every built-in pack that applies'}…`;
     setRunning(true, text);
     hooks.verdict()?.running(text, rulesLine(scope, null, setup.builtins));
     const started = performance.now();
@@ -66,6 +71,7 @@ export function createRunner(hooks) {
         hooks.verdict()?.error(status.textContent, rulesLine(scope, null, setup.builtins));
         return;
       }
+      hooks.normal.ran(data);
       const took = Math.round(performance.now() - started);
       status.textContent = `Done in ${took} ms.`;
       root.dataset.took = String(took);

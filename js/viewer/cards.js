@@ -6,7 +6,9 @@
 // of it was past the threshold, its mean) when the core measured it, the worst value and the
 // threshold(s) in the counter's unit, the rule's description (why it matters, what to check next) and its
 // references as links, the answers its threshold rests on (a default marked as an answer to confirm),
-// its findings one click away (by rule when it holds several), and Show (the chart in context).
+// its findings one click away (by rule when it holds several), and Show (the chart in context). A card
+// "worse than its normal" (pack "baseline": the log judged against its machine's normal) is marked as
+// such and names the normal it was judged against.
 // Everything from the file or a pack is written with textContent; a reference becomes a link only when
 // it is http(s).
 import { el } from './dom.js';
@@ -271,6 +273,7 @@ function facts(analysis, g, ctx, trend) {
   if (ep) fact('Episode', ep, 'card-episode');
   fact('Worst', `${inUnit(s, f.worst, trend)} (${f.broke.includes('trend') ? 'trend' : f.broke.at(-1) ?? ''}${g.series > 1 ? ` on ${seriesName(analysis, f, ctx.info)}` : ''})`, 'card-worst');
   fact('Threshold', thresholdText(analysis, g, ctx.info, trend), 'card-threshold');
+  if (g.pack === NORMAL_PACK && ctx.normal) fact('Its normal', ctx.normal, 'card-normal-of');
   if (g.contributors?.length) fact(BY[g.contributors[0].kind] ?? 'By process', contributorsText(g, ctx.info), 'card-contributors');
   else if (g.missing) {
     const dd = el('span', `not in this log: ${g.missing} would name it. `);
@@ -343,15 +346,22 @@ function findingsList(analysis, g, ctx, trend) {
   return all;
 }
 
+/** The pack of the cards "worse than its normal" (the core's `baseline::PACK_ID`). */
+export const NORMAL_PACK = 'baseline';
+
 /** Card `k` of the analysis. */
 function card(analysis, g, k, ctx) {
   const f = analysis.findings[g.worst];
   const run = runOf(analysis, g);
   const trend = Boolean(run?.trend);
   // No document ids: two viewers in one page must not collide.
-  const box = el('article', null, { class: `card ${g.severity}`, 'data-part': 'card', 'data-group': String(k), 'aria-label': `${g.severity}: ${run?.title || f.title}` });
+  const normal = g.pack === NORMAL_PACK;
+  const box = el('article', null, { class: `card ${g.severity}${normal ? ' from-normal' : ''}`, 'data-part': 'card', 'data-group': String(k), 'data-pack': g.pack ?? '',
+    'aria-label': `${g.severity}${normal ? ', worse than its normal' : ''}: ${run?.title || f.title}` });
   const head = el('header');
-  head.append(el('span', g.severity === 'critical' ? 'Critical' : 'Warning', { class: `badge ${g.severity}` }), ' ', el('h4', run?.title || f.title));
+  head.append(el('span', g.severity === 'critical' ? 'Critical' : 'Warning', { class: `badge ${g.severity}` }), ' ');
+  if (normal) head.append(el('span', 'Worse than its normal', { class: 'chip card-normal', 'data-part': 'card-normal' }), ' ');
+  head.append(el('h4', run?.title || f.title));
   const about = concern(analysis, g, ctx.info);
   if (about) head.append(el('span', about, { class: 'card-concern muted', 'data-part': 'card-concern' }));
   box.append(head, facts(analysis, g, ctx, trend));

@@ -2,27 +2,23 @@
 // analysed in a pool of Workers (fleet-pool.js) and comes back as its machines' runs (fleetRuns: small
 // whatever the log); the page keeps the runs and the File handles, never a capture, so memory does not
 // grow with the number of logs. The machines are ranked by the core (rankFleet: severity, then time in
-// trouble) into a table (rank, machine, worst, time in trouble, a CPU sparkline, key figures, top card)
-// under a heatmap of machines by time (fleetHeatmapSvg, the core's chart). Progress and Cancel while
+// trouble) into a table (rank, machine, worst, time in trouble, a CPU sparkline, key figures, top card;
+// on a narrow viewer each row a block of three lines, fleet.css) under a heatmap of machines by time
+// (fleetHeatmapSvg, the core's chart; the ranking and drawing are fleet-ranking.js'). Progress and Cancel while
 // the pool runs; a log that cannot be read is listed and the rest go on. A click on a machine's row
 // (or Enter on it) opens one of its logs in the single-log view, with its verdict; a bar above it leads
-// back. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
+// back. With "Use each machine's other logs as its normal" on, the opened log is judged against the
+// normal learnt from its machine's other logs here too (fleet-normal.js), and the bar says so. Every name from a log is written as text; the core's SVG is parsed (DOMParser), never set as HTML.
 import { el } from './dom.js';
-import { rankFleet } from '../core.js';
 import { runPool } from './fleet-pool.js';
 import { logsOfFiles, logsOfDrop } from './fleet-files.js';
 import { describeError } from './reading.js';
-import { buildFleetLayout, fleetRow, showStatus, heatmapNodes, watchWidth, onRows } from './fleet-layout.js';
+import { buildFleetLayout, showStatus, onRows } from './fleet-layout.js';
+import { createRanking, LIVE_ROWS } from './fleet-ranking.js';
 import { svgNodes } from './fleet-svg.js';
+import { otherLogs, learningText, judgedText } from './fleet-normal.js';
 
-export { svgNodes };
-
-/** Re-ranking while logs arrive: at most this often (ms), and never more than a fifth of the time (the
- *  wait is at least 4 times the last ranking's); the last log always ranks. */
-const RERANK_MS = 400;
-/** While logs arrive, the table and heatmap show the worst this many machines (all of them at the end):
- *  a few hundred rows drawn again every moment would cost more than the reading. */
-export const LIVE_ROWS = 40;
+export { svgNodes, LIVE_ROWS };
 
 /** Which log of a machine a click opens: the first in trouble, else the latest; and why, in words. */
 export function logToOpen(machine) {
@@ -37,9 +33,11 @@ export function logToOpen(machine) {
 
 /**
  * Builds the fleet view in the viewer's `element` (after its bar, `$['viewer-bar']`).
- * @param {{ open(file: File, name: string): Promise<void> }} hooks the single-log view's open
- * @returns {{ take(files: FileList|File[]): boolean, drop(dataTransfer: DataTransfer): boolean, destroy(): void }}
- *   take and drop return true when they took the files (more than one, or a folder)
+ * @param {{ open(file: File, name: string, normal: {name: string, file: File}[]|null): Promise<void> }} hooks
+ *   the single-log view's open, given the logs to learn the opened log's normal from (null: not asked)
+ * @returns {{ take(files: FileList|File[]): boolean, drop(dataTransfer: DataTransfer): boolean,
+ *   normalTold(info: object|null): void, destroy(): void }} take and drop return true when they took the
+ *   files (more than one, or a folder); normalTold: what the analysis made of the normal (judgedText's)
  */
 export function mountFleet(element, $, { open }) {
   if (!document.querySelector('link[data-counterlens-fleet]')) {
@@ -53,10 +51,8 @@ export function mountFleet(element, $, { open }) {
   let files = new Map();
   let runs = [];
   let failed = [];
-  let fleet = { machines: [] };
   let read = 0;
   let started = 0;
-  let rankTimer = null;
   let opened = -1;
 
   const mode = (m) => {
@@ -67,7 +63,7 @@ export function mountFleet(element, $, { open }) {
 
   function status(done, cancelled) {
     const ms = performance.now() - started;
-    showStatus($, { logs: logs.length, read, machines: fleet.machines, failed: failed.length, done, cancelled, ms, liveRows: LIVE_ROWS });
+    showStatus($, { logs: logs.length, read, machines: ranking.fleet().machines, failed: failed.length, done, cancelled, ms, liveRows: LIVE_ROWS });
   }
 
   function showErrors() {
@@ -76,32 +72,7 @@ export function mountFleet(element, $, { open }) {
     $['fleet-errors-list'].replaceChildren(...failed.map(({ name, why }) => el('li', `${name}: ${why}`)));
   }
 
-  let renderMs = 0;
-  function render() {
-    const t = performance.now();
-    fleet = rankFleet(runs);
-    drawHeatmap();
-    renderTable();
-    renderMs = performance.now() - t;
-  }
-  /** The machines drawn: the worst LIVE_ROWS while the pool runs, all once it is done. */
-  const shown = () => (pool && fleet.machines.length > LIVE_ROWS ? fleet.machines.slice(0, LIVE_ROWS) : fleet.machines);
-  let drawnWidth = 0;
-  function drawHeatmap() {
-    const width = Math.max(320, Math.min(1400, Math.round(heat.clientWidth || box.clientWidth || 960)));
-    heat.replaceChildren(...heatmapNodes(shown(), width));
-    drawnWidth = width;
-  }
-  function renderTable() {
-    const rows = shown().map(fleetRow);
-    table.tBodies[0].replaceChildren(...rows);
-  }
-
-  function rankSoon(last) {
-    if (last) { clearTimeout(rankTimer); rankTimer = null; render(); return; }
-    if (rankTimer) return;
-    rankTimer = setTimeout(() => { rankTimer = null; render(); status(false); }, Math.max(RERANK_MS, 4 * renderMs));
-  }
+  const ranking = createRanking({ box, heat, table, runs: () => runs, reading: () => !!pool, ranked: () => status(false) });
 
   async function start(list) {
     pool?.cancel();
@@ -109,13 +80,12 @@ export function mountFleet(element, $, { open }) {
     files = new Map(list.map((l) => [l.name, l.file]));
     runs = [];
     failed = [];
-    fleet = { machines: [] };
     read = 0;
     opened = -1;
     started = performance.now();
     mode('shown');
     showErrors();
-    render();
+    ranking.clear();
     status(false);
     const run = runPool(list, {
       onDone(log, result, n) {
@@ -125,27 +95,29 @@ export function mountFleet(element, $, { open }) {
         if (result.runs) runs.push(...result.runs);
         else { failed.push({ name: log.name, why: describeError(result.error, log.file) }); showErrors(); }
         status(false);
-        rankSoon(false);
+        ranking.soon(false);
       },
     });
     pool = run;
     const { cancelled } = await run.done;
     if (pool !== run) return;
     pool = null;
-    rankSoon(true);
+    ranking.soon(true);
     status(true, cancelled);
   }
 
   function openMachine(i) {
-    const m = fleet.machines[i];
+    const m = ranking.fleet().machines[i];
     if (!m) return;
     const { name, why } = logToOpen(m);
     const file = files.get(name);
     if (!file) return;
     opened = i;
     backText.textContent = `${m.machine}: ${name}${why ? ` (${why})` : ''}`;
+    const others = $['fleet-use-normal'].checked ? otherLogs(m, name, files) : null;
+    $['fleet-normal'].textContent = others ? learningText(m.machine, others) : '';
     mode('log');
-    open(file, name);
+    open(file, name, others?.length ? others : null);
   }
   function onBack() {
     mode('shown');
@@ -156,13 +128,12 @@ export function mountFleet(element, $, { open }) {
     if (file && element.dataset.fleet) {
       opened = -1;
       backText.textContent = `${file.name} (not one of the fleet's logs)`;
+      $['fleet-normal'].textContent = '';
       mode('log');
     }
     return false;
   }
   const onCancel = () => pool?.cancel();
-  // The heatmap is drawn for its box's width (labels stay readable on a phone): again when that changes.
-  const unwatch = watchWidth(heat, (w) => { if (Math.abs(w - drawnWidth) > 16 && fleet.machines.length) drawHeatmap(); });
   onRows(table, openMachine);
   $['fleet-back-button'].addEventListener('click', onBack);
   $['fleet-cancel'].addEventListener('click', onCancel);
@@ -179,12 +150,14 @@ export function mountFleet(element, $, { open }) {
       found.then((list) => (list.length ? start(list) : null));
       return true;
     },
+    normalTold(info) {
+      if (opened >= 0 && $['fleet-normal'].textContent) $['fleet-normal'].textContent = judgedText(info);
+    },
     /** The fleet as ranked (rankFleet's), and the logs that could not be read: for tools and tests. */
-    fleet: () => ({ ...fleet, failed: failed.map((f) => ({ ...f })) }),
+    fleet: () => ({ ...ranking.fleet(), failed: failed.map((f) => ({ ...f })) }),
     destroy() {
       pool?.cancel();
-      clearTimeout(rankTimer);
-      unwatch();
+      ranking.stop();
       box.remove();
       delete element.dataset.fleet;
     },

@@ -90,14 +90,20 @@ export function mountViewer(element, options = {}) {
   v.compare = mountCompare(v);
   const capturing = createCaptureView(v);
   // Several logs chosen or dropped at once (or a folder) go to the fleet view (fleet.js), which opens one
-  // through this viewer's opener when its row is clicked.
+  // through this viewer's opener when its row is clicked (with its machine's other logs as its normal,
+  // when asked: the Analysis panel learns it and tells the fleet's bar what came of it).
   let fleet = null;
   const opener = mountOpener(v, {
     onCaptureRead: capturing.onCaptureRead,
     takeMany: (files) => fleet?.take(files) ?? false,
     takeDrop: (transfer) => fleet?.drop(transfer) ?? false,
   });
-  fleet = options.chartOnly ? null : mountFleet(element, $, { open: (file, name) => opener.open(file, name) });
+  fleet = options.chartOnly ? null : mountFleet(element, $, {
+    open(file, name, normal) {
+      v.analysis?.normalFromLogs(name, normal ?? []);
+      return opener.open(file, name);
+    },
+  });
   cleanups.push(() => fleet?.destroy());
   v.explainer = createExplainer($['chart-explain'], state, { readRaw: opener.readRaw });
   v.pane = createPaneStack(
@@ -127,6 +133,7 @@ export function mountViewer(element, options = {}) {
       v.setRange(saved.range);
     },
     redraw: () => v.changed('marks'),
+    normalTold: (info) => fleet?.normalTold(info),
   }) : null;
 
   if (options.theme) toolbar.setTheme(options.theme);

@@ -7,7 +7,7 @@
 // part of it. Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
 // file (js/warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
 // It imports the package's core (core.js): none of the viewer, no DOM.
-import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport } from '../core.js';
+import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport, buildBaseline } from '../core.js';
 import { errorToData } from '../errors.js';
 import { warmUp } from '../warm-up.js';
 
@@ -18,8 +18,8 @@ let stopWarming = false;
 
 // Every message carries a `type`, both ways. In: `warm`, `read` (blob, keepRaw, series, every),
 // `catalogue` (blob), `analyze` (job), `report` (title). Out: `warmed`, `progress` (fraction), `parts`,
-// `catalogue`, `error` (a read's, as plain data), `analysis` (analysis and builtin, or error), `report`
-// (report, or null and error).
+// `catalogue`, `error` (a read's, as plain data), `analysis` (analysis, builtin, and normal or
+// normalError; or error), `report` (report, or null and error).
 onmessage = async ({ data }) => {
   if (data.type === 'warm') {
     warming = ready.then(() => warmUp({ stop: () => stopWarming })).then((w) => postMessage({ type: 'warmed', warmed: w }), () => null);
@@ -29,7 +29,7 @@ onmessage = async ({ data }) => {
   await ready;
   await warming;
   switch (data.type) {
-    case 'analyze': return postMessage({ type: 'analysis', ...analyzeParts(data.job) });
+    case 'analyze': return postMessage({ type: 'analysis', ...(await analyzeParts(data.job)) });
     case 'report': return postMessage({ type: 'report', ...writeReport(data) });
     case 'catalogue': return postMessage(await readCatalogue(data.blob));
     case 'read': return readCapture(data);
@@ -86,7 +86,7 @@ async function readCatalogue(blob) {
 // wrong. The page ends this worker when it cancels a run or another capture opens.
 let held = null;
 let analysed = null;
-function analyzeParts({ parts, options, builtin }) {
+async function analyzeParts({ parts, options, builtin, normal }) {
   try {
     if (parts) {
       held?.free();
@@ -94,12 +94,70 @@ function analyzeParts({ parts, options, builtin }) {
       held = Capture.fromParts(parts);
     }
     if (!held) throw new Error('no capture to analyse: the page sends its parts with the first run');
-    analysed = analyze(held, options);
-    return { analysis: analysed, ...(builtin ? { builtin: builtinRun(builtin) } : {}) };
+    const judged = await withNormal(options, normal);
+    analysed = judged.analysis;
+    return { analysis: analysed, ...judged.said, ...(builtin ? { builtin: builtinRun(builtin) } : {}) };
   } catch (e) {
     return { error: errorToData(e) };
   }
 }
+
+// ---- Its normal (analysis-normal.js): a baseline file's text comes in the options (`baseline`); a fleet's
+// other logs of the machine come as Blobs (`normal: { key, logs }`), read here and learnt with buildBaseline
+// (once: kept for the next runs on this capture). A normal the core refuses for this log (another
+// machine's: an AnalysisError with code "baseline"), or logs it cannot learn from, are said back
+// (`normalError`) and the log is analysed without it; `normal` says what was learnt.
+let learnt = null; // { key, baseline, summary }
+async function withNormal(options, normal) {
+  let baseline = options.baseline;
+  let said = {};
+  if (normal) {
+    try {
+      learnt = learnt?.key === normal.key ? learnt : await learn(normal);
+      baseline = learnt.baseline;
+      said = { normal: learnt.summary };
+    } catch (e) {
+      return { analysis: analyze(held, options), said: { normalError: errorToData(e) } };
+    }
+  }
+  if (baseline === undefined) return { analysis: analyze(held, options), said };
+  try {
+    return { analysis: analyze(held, { ...options, baseline }), said };
+  } catch (e) {
+    if (e?.code !== 'baseline') throw e;
+    const { baseline: _, ...without } = options;
+    return { analysis: analyze(held, without), said: { normalError: errorToData(e) } };
+  }
+}
+/** The normal of `logs` (`[{ name, blob }]`): each read whole, then buildBaseline; the captures freed. */
+async function learn({ key, logs }) {
+  const captures = [];
+  try {
+    for (const { name, blob } of logs) {
+      try {
+        captures.push(await readWhole(blob));
+      } catch (e) {
+        e.message = `${name} could not be read: ${e.message}`;
+        throw e;
+      }
+    }
+    const baseline = buildBaseline(captures, logs.map((l) => l.name));
+    return { key, baseline, summary: { machine: baseline.machine, logs: logs.length, first: baseline.first, last: baseline.last, samples: baseline.samples } };
+  } finally {
+    for (const c of captures) c.free();
+  }
+}
+/** A Blob read whole into a Capture (no progress: a normal's logs are read while the analysis says so). */
+async function readWhole(blob) {
+  const reader = new CaptureReader({ size: blob.size });
+  try {
+    for (let at = 0; at < blob.size; at += SLICE) reader.push(new Uint8Array(await blob.slice(at, at + SLICE).arrayBuffer()));
+    return reader.finish();
+  } finally {
+    reader.free();
+  }
+}
+
 /** The built-in packs' findings and rules (what ran on how many series) on the capture held, or null
  *  when that run fails (the comparison is left out, not the analysis). */
 function builtinRun(options) {

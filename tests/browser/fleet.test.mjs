@@ -6,46 +6,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, artifacts } from './harness.mjs';
+import { log, FIVE, T0, busy, calm } from './fleet-logs.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
-
-const T0 = Date.UTC(2026, 6, 4); // 2026-07-04 00:00:00 UTC (no zone in the files)
-const HOUR = 3_600_000;
-
-/** A relog CSV of `machine`'s _Total CPU and available memory over two hours at 15 s (480 samples) from
- *  `start` (ms); `cpu(s)` and `mem(s)` give the values at s seconds into the log. */
-export function log(machine, start, cpu, mem = () => 8000) {
-  const paths = [`\\\\${machine}\\Processor(_Total)\\% Processor Time`, `\\\\${machine}\\Memory\\Available MBytes`];
-  const lines = [['(PDH-CSV 4.0)', ...paths].map((c) => `"${c}"`).join(',')];
-  const p2 = (n) => String(n).padStart(2, '0');
-  for (let k = 0; k < 480; k++) {
-    const t = new Date(start + k * 15_000);
-    const stamp = `${p2(t.getUTCMonth() + 1)}/${p2(t.getUTCDate())}/${t.getUTCFullYear()} ${p2(t.getUTCHours())}:${p2(t.getUTCMinutes())}:${p2(t.getUTCSeconds())}.000`;
-    lines.push([stamp, cpu(k * 15), mem(k * 15)].map((c) => `"${c}"`).join(','));
-  }
-  return Buffer.from(lines.join('\r\n') + '\r\n');
-}
-const busy = (from, to) => (s) => (s >= from && s < to ? 97 : 10);
-const calm = () => 10;
-
-// By construction, against the system overview's rules (CPU above 95 % is critical; Available MBytes
-// under 10 % of the default 16 GB, 1638.4 MB, is a warning, under 5 %, 819.2 MB, critical):
-// - WEB01: web-1 (00:00-02:00) at 97 % from 00:30 to 01:30, 60 min; web-2 (02:00-04:00) calm: critical,
-//   60 min in trouble;
-// - DB01: db-1 (00:00-02:00) calm; db-2 (02:00-04:00) at 97 % from 02:30 to 03:00, 30 min: critical,
-//   30 min in trouble (60 > 30: WEB01 first);
-// - APP01: app-1 (00:00-02:00) CPU calm, 1000 MB available all along (below 1638.4, above 819.2): a
-//   warning only, so last whatever its time in trouble.
-// Rows: WEB01, DB01, APP01. A click on DB01 opens db-2.csv, the first of its 2 logs in trouble.
-export const FIVE = () => [
-  { name: 'web-1.csv', mimeType: 'text/csv', buffer: log('WEB01', T0, busy(1800, 5400)) },
-  { name: 'db-2.csv', mimeType: 'text/csv', buffer: log('DB01', T0 + 2 * HOUR, busy(1800, 3600)) },
-  { name: 'app-1.csv', mimeType: 'text/csv', buffer: log('APP01', T0, calm, () => 1000) },
-  { name: 'web-2.csv', mimeType: 'text/csv', buffer: log('WEB01', T0 + 2 * HOUR, calm) },
-  { name: 'db-1.csv', mimeType: 'text/csv', buffer: log('DB01', T0, calm) },
-];
 
 const rows = (page) => page.$$eval('[data-part="fleet-table"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
 const fleetDone = (page, n) => page.waitForFunction((k) => (document.querySelector('[data-part="fleet-status"]')?.textContent ?? '').startsWith(`${k} of ${k} logs read in`), n, { timeout: 60000 });
@@ -139,5 +104,92 @@ test('Cancel stops the pool: its Workers are ended and nothing more is read', as
   // The Workers were ended: nothing more arrives once their scripts are let through.
   await page.waitForTimeout(500);
   assert.equal(await page.textContent('[data-part="fleet-status"]'), status);
+  await page.close();
+});
+
+test('on a phone (390x844) each machine is a block of three lines: the page never scrolls sideways, Enter opens', async () => {
+  const { page, problems } = await openPage(browser, server.url);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const long = { name: 'long.csv', mimeType: 'text/csv', buffer: log('FILESERVER-WITH-A-LONG-NAME-07', T0, busy(0, 600)) };
+  await page.setInputFiles('#capture-file', [...FIVE(), long]);
+  await fleetDone(page, 6);
+  // Nothing wider than the screen: the page does not scroll sideways (the heatmap is drawn for its box).
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  const shape = await page.$$eval('[data-part="fleet-table"] tbody tr', (trs) => trs.map((tr) => {
+    const box = (e) => e.getBoundingClientRect();
+    const text = tr.querySelector('.top-card-text');
+    return {
+      machine: tr.querySelector('.machine').textContent,
+      height: box(tr).height,
+      // The first line: rank, worst, time in trouble and the CPU line beside the machine's name (each
+      // overlaps its height), all above the figures.
+      firstLine: ['.rank', '.sev', '.trouble:not(.none)', '.spark'].map((q) => tr.querySelector(q)).filter(Boolean).every((e) =>
+        box(e).top < box(tr.querySelector('.machine')).bottom && box(e).bottom > box(tr.querySelector('.machine')).top &&
+        box(e).bottom <= box(tr.querySelector('.figure')).top),
+      label: getComputedStyle(tr.querySelector('td.figure'), '::before').content,
+      textLines: text ? Math.round(box(text).height / parseFloat(getComputedStyle(text).lineHeight)) : 0,
+      cut: text ? text.scrollHeight > text.clientHeight + 1 : false,
+      more: !!tr.querySelector('.cl-fleet-more') && getComputedStyle(tr.querySelector('.cl-fleet-more')).display !== 'none',
+    };
+  }));
+  await page.screenshot({ path: `${artifacts}fleet-phone.png`, fullPage: true });
+  assert.equal(shape.length, 4);
+  for (const [k, s] of shape.entries()) {
+    // A block of three lines: the first (20 px; a machine's name of 30 characters wraps to three in the
+    // 126 px left beside the rest, 60 px), two lines of figures (13 px text, 19 px each: 38), the top
+    // card's two lines (37), 8 px padding above and below (16), 4 px between the four flex lines, the
+    // break between the first line and the figures counting as one (16): 20 + 38 + 37 + 16 + 16 = 127 px
+    // for a short name, 167 px for the long one; 140 and 180 leave a little for fonts.
+    const long = s.machine.length > 20;
+    assert.ok(s.height <= (long ? 180 : 140), `row ${k + 1} (${s.machine}): ${s.height} px`);
+    assert.ok(s.firstLine, `row ${k + 1}'s first line`);
+    assert.match(s.label, /^"CPU mean "/, `row ${k + 1}'s first figure is named`);
+    assert.ok(s.textLines <= 2, `row ${k + 1}'s top card: ${s.textLines} lines`);
+    assert.equal(s.more, s.cut, `row ${k + 1}: More shows exactly when the top card is cut`);
+  }
+  // WEB01's top card (its CPU above 95 % for 60 min, a sentence of about 130 characters) is cut on a phone.
+  assert.equal(shape[0].cut, true);
+  // Still a table to a screen reader: the roles are explicit, the head is in the page (seen or not), the
+  // top card's whole text is in its cell.
+  const roles = await page.$eval('[data-part="fleet-table"]', (t) => ({
+    table: t.getAttribute('role'), groups: [t.tHead, t.tBodies[0]].map((g) => g.getAttribute('role')),
+    rows: [...t.rows].every((r) => r.getAttribute('role') === 'row'),
+    heads: [...t.tHead.rows[0].cells].map((c) => c.getAttribute('role') === 'columnheader' && c.textContent),
+    cells: [...t.tBodies[0].rows].every((r) => r.cells.length === 11 && [...r.cells].every((c) => c.getAttribute('role') === 'cell')),
+    top: t.tBodies[0].rows[0].querySelector('.top-card-text').textContent,
+  }));
+  assert.deepEqual(roles.heads, ['#', 'Machine', 'Worst', 'In trouble', 'CPU', 'CPU mean', 'CPU p95', 'Least available memory', 'Disk latency p95', 'Logs', 'Top card']);
+  assert.deepEqual({ ...roles, heads: undefined, top: undefined }, { table: 'table', groups: ['rowgroup', 'rowgroup'], rows: true, heads: undefined, cells: true, top: undefined });
+  assert.match(roles.top, /^Processor: \\Processor\(_Total\)\\% Processor Time above 95% for 60 min from 00:30 to 01:29:45 UTC/);
+  // Focus on a row shows its whole top card; the More button shows it for a pointer, and does not open.
+  await page.focus('[data-part="fleet-table"] tbody tr:nth-child(1)');
+  assert.ok(await page.$eval('[data-part="fleet-table"] tbody tr:nth-child(1) .top-card-text', (t) => t.scrollHeight <= t.clientHeight + 1));
+  await page.screenshot({ path: `${artifacts}fleet-phone-focus.png` });
+  // Its More is not shown then (all of the text is).
+  assert.equal(await page.isVisible('[data-part="fleet-table"] tbody tr:nth-child(1) .cl-fleet-more'), false);
+  await page.evaluate(() => document.activeElement.blur());
+  await page.click('[data-part="fleet-table"] tbody tr:nth-child(2) .cl-fleet-more');
+  assert.equal(await page.getAttribute('[data-part="fleet-table"] tbody tr:nth-child(2) .cl-fleet-more', 'aria-expanded'), 'true');
+  assert.ok(await page.$eval('[data-part="fleet-table"] tbody tr:nth-child(2) .top-card-text', (t) => t.scrollHeight <= t.clientHeight + 1));
+  assert.equal(await page.isVisible('[data-part="fleet-table"]'), true, 'More did not open the machine');
+  await page.click('[data-part="fleet-table"] tbody tr:nth-child(2) .cl-fleet-more');
+  assert.equal(await page.getAttribute('[data-part="fleet-table"] tbody tr:nth-child(2) .cl-fleet-more', 'aria-expanded'), 'false');
+  // Enter on DB01's row opens its log (db-2.csv, the first of its 2 logs in trouble).
+  await page.focus('[data-part="fleet-table"] tbody tr:nth-child(2)');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#chart-status').textContent.startsWith('db-2.csv:'), null, { timeout: 30000 });
+  assert.equal(await page.textContent('[data-part="fleet-back-text"]'), 'DB01: db-2.csv (the first of its 2 logs in trouble)');
+  assert.deepEqual(problems, { console: [], errors: [], foreign: [] });
+  await page.close();
+});
+
+test('at 1440x900 the eleven columns fit: the table does not scroll sideways in its box', async () => {
+  const { page } = await openPage(browser, server.url);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.setInputFiles('#capture-file', FIVE());
+  await fleetDone(page, 5);
+  const { scroll, client } = await page.$eval('[data-part="fleet-table"]', (t) => ({ scroll: t.parentElement.scrollWidth, client: t.parentElement.clientWidth }));
+  assert.ok(scroll <= client, `${scroll} > ${client}`);
+  assert.equal(await page.isVisible('[data-part="fleet-table"] thead th'), true);
   await page.close();
 });
