@@ -7,7 +7,7 @@
 // part of it. Made at page load (reading.js), it is told `warm` first and warms its readers while the user picks a
 // file (js/warm-up.js); a file that comes meanwhile stops the warm-up after its current small read.
 // It imports the package's core (core.js): none of the viewer, no DOM.
-import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport, buildBaseline } from '../core.js';
+import init, { CaptureReader, CatalogueReader, Capture, analyze, analysisReport, BaselineBuilder } from '../core.js';
 import { errorToData } from '../errors.js';
 import { warmUp } from '../warm-up.js';
 
@@ -103,7 +103,7 @@ async function analyzeParts({ parts, options, builtin, normal }) {
 }
 
 // ---- Its normal (analysis-normal.js): a baseline file's text comes in the options (`baseline`); a fleet's
-// other logs of the machine come as Blobs (`normal: { key, logs }`), read here and learnt with buildBaseline
+// other logs of the machine come as Blobs (`normal: { key, logs }`), read here one at a time into a BaselineBuilder
 // (once: kept for the next runs on this capture). A normal the core refuses for this log (another
 // machine's: an AnalysisError with code "baseline"), or logs it cannot learn from, are said back
 // (`normalError`) and the log is analysed without it; `normal` says what was learnt.
@@ -129,22 +129,29 @@ async function withNormal(options, normal) {
     return { analysis: analyze(held, without), said: { normalError: errorToData(e) } };
   }
 }
-/** The normal of `logs` (`[{ name, blob }]`): each read whole, then buildBaseline; the captures freed. */
+/** The normal of `logs` (`[{ name, blob }]`): each read whole and added to a BaselineBuilder, then freed
+ *  before the next is read, so the Worker holds one of them at a time. */
 async function learn({ key, logs }) {
-  const captures = [];
+  const builder = new BaselineBuilder();
   try {
     for (const { name, blob } of logs) {
+      let capture;
       try {
-        captures.push(await readWhole(blob));
+        capture = await readWhole(blob);
       } catch (e) {
         e.message = `${name} could not be read: ${e.message}`;
         throw e;
       }
+      try {
+        builder.add(name, capture);
+      } finally {
+        capture.free();
+      }
     }
-    const baseline = buildBaseline(captures, logs.map((l) => l.name));
+    const baseline = builder.finish();
     return { key, baseline, summary: { machine: baseline.machine, logs: logs.length, first: baseline.first, last: baseline.last, samples: baseline.samples } };
   } finally {
-    for (const c of captures) c.free();
+    builder.free();
   }
 }
 /** A Blob read whole into a Capture (no progress: a normal's logs are read while the analysis says so). */
