@@ -4,9 +4,8 @@
 // kept for the next logs, or the other logs of the machine a fleet opened (fleet.js), for that log only,
 // which the analysis Worker reads and learns the normal from (a `BaselineBuilder`, one log at a time). The
 // line says which normal is in use (machine, period, samples, logs) with a way to remove it; a file that
-// is no baseline, or a
-// normal the core refuses for this log (another machine's), is said as text and the log is analysed
-// without it. Everything from a file is written with textContent.
+// is no baseline, or a normal the core refuses for this log (another machine's), is said as text and the
+// log is analysed without it. Everything from a file is written with textContent.
 import { el } from './dom.js';
 import { dateTime } from './verdict.js';
 import { describeAnalysisError } from './analysis-error.js';
