@@ -449,6 +449,17 @@ fn trouble(cards: &[Card]) -> f64 {
 fn machine(runs: &[Run]) -> Machine {
     let mut cards: Vec<Card> = runs.iter().flat_map(|r| r.cards.iter().cloned()).collect();
     cards.sort_by(rank_cards);
+    // Two logs of the same stretch (a .blg and its relog CSV, a log copied twice) give the same card:
+    // one episode, listed once (the first, in rank order, is kept).
+    let mut seen = std::collections::HashSet::new();
+    cards.retain(|c| {
+        seen.insert((
+            c.pack.clone(),
+            c.group.clone(),
+            c.start.to_bits(),
+            c.end.to_bits(),
+        ))
+    });
     let figures = if runs.len() == 1 {
         runs[0].figures.clone()
     } else {
@@ -694,6 +705,23 @@ mod tests {
         assert_eq!(f.machines[0].worst, Some(Severity::Critical));
         assert_eq!(f.machines[0].cards[0].severity, Severity::Critical);
         assert_eq!(f.machines[3].worst, None);
+    }
+
+    #[test]
+    fn the_same_episode_from_two_logs_of_one_stretch_is_one_card() {
+        // A .blg and its relog CSV of the same hour: the same card in both runs, and a second card
+        // (memory) in the CSV's only. Joined: two cards, not three; trouble 1 h, not more.
+        let cpu = card(Severity::Critical, 0.0, H);
+        let memory = Card {
+            group: "memory".into(),
+            ..card(Severity::Warning, 0.0, 0.5 * H)
+        };
+        let f = fleet(vec![
+            run("TM2-A", 0.0, vec![cpu.clone()], &[50.0]),
+            run("TM2-A", 0.0, vec![cpu.clone(), memory.clone()], &[50.0]),
+        ]);
+        assert_eq!(f.machines[0].cards, vec![cpu, memory]);
+        assert_eq!(f.machines[0].trouble_ms, H);
     }
 
     #[test]
