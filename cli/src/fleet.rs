@@ -9,7 +9,8 @@ use counterlens::analysis::fleet::{Figures, Fleet, Machine};
 use counterlens::analysis::Severity;
 use counterlens::chart::heatmap::LEVEL_COLORS;
 use counterlens::chart::spark::sparkline_svg;
-use counterlens::words::duration;
+use counterlens::units::{Measure, Unit};
+use counterlens::words::{self, duration};
 
 /// Columns of the heatmap.
 const COLUMNS: usize = 120;
@@ -27,8 +28,18 @@ fn severity(s: Option<Severity>) -> String {
     }
 }
 
-fn figure(v: Option<f64>, unit: &str) -> String {
-    v.map_or_else(|| "–".into(), |v| format!("{v:.1}{unit}"))
+/// A key figure as the core writes values (`crate::words`: `11.5%`, `956 GB`, `9 ms`, as the viewer's
+/// fleet table and the cards), a dash where the log has none.
+fn figure(v: Option<f64>, unit: Unit) -> String {
+    let multiplier = match unit {
+        Unit::Bytes => 1_048_576.0, // the figures' MB
+        Unit::Seconds => 1e-3,      // and ms
+        _ => 1.0,
+    };
+    v.map_or_else(
+        || "–".into(),
+        |v| words::value(v, Measure { unit, multiplier }),
+    )
 }
 
 fn when(ms: Option<f64>) -> String {
@@ -78,7 +89,7 @@ pub fn page(fleet: &Fleet, entries: &[Entry]) -> String {
         ));
     }
     body.push_str(
-        "<h2>Machines, worst first</h2>\n<table>\n<thead><tr><th>#</th><th>Machine</th><th>Worst</th><th>In trouble</th><th>Cards</th><th>Top card</th><th>CPU</th><th>CPU mean</th><th>CPU p95</th><th>Least available memory</th><th>Disk latency p95</th><th>Logs</th></tr></thead>\n<tbody>\n",
+        "<h2>Machines, worst first</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>#</th><th>Machine</th><th>Worst</th><th>In trouble</th><th>Cards</th><th>Top card</th><th>CPU</th><th>CPU mean</th><th>CPU p95</th><th>Least available memory</th><th>Disk latency p95</th><th>Logs</th></tr></thead>\n<tbody>\n",
     );
     for (i, m) in fleet.machines.iter().enumerate() {
         let top = m.cards.first().map_or_else(String::new, |c| {
@@ -92,15 +103,15 @@ pub fn page(fleet: &Fleet, entries: &[Entry]) -> String {
             if m.trouble_ms > 0.0 { duration(m.trouble_ms) } else { "–".into() },
             m.cards.len(),
             sparkline_svg(&m.cpu, (120, 24), Some((0.0, 100.0))),
-            figure(m.figures.cpu_mean, "%"),
-            figure(m.figures.cpu_p95, "%"),
-            figure(m.figures.available_mb_min, " MB"),
-            figure(m.figures.disk_latency_p95_ms, " ms"),
+            figure(m.figures.cpu_mean, Unit::Percent),
+            figure(m.figures.cpu_p95, Unit::Percent),
+            figure(m.figures.available_mb_min, Unit::Bytes),
+            figure(m.figures.disk_latency_p95_ms, Unit::Seconds),
             m.logs.len(),
         ));
     }
-    body.push_str("</tbody>\n</table>\n");
-    body.push_str("<h2>Runs over time</h2>\n<p>Each machine's logs in time order (logs that follow each other are one run); the sparklines are each figure across its runs.</p>\n<table>\n<thead><tr><th>Machine</th><th>From</th><th>To</th><th>Worst</th><th>Cards</th><th>In trouble</th><th>CPU mean</th><th>CPU p95</th><th>Least available memory</th><th>Disk latency p95</th><th>Logs</th></tr></thead>\n<tbody>\n");
+    body.push_str("</tbody>\n</table></div>\n");
+    body.push_str("<h2>Runs over time</h2>\n<p>Each machine's logs in time order (logs that follow each other are one run); the sparklines are each figure across its runs.</p>\n<div class=\"wide\"><table>\n<thead><tr><th>Machine</th><th>From</th><th>To</th><th>Worst</th><th>Cards</th><th>In trouble</th><th>CPU mean</th><th>CPU p95</th><th>Least available memory</th><th>Disk latency p95</th><th>Logs</th></tr></thead>\n<tbody>\n");
     for m in &fleet.machines {
         if m.runs.len() > 1 {
             body.push_str(&format!(
@@ -122,15 +133,15 @@ pub fn page(fleet: &Fleet, entries: &[Entry]) -> String {
                 severity(r.worst),
                 r.cards,
                 if r.trouble_ms > 0.0 { duration(r.trouble_ms) } else { "–".into() },
-                figure(r.figures.cpu_mean, "%"),
-                figure(r.figures.cpu_p95, "%"),
-                figure(r.figures.available_mb_min, " MB"),
-                figure(r.figures.disk_latency_p95_ms, " ms"),
+                figure(r.figures.cpu_mean, Unit::Percent),
+                figure(r.figures.cpu_p95, Unit::Percent),
+                figure(r.figures.available_mb_min, Unit::Bytes),
+                figure(r.figures.disk_latency_p95_ms, Unit::Seconds),
                 escape(&r.logs.join(", ")),
             ));
         }
     }
-    body.push_str("</tbody>\n</table>\n");
+    body.push_str("</tbody>\n</table></div>\n");
     body.push_str(&index::table(entries));
     index::page(&format!("counterlens: {n} machines"), &body)
 }
@@ -139,6 +150,17 @@ pub fn page(fleet: &Fleet, entries: &[Entry]) -> String {
 mod tests {
     use super::*;
     use counterlens::analysis::fleet::{fleet, Card, Histogram, Run};
+
+    #[test]
+    fn key_figures_are_written_as_the_core_writes_values() {
+        // 979,152 MB = 979,152 / 1024 = 956.2 GB: three significant digits, "956 GB" (the page wrote
+        // "979152.0 MB"); 9 ms; 11.5%; 0.3 ms = 300 µs; none: a dash.
+        assert_eq!(figure(Some(979_152.0), Unit::Bytes), "956 GB");
+        assert_eq!(figure(Some(9.0), Unit::Seconds), "9 ms");
+        assert_eq!(figure(Some(11.5), Unit::Percent), "11.5%");
+        assert_eq!(figure(Some(0.3), Unit::Seconds), "300 µs");
+        assert_eq!(figure(None, Unit::Percent), "–");
+    }
 
     #[test]
     fn the_fleet_page_escapes_names_and_ranks_the_worst_first() {

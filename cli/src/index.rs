@@ -133,11 +133,11 @@ pub fn table(entries: &[Entry]) -> String {
     }
     format!(
         r#"<h2>{n} analyses: {critical} critical and {warning} warning findings</h2>
-<table>
+<div class="wide"><table>
 <thead><tr><th>Machines</th><th>Log</th><th>Time range</th><th>Critical</th><th>Warning</th><th>By category</th></tr></thead>
 <tbody>
 {body}</tbody>
-</table>
+</table></div>
 "#,
         n = entries.len()
     )
@@ -155,7 +155,7 @@ pub fn page(title: &str, body: &str) -> String {
 <title>{title}</title>
 <style>
 body {{ font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1b1f24; background: #fff; }}
-table {{ border-collapse: collapse; width: 100%; margin-bottom: 1.5rem; }}
+table {{ border-collapse: collapse; width: 100%; }} .wide {{ overflow-x: auto; margin-bottom: 1.5rem; }}
 th, td {{ border-bottom: 1px solid #d0d7de; padding: .4rem .6rem; text-align: left; vertical-align: top; }}
 td.n {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
 .crit {{ color: #b42318; }} .warn {{ color: #9a6700; }} .calm {{ color: #1a7f37; }} a.data {{ font-size: 12px; }}
