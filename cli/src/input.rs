@@ -36,9 +36,12 @@ pub fn looks_like_log(name: &str) -> bool {
 }
 
 /// The inputs with each folder replaced by the logs under it (`logs_in_folder`), in the order given;
-/// files stay as named. `outputs` are the command's own output paths: a folder among them is not
-/// walked, so that a second run of `analyze logs/ --json logs/out/` does not read the first run's
-/// JSON as logs. A folder with no log under it is a usage error that says what was looked for.
+/// files stay as named. A text file found in a folder (`.csv`, `.tsv`, `.json`, `.txt`) whose start is
+/// no log's (a spreadsheet's CSV, a report's JSON) is left out with a warning on stderr saying why;
+/// a file named on the command line is always read, and a `.blg` always taken (a damaged one is read
+/// for what it holds). `outputs` are the command's own output paths: a folder among them is not
+/// walked and a file among them not taken, so that a second run of `analyze logs/ --json logs/out/`
+/// or `convert logs/ -o logs/all.csv` does not read the first run's output as a log. A folder with no log under it is a usage error that says what was looked for.
 pub fn logs_in(inputs: &[PathBuf], outputs: &[&Path]) -> Result<Vec<PathBuf>, CliError> {
     let skip: Vec<PathBuf> = outputs
         .iter()
@@ -52,7 +55,25 @@ pub fn logs_in(inputs: &[PathBuf], outputs: &[&Path]) -> Result<Vec<PathBuf>, Cl
         }
         let before = files.len();
         let mut seen = std::collections::HashSet::new();
-        logs_in_folder(input, 0, &skip, &mut seen, &mut files);
+        let mut found = Vec::new();
+        logs_in_folder(input, 0, &skip, &mut seen, &mut found);
+        for f in found {
+            let name = f.file_name().map(|n| n.to_ascii_lowercase());
+            let binary = name.is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.ends_with(".blg") || n.ends_with(".blg.gz")
+            });
+            match if binary {
+                Ok(Format::Blg)
+            } else {
+                format_or_why(&f)
+            } {
+                Ok(_) => files.push(f),
+                Err(why) => {
+                    crate::say!("counterlens: warning: left out, it does not read as a log: {why}")
+                }
+            }
+        }
         if files.len() == before {
             return Err(CliError::Usage(format!(
                 "{}: no log in this folder or below it (names ending .blg, .csv, .tsv, .json or \
@@ -92,7 +113,10 @@ fn logs_in_folder(
         };
         if p.is_dir() {
             logs_in_folder(&p, depth + 1, skip, seen, files);
-        } else if p.is_file() && looks_like_log(&name) {
+        } else if p.is_file()
+            && looks_like_log(&name)
+            && !p.canonicalize().is_ok_and(|c| skip.contains(&c))
+        {
             files.push(p);
         }
     }
@@ -222,6 +246,12 @@ pub fn stream(
 
 /// The format of a file, from its first 64 KiB (gzip undone); None when they do not say.
 pub fn format_of(path: &Path) -> Option<Format> {
+    format_or_why(path).ok()
+}
+
+/// The format of a file from its first 64 KiB (gzip undone), or why they are no log's (the reader's
+/// message, with its line and column).
+fn format_or_why(path: &Path) -> Result<Format, String> {
     let progress = Progress::new(&[], true);
     let fp = progress.file(0);
     let mut format = None;
@@ -233,8 +263,29 @@ pub fn format_of(path: &Path) -> Option<Format> {
         }
         Ok(())
     };
-    let _ = pump(path, &fp, &OpenOptions::default(), false, CHUNK, &mut peek);
-    format
+    let read = pump(
+        path,
+        &fp,
+        &OpenOptions::default(),
+        false,
+        64 << 10,
+        &mut peek,
+    );
+    match (format, read) {
+        (Some(f), _) => Ok(f),
+        (None, Err(e)) => Err(e.to_string()),
+        // The whole file was read (smaller than a chunk) and the reader waits for its end to decide.
+        (None, Ok((reader, _))) => match reader.finish() {
+            Ok(c) => c
+                .format
+                .ok_or_else(|| format!("{}: no perfmon log in it", path.display())),
+            Err(source) => Err(CliError::Capture {
+                file: path.to_path_buf(),
+                source,
+            }
+            .to_string()),
+        },
+    }
 }
 
 /// Reads a capture from bytes in memory (gzip undone, recognised by its magic bytes, as for files);

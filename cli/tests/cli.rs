@@ -515,6 +515,23 @@ fn a_folder_stands_for_the_logs_under_it_and_not_for_the_command_s_own_output() 
             .sum();
         assert_eq!(inputs, 3, "{index}");
     }
+    // convert over the same folder: analyze's reports in logs/out/ (JSON, by name a log) are left out
+    // with a warning naming each, not read as failed logs; its own output file is not taken as an input
+    // on the next run: both runs merge the same 3 logs (the second replaces the first's file).
+    for _ in 0..2 {
+        let o = run(bin()
+            .args(["convert", "-q", "--overwrite", "-o"])
+            .arg(logs.join("all.csv"))
+            .arg(&logs));
+        let e = text(&o.stderr);
+        assert!(o.status.success(), "{e}");
+        assert!(
+            e.contains("warning: left out, it does not read as a log:")
+                && e.contains("out/index.json: line 1, column 1"),
+            "{e}"
+        );
+        assert!(!e.contains("all.csv"), "{e}");
+    }
     // A folder with no log under it: a usage error (exit 2) that says what was looked for.
     std::fs::create_dir_all(d.join("empty")).unwrap();
     let o = run(bin().arg("info").arg(d.join("empty")));
