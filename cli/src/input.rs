@@ -57,17 +57,21 @@ pub fn logs_in(inputs: &[PathBuf], outputs: &[&Path]) -> Result<Vec<PathBuf>, Cl
         let mut seen = std::collections::HashSet::new();
         let mut found = Vec::new();
         logs_in_folder(input, 0, &skip, &mut seen, &mut found);
-        for f in found {
-            let name = f.file_name().map(|n| n.to_ascii_lowercase());
-            let binary = name.is_some_and(|n| {
-                let n = n.to_string_lossy();
-                n.ends_with(".blg") || n.ends_with(".blg.gz")
-            });
-            match if binary {
-                Ok(Format::Blg)
-            } else {
-                format_or_why(&f)
-            } {
+        // Each text file's start read on the pool (the order kept): a few KiB each.
+        let checked: Vec<Result<Format, String>> = found
+            .par_iter()
+            .map(|f| {
+                let name = f
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_ascii_lowercase());
+                match name {
+                    Some(n) if n.ends_with(".blg") || n.ends_with(".blg.gz") => Ok(Format::Blg),
+                    _ => format_or_why(f),
+                }
+            })
+            .collect();
+        for (f, check) in found.into_iter().zip(checked) {
+            match check {
                 Ok(_) => files.push(f),
                 Err(why) => {
                     crate::say!("counterlens: warning: left out, it does not read as a log: {why}")
@@ -244,13 +248,13 @@ pub fn stream(
     Ok(notes)
 }
 
-/// The format of a file, from its first 64 KiB (gzip undone); None when they do not say.
+/// The format of a file, from its start (gzip undone); None when it does not read as a log.
 pub fn format_of(path: &Path) -> Option<Format> {
     format_or_why(path).ok()
 }
 
-/// The format of a file from its first 64 KiB (gzip undone), or why they are no log's (the reader's
-/// message, with its line and column).
+/// The format of a file from its start (read 16 KiB at a time until the reader knows; gzip undone), or
+/// why it is no log's (the reader's message, with its line and column).
 fn format_or_why(path: &Path) -> Result<Format, String> {
     let progress = Progress::new(&[], true);
     let fp = progress.file(0);
