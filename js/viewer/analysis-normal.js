@@ -46,7 +46,8 @@ export function readBaseline(text, name) {
 /**
  * @param {{ on: Function, scheduleRun(): void, told?(info: object|null): void }} hooks  the panel's
  *   listener helper; a run a moment later; told what the fleet's normal came to after a run (`{ logs,
- *   machine, first, last, samples }`, `{ error }`, or null when removed)
+ *   machine, first, last, samples }`, `{ error }`, `{ replaced }` when a baseline file took its place, or
+ *   null when removed)
  */
 export function createNormal(hooks) {
   const part = (name, tag, text, attrs = {}) => el(tag, text, { ...attrs, 'data-part': name });
@@ -90,7 +91,7 @@ export function createNormal(hooks) {
     const summary = readBaseline(text, f.name);
     note = summary instanceof Error ? summary.message : '';
     if (note) { show(); return; }
-    if (normal?.kind === 'fleet') hooks.told?.(null);
+    if (normal?.kind === 'fleet') hooks.told?.({ replaced: f.name });
     normal = { kind: 'file', name: f.name, text, summary };
     refused = null;
     show();

@@ -7,6 +7,7 @@ import * as api from 'counterlens';
 import { logToOpen } from '../../js/viewer/fleet.js';
 import { uniqueNames } from '../../js/viewer/fleet-files.js';
 import { poolSize } from '../../js/viewer/fleet-pool.js';
+import { learningText, judgedText } from '../../js/viewer/fleet-normal.js';
 
 /** A relog CSV of one machine's _Total CPU (and available memory) at 15 s from 2026-07-04 00:00 UTC. */
 function csv(machine, cpu, mem) {
@@ -65,4 +66,17 @@ test('a click opens the first log in trouble, else the latest, and says which', 
 test('names made unique in order; the pool is the cores, 1 to 4', () => {
   assert.deepEqual(uniqueNames([{ name: 'a.csv' }, { name: 'b.csv' }, { name: 'a.csv' }, { name: 'a.csv' }]).map((l) => l.name), ['a.csv', 'b.csv', 'a.csv (2)', 'a.csv (3)']);
   assert.deepEqual([poolSize(1), poolSize(2), poolSize(8), poolSize(undefined)], [1, 2, 4, 2]);
+});
+
+test('the fleet bar says what the opened log was judged against, and nothing that is not so', () => {
+  const others = [{ name: 'a.csv' }, { name: 'b.csv' }];
+  assert.equal(learningText('WEB05', others), 'judged against its normal: learning it from 2 other logs…');
+  // No other log: said, without "by the rules alone" (a baseline file from the panel may apply).
+  assert.equal(learningText('APP01', []), 'no other log of APP01 to learn its normal from');
+  // 2026-07-06 00:00 to 2026-07-09 01:59:45 UTC.
+  const first = Date.UTC(2026, 6, 6), last = Date.UTC(2026, 6, 9, 1, 59, 45);
+  assert.equal(judgedText({ logs: 4, first, last }), 'judged against its normal: 4 other logs, 2026-07-06 00:00 – 2026-07-09 01:59:45 UTC');
+  assert.equal(judgedText({ error: 'x' }), 'its normal could not be used: x');
+  assert.equal(judgedText({ replaced: 'WEB05.baseline.json' }), 'judged against WEB05.baseline.json (opened in the Analysis panel), not its other logs');
+  assert.equal(judgedText(null), 'not judged against its other logs (removed in the Analysis panel)');
 });
