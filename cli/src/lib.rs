@@ -10,6 +10,7 @@
 //! | `args.rs` | option values parsed by clap's value parsers (a bad value is a usage error, exit 2) |
 //! | `input.rs` | reading files (gzip too) into captures, in parallel; lost-data notes; is this a log? |
 //! | `naming.rs` | output names from the inputs' paths, directories, hive partitions, no silent overwrite |
+//! | `normals.rs` | `analyze --baseline`: the machines' normals given (files, folders), the one a log is judged against |
 //! | `progress.rs` | progress through the whole pipeline, on a terminal |
 //! | `time.rs` | `--begin`/`--end`: ISO 8601 and relog's `M/d/yyyy H:mm:ss` |
 //! | `select.rs` | counter filters, time window, every Nth sample; merging inputs |
@@ -44,6 +45,7 @@ pub mod input;
 pub mod json_out;
 pub mod mcp;
 pub mod naming;
+pub mod normals;
 pub mod packs;
 pub mod parquet_out;
 pub mod progress;

@@ -334,6 +334,115 @@ fn a_baseline_of_another_machine_is_refused() {
 }
 
 #[test]
+fn a_fleet_s_normals_in_one_folder_judge_each_machine_against_its_own() {
+    // Last week: four weekdays of WEB01 and of DB01, each at 10% all day, in one folder.
+    let dir = scratch("fleet-normals");
+    let mut last_week = four_days_at_ten(&dir.join("last"), "WEB01");
+    last_week.extend(four_days_at_ten(&dir.join("last"), "DB01"));
+    let normals = dir.join("normals");
+    // One run over the folder, into a folder: one MACHINE.baseline.json each.
+    let o = run(bin()
+        .args(["baseline", "-q"])
+        .arg(dir.join("last"))
+        .arg("-o")
+        .arg(format!("{}/", normals.display())));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let mut made: Vec<String> = std::fs::read_dir(&normals)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    made.sort();
+    assert_eq!(made, ["DB01.baseline.json", "WEB01.baseline.json"]);
+    for m in ["DB01", "WEB01"] {
+        let b: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(normals.join(format!("{m}.baseline.json"))).unwrap(),
+        )
+        .unwrap();
+        // 4 logs x 1440 samples each, of this machine only.
+        assert_eq!(
+            (b["machine"].as_str(), b["samples"].as_u64()),
+            (Some(m), Some(4 * 1440))
+        );
+    }
+    // Friday from 10:00, four hours: WEB01 at 60% and APP01 at 60% from 11:00 to 12:59, DB01 at 12%.
+    // WEB01's limit is max(3 x 10, 10 + 10) = 30: one card; DB01's 12% is under its 30: none; APP01 has
+    // no normal: analysed by the rules alone, and its summary says so.
+    let friday = MONDAY + 4 * DAY + 600 * MIN;
+    let hot = |k: i64| if (60..180).contains(&k) { 60.0 } else { 10.0 };
+    csv(&dir.join("fri/WEB01.csv"), "WEB01", friday, 240, hot);
+    csv(&dir.join("fri/APP01.csv"), "APP01", friday, 240, hot);
+    csv(&dir.join("fri/DB01.csv"), "DB01", friday, 240, |k| {
+        if (60..180).contains(&k) {
+            12.0
+        } else {
+            10.0
+        }
+    });
+    let out = dir.join("out");
+    let o = run(bin()
+        .args(["analyze", "-q", "--baseline"])
+        .arg(&normals)
+        .arg(dir.join("fri"))
+        .arg("--json")
+        .arg(format!("{}/", out.display())));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(
+        stdout.contains(
+            "(no normal of machine APP01 among the --baseline files: judged by the rules alone)"
+        ),
+        "{stdout}"
+    );
+    let fleet: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("fleet.json")).unwrap()).unwrap();
+    let rows: Vec<(String, serde_json::Value, usize)> = fleet["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["machine"].as_str().unwrap().to_string(),
+                m["worst"].clone(),
+                m["cards"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    // WEB01 worse than its normal ranks first; APP01 and DB01 calm, by name.
+    assert_eq!(
+        rows,
+        [
+            ("WEB01".to_string(), "warning".into(), 1),
+            ("APP01".to_string(), serde_json::Value::Null, 0),
+            ("DB01".to_string(), serde_json::Value::Null, 0),
+        ]
+    );
+    assert_eq!(fleet["machines"][0]["cards"][0]["pack"], "baseline");
+    // Two normals of one machine: a usage error naming both files.
+    std::fs::copy(
+        normals.join("WEB01.baseline.json"),
+        dir.join("again.baseline.json"),
+    )
+    .unwrap();
+    let o = run(bin()
+        .args(["analyze", "-q", "--baseline"])
+        .arg(&normals)
+        .arg("--baseline")
+        .arg(dir.join("again.baseline.json"))
+        .arg(dir.join("fri")));
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("are both the normal of machine WEB01"), "{e}");
+    // A folder without any: said so.
+    std::fs::create_dir_all(dir.join("none")).unwrap();
+    let o = run(bin()
+        .args(["analyze", "-q", "--baseline"])
+        .arg(dir.join("none"))
+        .arg(dir.join("fri")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no MACHINE.baseline.json in this folder"));
+}
+
+#[test]
 fn several_logs_into_one_parquet_file_keep_the_inputs_order() {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let dir = scratch("one-parquet-order");

@@ -12,10 +12,10 @@ use crate::error::CliError;
 use crate::index::{self, Entry};
 use crate::input::{self, Loaded};
 use crate::naming;
+use crate::normals::{Normals, Pick};
 use crate::progress::Progress;
 use crate::time::iso;
 use clap::ValueEnum;
-use counterlens::analysis::baseline::Baseline;
 use counterlens::analysis::{self, fleet, AnalyzeOptions, Severity, SliceLength, Value};
 use counterlens::capture::Capture;
 use serde::Serialize;
@@ -63,9 +63,11 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
     /// A machine's normal (`counterlens baseline`): adds cards "worse than its normal" (pack
-    /// "baseline"). A log of another machine is an error.
+    /// "baseline"). One file: a log of another machine is an error. Repeatable, or a folder of
+    /// MACHINE.baseline.json (`counterlens baseline LOGS -o DIR/`): each log is judged against its own
+    /// machine's normal, and a machine without one by the rules alone (said in its summary).
     #[arg(long)]
-    baseline: Option<PathBuf>,
+    baseline: Vec<PathBuf>,
 }
 
 /// One analysis: of one log, or of logs merged.
@@ -131,8 +133,8 @@ fn job(mut logs: Vec<Loaded>, progress: &Progress) -> Job {
     }
 }
 
-/// What an analysis runs with: the options (the baseline among them), where its reports go.
-type Setup<'a> = (&'a AnalyzeOptions, &'a Dest, &'a Dest);
+/// What an analysis runs with: the options, the machines' normals, where its reports go.
+type Setup<'a> = (&'a AnalyzeOptions, &'a Normals, &'a Dest, &'a Dest);
 
 /// Reads the logs a few at a time (at most two per thread ahead of the one being grouped, each read
 /// on the pool) and groups them in the order given as they arrive; each analysis runs on the pool as
@@ -142,7 +144,7 @@ type Setup<'a> = (&'a AnalyzeOptions, &'a Dest, &'a Dest);
 fn pipeline(
     args: &Args,
     names: &[String],
-    (options, html, json): Setup<'_>,
+    (options, normals, html, json): Setup<'_>,
     progress: &Progress,
     (failed, lost): (&mut Vec<(PathBuf, String)>, &mut usize),
 ) -> (Vec<String>, Vec<Result<Analysed, CliError>>) {
@@ -177,7 +179,7 @@ fn pipeline(
             *in_flight += 1;
             let atx = atx.clone();
             scope.spawn(move |_| {
-                let _ = atx.send((k, analyse(&j, options, html, json)));
+                let _ = atx.send((k, analyse(&j, (options, normals, html, json))));
             });
         };
         let mut pending = std::collections::BTreeMap::new();
@@ -268,14 +270,21 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 /// What one analysis gives: its index entry, its machines' runs for the fleet, its summary for stdout.
 type Analysed = (Entry, Vec<fleet::Run>, Vec<u8>);
 
-/// Runs one analysis (with the baseline's cards when `options` has one), writes its reports, returns
+/// Runs one analysis (against its machine's normal when one was given), writes its reports, returns
 /// what it gives.
-fn analyse(
-    job: &Job,
-    options: &AnalyzeOptions,
-    html: &Dest,
-    json: &Dest,
-) -> Result<Analysed, CliError> {
+fn analyse(job: &Job, (options, normals, html, json): Setup<'_>) -> Result<Analysed, CliError> {
+    let judged;
+    let (options, missing) = match normals.pick(&job.capture) {
+        Pick::Use(b) => {
+            judged = AnalyzeOptions {
+                baseline: Some(b.clone()),
+                ..options.clone()
+            };
+            (&judged, None)
+        }
+        Pick::Missing(why) => (options, Some(why)),
+        Pick::None => (options, None),
+    };
     let a = analysis::analyze(&job.capture, options).map_err(|source| CliError::Analysis {
         file: job.title.clone().into(),
         source,
@@ -337,6 +346,9 @@ fn analyse(
     // The story first (what a reader takes in at once: the worst cards in words, with the next step),
     // then every finding.
     let _ = writeln!(out, "  {}", a.story.headline);
+    if let Some(why) = missing {
+        let _ = writeln!(out, "  ({why})");
+    }
     for (k, l) in a.story.lines.iter().enumerate() {
         let sev = match l.severity {
             Severity::Critical => "critical",
@@ -374,23 +386,13 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
     };
     let names = input_names(&args.files)?;
     let mut notes = Vec::new();
-    let baseline = match &args.baseline {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(CliError::io(p))?;
-            Some(
-                Baseline::from_json(&text)
-                    .map_err(|e| CliError::Usage(format!("--baseline {}: {e}", p.display())))?,
-            )
-        }
-        None => None,
-    };
+    let normals = Normals::load(&args.baseline)?;
     let options = AnalyzeOptions {
         packs: crate::packs::packs(&args.pack, &mut notes)?,
         variables: args.vars.iter().cloned().collect(),
         slice: args.slice,
         from: None,
         to: None,
-        baseline,
         ..Default::default()
     };
     if !quiet {
@@ -430,7 +432,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         use rayon::prelude::*;
         let results = jobs
             .par_iter()
-            .map(|j| analyse(j, &options, &html, &json))
+            .map(|j| analyse(j, (&options, &normals, &html, &json)))
             .collect();
         (jobs.iter().map(|j| j.inputs.join(", ")).collect(), results)
     } else {
@@ -439,7 +441,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         let r = pipeline(
             args,
             &names,
-            (&options, &html, &json),
+            (&options, &normals, &html, &json),
             &progress,
             (&mut failed, &mut lost),
         );

@@ -1,15 +1,18 @@
 //! `baseline`: a machine's normal from its earlier logs (`counterlens::analysis::baseline`): robust
 //! quantiles of its machine-level counters by hour of day, weekdays and weekends apart, with the
 //! samples each rests on, written as one small JSON file (`schema/counterlens-baseline-v1.schema.json`)
-//! for `analyze --baseline`. Logs are read one at a time (each is dropped once learned from); logs of
-//! more than one machine are an error that names them.
+//! for `analyze --baseline`. Logs are read one at a time (each is dropped once learned from). Into a
+//! file, logs of more than one machine are an error that names them; into a folder (`-o baselines/`),
+//! each machine's logs make its own `MACHINE.baseline.json` (a fleet's normals in one run, which
+//! `analyze --baseline baselines/` reads back by machine).
 
 use super::{input_names, report_losses};
 use crate::error::CliError;
 use crate::input;
 use crate::naming::Staged;
 use crate::progress::Progress;
-use counterlens::analysis::baseline::Builder;
+use counterlens::analysis::baseline::{Baseline, Builder};
+use counterlens::capture::Capture;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +22,8 @@ pub struct Args {
     /// The machine's earlier logs, in every format the core reads (gzip too). A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The baseline file to write (NAME.baseline.json).
+    /// The baseline file to write (NAME.baseline.json); or a folder (one that exists, or a path ending
+    /// in /) for one MACHINE.baseline.json per machine of the logs.
     #[arg(short, long)]
     output: PathBuf,
     /// Replace the output when it exists.
@@ -33,16 +37,32 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         ..args.clone()
     };
     let names = input_names(&args.files)?;
-    if !args.overwrite && args.output.exists() {
+    let per_machine = crate::naming::is_dir_output(&args.output);
+    if !per_machine && !args.overwrite && args.output.exists() {
         return Err(CliError::Exists(args.output.clone()));
     }
     let progress = Progress::new(&args.files, quiet);
-    let mut builder = Builder::new();
+    // One builder per machine (its name folded), in the order machines are first met; into a file,
+    // one builder for all, which refuses a second machine.
+    let mut builders: Vec<(String, Builder, PathBuf)> = Vec::new();
     for (f, name) in args.files.iter().zip(&names) {
         let fp = progress.file(input::size(f));
         let l = input::read(f, name, &fp, &Default::default())?;
         report_losses(&l, &progress);
-        builder
+        let key = if per_machine {
+            machine_key(&l.capture)
+        } else {
+            String::new()
+        };
+        let at = match builders.iter().position(|(k, ..)| *k == key) {
+            Some(i) => i,
+            None => {
+                builders.push((key, Builder::new(), f.clone()));
+                builders.len() - 1
+            }
+        };
+        builders[at]
+            .1
             .add(name, &l.capture)
             .map_err(|source| CliError::Baseline {
                 file: f.clone(),
@@ -51,24 +71,87 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         fp.written(1, 1);
     }
     progress.finish();
-    let b = builder.finish().map_err(|source| CliError::Baseline {
-        file: args.files[0].clone(),
-        source,
-    })?;
-    let text = serde_json::to_string(&b).map_err(|e| CliError::Io {
-        file: args.output.clone(),
+    let mut normals = Vec::new();
+    for (_, builder, first) in builders {
+        let b = builder.finish().map_err(|source| CliError::Baseline {
+            file: first,
+            source,
+        })?;
+        let path = if per_machine {
+            args.output
+                .join(format!("{}.baseline.json", file_name_of(&b.machine)))
+        } else {
+            args.output.clone()
+        };
+        normals.push((path, b));
+    }
+    if per_machine {
+        std::fs::create_dir_all(&args.output).map_err(CliError::io(&args.output))?;
+        if !args.overwrite {
+            if let Some((p, _)) = normals.iter().find(|(p, _)| p.exists()) {
+                return Err(CliError::Exists(p.clone()));
+            }
+        }
+    }
+    for (path, b) in &normals {
+        write(path, b, args.overwrite, quiet)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The machine a log names, folded (logs of one machine share a builder); several machines: their
+/// names joined, which the builder then refuses with its message.
+fn machine_key(c: &Capture) -> String {
+    let mut names: Vec<String> = c
+        .series
+        .iter()
+        .map(|s| s.parsed.machine.to_ascii_lowercase())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.join(",")
+}
+
+/// A machine's name as a file name: letters, digits, `-`, `_` and `.` kept (a leading `.` too is
+/// replaced, so no file is hidden), anything else `_`; `unnamed` for a log that names none.
+fn file_name_of(machine: &str) -> String {
+    if machine.is_empty() {
+        return "unnamed".into();
+    }
+    machine
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Writes one baseline (complete or not at all) and says so unless `quiet`.
+fn write(
+    path: &std::path::Path,
+    b: &Baseline,
+    overwrite: bool,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let text = serde_json::to_string(b).map_err(|e| CliError::Io {
+        file: path.to_path_buf(),
         source: e.into(),
     })? + "\n";
-    let (staged, mut file) = Staged::create(&args.output, args.overwrite)?;
+    let (staged, mut file) = Staged::create(path, overwrite)?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(CliError::io(&args.output))?;
+        .map_err(CliError::io(path))?;
     staged.commit()?;
     let cells: usize = b.counters.iter().map(|c| c.cells.len()).sum();
     if !quiet {
         say!(
             "counterlens: {}: the normal of {} from {} logs ({} samples): {} counters, {cells} hour cells, {} bytes",
-            args.output.display(),
+            path.display(),
             if b.machine.is_empty() { "(no machine named)" } else { &b.machine },
             b.logs.len(),
             b.samples,
@@ -76,5 +159,5 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             text.len()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
