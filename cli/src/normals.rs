@@ -93,6 +93,18 @@ impl Normals {
             .series
             .first()
             .map_or("", |s| s.parsed.machine.as_str());
+        // A normal is one machine's: an analysis of several (--merge) is judged by the rules alone.
+        let others = capture
+            .series
+            .iter()
+            .filter(|s| !s.parsed.machine.eq_ignore_ascii_case(machine))
+            .count();
+        if others > 0 {
+            return Pick::Missing(
+                "the analysis spans several machines, and a normal is one machine's: judged by the rules alone"
+                    .into(),
+            );
+        }
         match self
             .list
             .iter()

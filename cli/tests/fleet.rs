@@ -417,6 +417,18 @@ fn a_fleet_s_normals_in_one_folder_judge_each_machine_against_its_own() {
         ]
     );
     assert_eq!(fleet["machines"][0]["cards"][0]["pack"], "baseline");
+    // All of Friday merged into one analysis of three machines: no one machine's normal fits it, so it is
+    // judged by the rules alone (no card), and said so.
+    let o = run(bin()
+        .args(["analyze", "-q", "--merge", "--baseline"])
+        .arg(&normals)
+        .arg(dir.join("fri")));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("(the analysis spans several machines, and a normal is one machine's: judged by the rules alone)"),
+        "{}",
+        text(&o.stdout)
+    );
     // Two normals of one machine: a usage error naming both files.
     std::fs::copy(
         normals.join("WEB01.baseline.json"),
