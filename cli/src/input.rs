@@ -41,7 +41,8 @@ pub fn looks_like_log(name: &str) -> bool {
 /// a file named on the command line is always read, and a `.blg` always taken (a damaged one is read
 /// for what it holds). `outputs` are the command's own output paths: a folder among them is not
 /// walked and a file among them not taken, so that a second run of `analyze logs/ --json logs/out/`
-/// or `convert logs/ -o logs/all.csv` does not read the first run's output as a log. A folder with no log under it is a usage error that says what was looked for.
+/// or `convert logs/ -o logs/all.csv` does not read the first run's output as a log. A folder with no
+/// log under it is a usage error that says what was looked for.
 pub fn logs_in(inputs: &[PathBuf], outputs: &[&Path]) -> Result<Vec<PathBuf>, CliError> {
     let skip: Vec<PathBuf> = outputs
         .iter()
@@ -272,13 +273,13 @@ fn format_or_why(path: &Path) -> Result<Format, String> {
         &fp,
         &OpenOptions::default(),
         false,
-        64 << 10,
+        16 << 10,
         &mut peek,
     );
     match (format, read) {
         (Some(f), _) => Ok(f),
         (None, Err(e)) => Err(e.to_string()),
-        // The whole file was read (smaller than a chunk) and the reader waits for its end to decide.
+        // The whole file was read and the reader waits for its end to decide (a small file).
         (None, Ok((reader, _))) => match reader.finish() {
             Ok(c) => c
                 .format
