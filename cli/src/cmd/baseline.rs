@@ -19,7 +19,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Clone)]
 pub struct Args {
-    /// The machine's earlier logs, in every format the core reads (gzip too). A folder stands for the logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
+    /// The machine's earlier logs, in every format the core reads (gzip too). A folder stands for the
+    /// logs under it (names ending .blg, .csv, .tsv, .json or .txt, gzip too).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The baseline file to write (NAME.baseline.json); or a folder (one that exists, or a path ending
@@ -78,8 +79,15 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
             source,
         })?;
         let path = if per_machine {
-            args.output
-                .join(format!("{}.baseline.json", file_name_of(&b.machine)))
+            // Two machines whose names make one file name (`WEB/01` and `WEB:01`): the second `-2`.
+            let stem = file_name_of(&b.machine);
+            let mut path = args.output.join(format!("{stem}.baseline.json"));
+            let mut n = 1;
+            while normals.iter().any(|(p, _)| *p == path) {
+                n += 1;
+                path = args.output.join(format!("{stem}-{n}.baseline.json"));
+            }
+            path
         } else {
             args.output.clone()
         };
@@ -112,8 +120,8 @@ fn machine_key(c: &Capture) -> String {
     names.join(",")
 }
 
-/// A machine's name as a file name: letters, digits, `-`, `_` and `.` kept (a leading `.` too is
-/// replaced, so no file is hidden), anything else `_`; `unnamed` for a log that names none.
+/// A machine's name as a file name: letters (of any script) and digits, `-`, `_` and `.` kept (a
+/// leading `.` replaced, so no file is hidden), anything else `_`; `unnamed` for a log that names none.
 fn file_name_of(machine: &str) -> String {
     if machine.is_empty() {
         return "unnamed".into();
@@ -122,7 +130,7 @@ fn file_name_of(machine: &str) -> String {
         .chars()
         .enumerate()
         .map(|(i, c)| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
+            if c.is_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
                 c
             } else {
                 '_'
@@ -160,4 +168,17 @@ fn write(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_name_of;
+
+    #[test]
+    fn machine_names_make_file_names_that_hide_nothing_and_keep_their_script() {
+        assert_eq!(file_name_of("WEB01"), "WEB01");
+        assert_eq!(file_name_of("СЕРВЕР-1"), "СЕРВЕР-1");
+        assert_eq!(file_name_of("..\\x/y:z"), "_._x_y_z");
+        assert_eq!(file_name_of(""), "unnamed");
+    }
 }
