@@ -96,6 +96,25 @@ pub fn hive_value(v: &str) -> String {
     out
 }
 
+/// A machine's name as a file name: letters (of any script) and digits, `-`, `_` and `.` kept (a
+/// leading `.` replaced, so no file is hidden), anything else `_`; `unnamed` for a log that names none.
+pub fn file_name_of(machine: &str) -> String {
+    if machine.is_empty() {
+        return "unnamed".into();
+    }
+    machine
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if c.is_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// The file name of an input inside a partition folder: its name with `/` as `__` (a hive folder holds
 /// files only, so Spark sees one level of folders per key).
 pub fn flat(name: &str) -> String {
@@ -190,6 +209,14 @@ mod tests {
             Some("b/c.csv")
         );
         assert_eq!(repeated(&names(&["/a/b/c.csv", "/a/d/c.csv"])), None);
+    }
+
+    #[test]
+    fn machine_names_make_file_names_that_hide_nothing_and_keep_their_script() {
+        assert_eq!(file_name_of("WEB01"), "WEB01");
+        assert_eq!(file_name_of("СЕРВЕР-1"), "СЕРВЕР-1");
+        assert_eq!(file_name_of("..\\x/y:z"), "_._x_y_z");
+        assert_eq!(file_name_of(""), "unnamed");
     }
 
     #[test]

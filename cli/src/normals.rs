@@ -5,7 +5,7 @@
 //! with none is analysed without one, said in its summary.
 
 use crate::error::CliError;
-use counterlens::analysis::baseline::Baseline;
+use counterlens::analysis::baseline::{self, Baseline};
 use counterlens::capture::Capture;
 use std::path::PathBuf;
 
@@ -89,26 +89,17 @@ impl Normals {
         if self.single {
             return Pick::Use(&self.list[0].1);
         }
-        let machine = capture
-            .series
-            .first()
-            .map_or("", |s| s.parsed.machine.as_str());
         // A normal is one machine's: an analysis of several (--merge) is judged by the rules alone.
-        let others = capture
-            .series
-            .iter()
-            .filter(|s| !s.parsed.machine.eq_ignore_ascii_case(machine))
-            .count();
-        if others > 0 {
+        let Ok(machine) = baseline::machine_of(capture, "the analysis") else {
             return Pick::Missing(
                 "the analysis spans several machines, and a normal is one machine's: judged by the rules alone"
                     .into(),
             );
-        }
+        };
         match self
             .list
             .iter()
-            .find(|(_, b)| b.machine.eq_ignore_ascii_case(machine))
+            .find(|(_, b)| b.machine.eq_ignore_ascii_case(&machine))
         {
             Some((_, b)) => Pick::Use(b),
             None => Pick::Missing(format!(
@@ -116,7 +107,7 @@ impl Normals {
                 if machine.is_empty() {
                     "(not named)"
                 } else {
-                    machine
+                    &machine
                 }
             )),
         }

@@ -9,10 +9,9 @@
 use super::{input_names, report_losses};
 use crate::error::CliError;
 use crate::input;
-use crate::naming::Staged;
+use crate::naming::{self, Staged};
 use crate::progress::Progress;
-use counterlens::analysis::baseline::{Baseline, Builder};
-use counterlens::capture::Capture;
+use counterlens::analysis::baseline::{self, Baseline, Builder};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,7 +37,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         ..args.clone()
     };
     let names = input_names(&args.files)?;
-    let per_machine = crate::naming::is_dir_output(&args.output);
+    let per_machine = naming::is_dir_output(&args.output);
     if !per_machine && !args.overwrite && args.output.exists() {
         return Err(CliError::Exists(args.output.clone()));
     }
@@ -50,8 +49,15 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         let fp = progress.file(input::size(f));
         let l = input::read(f, name, &fp, &Default::default())?;
         report_losses(&l, &progress);
+        // Its machine, folded (logs of one machine share a builder); a log of several is the
+        // builder's own refusal, with its message.
         let key = if per_machine {
-            machine_key(&l.capture)
+            baseline::machine_of(&l.capture, name)
+                .map_err(|source| CliError::Baseline {
+                    file: f.clone(),
+                    source,
+                })?
+                .to_ascii_lowercase()
         } else {
             String::new()
         };
@@ -80,7 +86,7 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         })?;
         let path = if per_machine {
             // Two machines whose names make one file name (`WEB/01` and `WEB:01`): the second `-2`.
-            let stem = file_name_of(&b.machine);
+            let stem = naming::file_name_of(&b.machine);
             let mut path = args.output.join(format!("{stem}.baseline.json"));
             let mut n = 1;
             while normals.iter().any(|(p, _)| *p == path) {
@@ -105,38 +111,6 @@ pub fn run(args: &Args, quiet: bool) -> Result<ExitCode, CliError> {
         write(path, b, args.overwrite, quiet)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The machine a log names, folded (logs of one machine share a builder); several machines: their
-/// names joined, which the builder then refuses with its message.
-fn machine_key(c: &Capture) -> String {
-    let mut names: Vec<String> = c
-        .series
-        .iter()
-        .map(|s| s.parsed.machine.to_ascii_lowercase())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names.join(",")
-}
-
-/// A machine's name as a file name: letters (of any script) and digits, `-`, `_` and `.` kept (a
-/// leading `.` replaced, so no file is hidden), anything else `_`; `unnamed` for a log that names none.
-fn file_name_of(machine: &str) -> String {
-    if machine.is_empty() {
-        return "unnamed".into();
-    }
-    machine
-        .chars()
-        .enumerate()
-        .map(|(i, c)| {
-            if c.is_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// Writes one baseline (complete or not at all) and says so unless `quiet`.
@@ -168,17 +142,4 @@ fn write(
         );
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::file_name_of;
-
-    #[test]
-    fn machine_names_make_file_names_that_hide_nothing_and_keep_their_script() {
-        assert_eq!(file_name_of("WEB01"), "WEB01");
-        assert_eq!(file_name_of("СЕРВЕР-1"), "СЕРВЕР-1");
-        assert_eq!(file_name_of("..\\x/y:z"), "_._x_y_z");
-        assert_eq!(file_name_of(""), "unnamed");
-    }
 }

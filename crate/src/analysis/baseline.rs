@@ -123,8 +123,9 @@ fn kept(p: &FoldedPath) -> bool {
     }
 }
 
-/// The one machine a capture's paths name ("" for none); an error naming them when there are several.
-fn machine_of(c: &Capture, what: &str) -> Result<String, BaselineError> {
+/// The one machine a capture's paths name ("" for none), as written by its first series; an error
+/// naming them (`what` names the capture) when there are several: a normal is one machine's.
+pub fn machine_of(c: &Capture, what: &str) -> Result<String, BaselineError> {
     let mut names: Vec<&str> = Vec::new();
     for s in &c.series {
         let m = s.parsed.machine.as_str();
