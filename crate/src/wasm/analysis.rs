@@ -3,8 +3,10 @@
 //! Packs given as objects cross as their JSON text so their errors name the JSON pointer; the capture's
 //! columns never cross at all (the `Capture` object is Rust's own).
 
+use super::baseline::baseline_error;
 use super::capture::JsCapture;
 use super::convert::{get, named_error, ErrorClass};
+use crate::analysis::baseline::Baseline;
 use crate::analysis::{
     self, pal, AnalysisError, AnalyzeOptions, PackRef, RulePack, SliceLength, Value,
 };
@@ -78,20 +80,21 @@ fn absent(v: &JsValue) -> bool {
     v.is_undefined() || v.is_null()
 }
 
+/// A value given as an object or as its JSON text (a pack, a baseline), as JSON text; None when it
+/// does not stringify (a function, a cycle). The core reads the text, so its errors name the place.
+fn json_text(v: &JsValue) -> Option<String> {
+    v.as_string()
+        .or_else(|| JSON::stringify(v).ok().and_then(|s| s.as_string()))
+}
+
 /// A pack object (or JSON text) read as the core reads pack files: errors name the JSON pointer.
 fn pack_from_js(v: &JsValue, field: &str) -> Result<RulePack, JsValue> {
-    let text = match v.as_string() {
-        Some(t) => t,
-        None => JSON::stringify(v)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| {
-                bad(
-                    &format!("{field} must be a pack object or its JSON text"),
-                    field,
-                )
-            })?,
-    };
+    let text = json_text(v).ok_or_else(|| {
+        bad(
+            &format!("{field} must be a pack object or its JSON text"),
+            field,
+        )
+    })?;
     RulePack::from_json(&text).map_err(analysis_error)
 }
 
@@ -239,7 +242,8 @@ fn options(v: &JsValue) -> Result<AnalyzeOptions, JsValue> {
     // The machine's normal: the object BaselineBuilder.finish() gave, or a baseline file's text.
     let baseline = get(v, "baseline");
     if !absent(&baseline) {
-        o.baseline = Some(super::baseline::baseline_from_js(&baseline)?);
+        let text = json_text(&baseline).unwrap_or_default();
+        o.baseline = Some(Baseline::from_json(&text).map_err(|e| baseline_error(&e, "baseline"))?);
     }
     Ok(o)
 }

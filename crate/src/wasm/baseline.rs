@@ -1,35 +1,20 @@
 //! A machine's normal in JS: `BaselineBuilder` (its logs added one at a time, so a page can read a
-//! machine's logs one after another and drop each) and the `baseline` option `analyze` reads
-//! (`options.baseline`: the object `finish` gives or a `.baseline.json` file's text). Converts and
-//! delegates to `crate::analysis::baseline`; `buildBaseline` over an array is js/core.js's loop over
+//! machine's logs one after another and drop each), and the error a normal gives, which `analyze`'s
+//! `baseline` option (read with the other options, in analysis.rs) gives too. Converts and delegates
+//! to `crate::analysis::baseline`; `buildBaseline` over an array is js/core.js's loop over
 //! this class (wasm-bindgen cannot take an array of Rust objects without moving them).
 
 use super::capture::JsCapture;
 use super::convert::{named_error, to_js, ErrorClass};
-use crate::analysis::baseline::{Baseline, BaselineError, Builder};
-use js_sys::JSON;
+use crate::analysis::baseline::{BaselineError, Builder};
+use crate::analysis::AnalysisError;
 use wasm_bindgen::prelude::*;
 
-/// An `AnalysisError` with code "baseline", `field` the argument at fault.
+/// An `AnalysisError` with code "baseline" and the core's message (`AnalysisError::Baseline`'s), `field`
+/// the argument at fault: `baseline` (analyze's option) or `captures` (the builder's logs).
 pub(super) fn baseline_error(e: &BaselineError, field: &str) -> JsValue {
-    named_error(
-        ErrorClass::Analysis,
-        "baseline",
-        &format!("baseline: {e}"),
-        Some(field),
-    )
-}
-
-/// `options.baseline`: the object `BaselineBuilder.finish` gave, or a baseline file's JSON text.
-pub(super) fn baseline_from_js(v: &JsValue) -> Result<Baseline, JsValue> {
-    let text = match v.as_string() {
-        Some(t) => t,
-        None => JSON::stringify(v)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default(),
-    };
-    Baseline::from_json(&text).map_err(|e| baseline_error(&e, "baseline"))
+    let e = AnalysisError::Baseline(e.to_string());
+    named_error(ErrorClass::Analysis, e.code(), &e.to_string(), Some(field))
 }
 
 /// A machine's normal, built from its logs one at a time.
