@@ -393,17 +393,9 @@ pub fn limit(up: bool, usual: f64, floor: f64) -> Option<f64> {
     }
 }
 
-/// Adds to `findings` and `groups` (an analysis' findings and ranked cards, `clock` its clock) the
-/// cards "worse than its normal" of `capture` against `baseline`: findings and cards with `pack:
-/// "baseline"`, merged into the analysis' order and the cards' rank. Returns one rule run per judged
-/// counter kind and the pack used. An error when the log is of another machine.
-pub(crate) fn judge(
-    capture: &Capture,
-    baseline: &Baseline,
-    clock: &Clock,
-    findings: &mut Vec<Finding>,
-    groups: &mut Vec<FindingGroup>,
-) -> Result<(Vec<RuleRun>, PackUsed), BaselineError> {
+/// Whether `baseline` can judge `capture`: an error when the log is of another machine (or of
+/// several). `analysis::analyze` asks before it runs any rule, so a refused normal costs no analysis.
+pub(crate) fn fits(capture: &Capture, baseline: &Baseline) -> Result<(), BaselineError> {
     let machine = machine_of(capture, "the log")?;
     if !machine.eq_ignore_ascii_case(&baseline.machine) {
         return Err(BaselineError::Machines(format!(
@@ -413,6 +405,20 @@ pub(crate) fn judge(
             shown(&machine)
         )));
     }
+    Ok(())
+}
+
+/// Adds to `findings` and `groups` (an analysis' findings and ranked cards, `clock` its clock) the
+/// cards "worse than its normal" of `capture` against `baseline`, which `fits` it: findings and cards
+/// with `pack: "baseline"`, merged into the analysis' order and the cards' rank. Returns one rule run
+/// per judged counter kind and the pack used.
+pub(crate) fn judge(
+    capture: &Capture,
+    baseline: &Baseline,
+    clock: &Clock,
+    findings: &mut Vec<Finding>,
+    groups: &mut Vec<FindingGroup>,
+) -> (Vec<RuleRun>, PackUsed) {
     let bias = capture.time_zone.as_ref().map_or(0, |z| z.bias_minutes);
     let times = &capture.timestamps;
     let cells: Vec<usize> = times
@@ -670,7 +676,7 @@ pub(crate) fn judge(
         source: format!("baseline of {}: {period}", shown(&baseline.machine)),
         builtin: false,
     };
-    Ok((rules, pack))
+    (rules, pack)
 }
 
 #[cfg(test)]

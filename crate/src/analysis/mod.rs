@@ -342,6 +342,10 @@ fn applies(pack: &RulePack, paths: &[FoldedPath]) -> bool {
 
 /// Analyses `capture` with the packs of `options`.
 pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, AnalysisError> {
+    // Another machine's normal is refused before any rule runs.
+    if let Some(b) = &options.baseline {
+        baseline::fits(capture, b)?;
+    }
     let paths: Vec<FoldedPath> = capture
         .series
         .iter()
@@ -473,7 +477,7 @@ pub fn analyze(capture: &Capture, options: &AnalyzeOptions) -> Result<Analysis, 
     };
     let judged = match &options.baseline {
         Some(b) => {
-            let (runs, pack) = baseline::judge(capture, b, &clock, &mut findings, &mut groups)?;
+            let (runs, pack) = baseline::judge(capture, b, &clock, &mut findings, &mut groups);
             ran.rules += runs.len();
             let window = baseline::WINDOW_S * 1000.0;
             ran.shortest_ms = Some(ran.shortest_ms.map_or(window, |s| s.min(window)));
